@@ -1,0 +1,162 @@
+//! The library functions of the language (besides `printf` and `puts`).
+//!
+//! Each [`Builtin`] is a C library function with a fixed signature: the checker looks a called
+//! name up with [`Builtin::lookup`] (a program may not define a function of the same name),
+//! converts the arguments to [`Builtin::params`] as C does for a prototyped call, and gives the
+//! call the type [`Builtin::result`]. The VM implements them (`vm::libc`) exactly like glibc:
+//! `abs`/`labs` wrap on the most negative value (as gcc's `-fwrapv` code does), and the math
+//! functions call the same libm as a gcc-compiled program.
+//!
+//! `printf` and `puts` are not here: their first argument must be a string literal, so the
+//! checker handles them directly (see [`crate::printf_format`]).
+
+use std::fmt;
+
+use crate::hir::ScalarType;
+
+/// A library function callable from programs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Builtin {
+    /// `int putchar(int c)`: writes `(unsigned char)c` to stdout and returns it.
+    Putchar,
+    /// `void exit(int status)`: ends the program; the exit status is `status & 255`.
+    Exit,
+    /// `int abs(int x)`: absolute value; `abs(INT_MIN)` is `INT_MIN` (wraps).
+    Abs,
+    /// `long labs(long x)`: absolute value; `labs(LONG_MIN)` is `LONG_MIN` (wraps).
+    Labs,
+    /// `double sqrt(double x)`: square root (`-nan` for negative `x`).
+    Sqrt,
+    /// `double fabs(double x)`: absolute value (clears the sign bit).
+    Fabs,
+    /// `double floor(double x)`: largest integral value not greater than `x`.
+    Floor,
+    /// `double ceil(double x)`: smallest integral value not less than `x`.
+    Ceil,
+    /// `double sin(double x)`: sine of `x` radians.
+    Sin,
+    /// `double cos(double x)`: cosine of `x` radians.
+    Cos,
+    /// `double tan(double x)`: tangent of `x` radians.
+    Tan,
+    /// `double atan(double x)`: arc tangent, in `[-pi/2, pi/2]`.
+    Atan,
+    /// `double atan2(double y, double x)`: arc tangent of `y/x` using both signs, in `[-pi, pi]`.
+    Atan2,
+    /// `double exp(double x)`: `e` raised to `x`.
+    Exp,
+    /// `double log(double x)`: natural logarithm.
+    Log,
+    /// `double log10(double x)`: base-10 logarithm.
+    Log10,
+    /// `double pow(double x, double y)`: `x` raised to `y`.
+    Pow,
+    /// `double fmod(double x, double y)`: remainder of `x / y` with the sign of `x`.
+    Fmod,
+}
+
+impl Builtin {
+    /// Every builtin, in declaration order.
+    pub const ALL: [Builtin; 18] = [
+        Builtin::Putchar,
+        Builtin::Exit,
+        Builtin::Abs,
+        Builtin::Labs,
+        Builtin::Sqrt,
+        Builtin::Fabs,
+        Builtin::Floor,
+        Builtin::Ceil,
+        Builtin::Sin,
+        Builtin::Cos,
+        Builtin::Tan,
+        Builtin::Atan,
+        Builtin::Atan2,
+        Builtin::Exp,
+        Builtin::Log,
+        Builtin::Log10,
+        Builtin::Pow,
+        Builtin::Fmod,
+    ];
+
+    /// The builtin called `name` in C, if any.
+    pub fn lookup(name: &str) -> Option<Builtin> {
+        Builtin::ALL.into_iter().find(|b| b.name() == name)
+    }
+
+    /// The C name of the function (`"atan2"`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Builtin::Putchar => "putchar",
+            Builtin::Exit => "exit",
+            Builtin::Abs => "abs",
+            Builtin::Labs => "labs",
+            Builtin::Sqrt => "sqrt",
+            Builtin::Fabs => "fabs",
+            Builtin::Floor => "floor",
+            Builtin::Ceil => "ceil",
+            Builtin::Sin => "sin",
+            Builtin::Cos => "cos",
+            Builtin::Tan => "tan",
+            Builtin::Atan => "atan",
+            Builtin::Atan2 => "atan2",
+            Builtin::Exp => "exp",
+            Builtin::Log => "log",
+            Builtin::Log10 => "log10",
+            Builtin::Pow => "pow",
+            Builtin::Fmod => "fmod",
+        }
+    }
+
+    /// The parameter types; arguments are converted to them as for a prototyped C call.
+    pub fn params(self) -> &'static [ScalarType] {
+        use ScalarType::{Double, Int, Long};
+        match self {
+            Builtin::Putchar | Builtin::Exit | Builtin::Abs => &[Int],
+            Builtin::Labs => &[Long],
+            Builtin::Atan2 | Builtin::Pow | Builtin::Fmod => &[Double, Double],
+            Builtin::Sqrt
+            | Builtin::Fabs
+            | Builtin::Floor
+            | Builtin::Ceil
+            | Builtin::Sin
+            | Builtin::Cos
+            | Builtin::Tan
+            | Builtin::Atan
+            | Builtin::Exp
+            | Builtin::Log
+            | Builtin::Log10 => &[Double],
+        }
+    }
+
+    /// The result type; `None` for `exit`, which returns `void` (and never returns).
+    pub fn result(self) -> Option<ScalarType> {
+        match self {
+            Builtin::Exit => None,
+            Builtin::Putchar | Builtin::Abs => Some(ScalarType::Int),
+            Builtin::Labs => Some(ScalarType::Long),
+            _ => Some(ScalarType::Double),
+        }
+    }
+
+    /// Whether this is one of the `double` functions of `math.h` (all but `putchar`, `exit`,
+    /// `abs`, `labs`).
+    pub fn is_math(self) -> bool {
+        self.result() == Some(ScalarType::Double)
+    }
+
+    /// The header that declares the function in C (`"stdio.h"`, `"stdlib.h"` or `"math.h"`).
+    pub fn header(self) -> &'static str {
+        match self {
+            Builtin::Putchar => "stdio.h",
+            Builtin::Exit | Builtin::Abs | Builtin::Labs => "stdlib.h",
+            _ => "math.h",
+        }
+    }
+}
+
+impl fmt::Display for Builtin {
+    /// Writes the C name.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
