@@ -1,0 +1,688 @@
+//! The typed high-level IR: the checker's output and the compiler's input.
+//!
+//! The HIR is the program after name resolution and type checking, with every one of C's implicit
+//! conversions made explicit. Its architecture invariants, which the compiler relies on and the
+//! checker guarantees:
+//!
+//! 1. **Names are resolved.** Variables are [`LocalId`]s (per function; every declaration gets its
+//!    own id, so shadowing creates a new one; parameters are the first locals) or [`GlobalId`]s;
+//!    calls name a [`FuncId`]. Prototypes are gone: only definitions appear, and a call to a
+//!    declared but never defined function is a check error.
+//! 2. **Conversions are explicit.** Arithmetic happens only on `int`, `unsigned int`, `long`,
+//!    `unsigned long` and `double`: the checker wraps operands in [`ExprKind::Convert`] for the
+//!    integer promotions, the usual arithmetic conversions, conversions at assignment, argument
+//!    passing and return, and casts. [`ScalarType::Char`] values appear only where storage is read
+//!    or written (loads, stores, conversions to `char`, calls of functions returning `char`);
+//!    every arithmetic use of one goes through a `Convert`.
+//! 3. **Both operands of an arithmetic [`ExprKind::Binary`] have the node's type**, except shifts:
+//!    for `<<` and `>>` the left operand is promoted and has the node's type, and the right
+//!    operand is *also converted to the node's type* (the count's value is unchanged for every
+//!    in-range count; an out-of-range count stays out of range, so the runtime check on
+//!    `count < 0 || count >= bits(node type)` after conversion is exactly C's). Comparisons carry
+//!    their operand type and produce `int`.
+//! 4. **Conditions** (of `if`, loops, `?:`, `&&`, `||`, `!`) are scalar expressions of one of the
+//!    five arithmetic types (never `char`, never void) and mean "is not zero".
+//! 5. **Array indices are converted to `long`** ([`ScalarType::Long`]); the compiler checks each
+//!    against its dimension at run time (`0 <= i < dim`).
+//! 6. **Constants are already of their type.** An integer constant is an `i64` holding the value
+//!    of its type: sign-extended for `char`/`int`/`long`, zero-extended for `unsigned int`, the bit
+//!    pattern for `unsigned long`.
+//!
+//! Runtime checks are the compiler's business, not the checker's: division and remainder by zero,
+//! index out of bounds, shift count out of range and recursion depth. Signed overflow wraps.
+
+use std::fmt;
+
+use crate::builtins::Builtin;
+use crate::printf_format::Piece;
+use crate::span::Span;
+
+macro_rules! typed_id {
+    ($(#[$doc:meta])* $name:ident, $prefix:literal) => {
+        $(#[$doc])*
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        pub struct $name(pub u32);
+
+        impl $name {
+            /// The id with index `index`.
+            pub fn new(index: usize) -> Self {
+                Self(u32::try_from(index).expect("more than u32::MAX ids"))
+            }
+
+            /// The index of this id, for indexing the vector it refers to.
+            pub fn index(self) -> usize {
+                self.0 as usize
+            }
+        }
+
+        impl fmt::Display for $name {
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                write!(f, concat!($prefix, "{}"), self.0)
+            }
+        }
+    };
+}
+
+typed_id!(
+    /// A function: index into [`Program::functions`]. Displays as `f3`.
+    FuncId,
+    "f"
+);
+typed_id!(
+    /// A local variable or parameter: index into its [`Function::locals`]. Displays as `l3`.
+    LocalId,
+    "l"
+);
+typed_id!(
+    /// A global variable: index into [`Program::globals`]. Displays as `g3`.
+    GlobalId,
+    "g"
+);
+
+/// The scalar types of the language.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum ScalarType {
+    /// `char`: 8-bit signed (`i8`).
+    Char,
+    /// `int`: 32-bit signed (`i32`).
+    Int,
+    /// `unsigned int`: 32-bit unsigned (`u32`).
+    UInt,
+    /// `long`: 64-bit signed (`i64`).
+    Long,
+    /// `unsigned long`: 64-bit unsigned (`u64`).
+    ULong,
+    /// `double`: IEEE 754 binary64 (`f64`).
+    Double,
+}
+
+impl ScalarType {
+    /// True for every type except `double`.
+    pub fn is_integer(self) -> bool {
+        self != ScalarType::Double
+    }
+
+    /// True for the signed integer types `char`, `int`, `long`.
+    pub fn is_signed(self) -> bool {
+        matches!(self, ScalarType::Char | ScalarType::Int | ScalarType::Long)
+    }
+
+    /// Width in bits (8, 32 or 64).
+    pub fn bits(self) -> u32 {
+        match self {
+            ScalarType::Char => 8,
+            ScalarType::Int | ScalarType::UInt => 32,
+            ScalarType::Long | ScalarType::ULong | ScalarType::Double => 64,
+        }
+    }
+
+    /// The C spelling of the type (`"unsigned long"`).
+    pub fn c_name(self) -> &'static str {
+        match self {
+            ScalarType::Char => "char",
+            ScalarType::Int => "int",
+            ScalarType::UInt => "unsigned int",
+            ScalarType::Long => "long",
+            ScalarType::ULong => "unsigned long",
+            ScalarType::Double => "double",
+        }
+    }
+
+    /// Normalize a 64-bit pattern to the `i64` representation of a value of this type
+    /// (invariant 6 of the module docs): truncate to the width, then sign-extend for signed
+    /// types and zero-extend for unsigned ones. Meaningless for `double`.
+    pub fn wrap(self, bits: i64) -> i64 {
+        match self {
+            ScalarType::Char => bits as i8 as i64,
+            ScalarType::Int => bits as i32 as i64,
+            ScalarType::UInt => bits as u32 as i64,
+            ScalarType::Long | ScalarType::ULong | ScalarType::Double => bits,
+        }
+    }
+}
+
+impl fmt::Display for ScalarType {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.c_name())
+    }
+}
+
+/// The type of a variable's storage.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Type {
+    /// One scalar.
+    Scalar(ScalarType),
+    /// An array of `dims.iter().product()` elements in row-major order, `dims` outermost first.
+    /// Every dimension is at least 1.
+    Array {
+        /// Element type.
+        elem: ScalarType,
+        /// The dimensions, outermost first (`int m[2][3]` has `[2, 3]`).
+        dims: Vec<u32>,
+    },
+    /// An array parameter (`T a[]`, `T a[][N]`): a reference to the caller's array (or to a row
+    /// of it), whose first dimension is not known statically but comes from the argument at run
+    /// time. Writes through it are seen by the caller.
+    ArrayRef {
+        /// Element type.
+        elem: ScalarType,
+        /// The dimensions after the first (empty for `T a[]`, `[N]` for `T a[][N]`).
+        inner: Vec<u32>,
+    },
+}
+
+impl Type {
+    /// The element type of an array, or the type of a scalar.
+    pub fn elem(&self) -> ScalarType {
+        match self {
+            Type::Scalar(t) => *t,
+            Type::Array { elem, .. } | Type::ArrayRef { elem, .. } => *elem,
+        }
+    }
+
+    /// Number of indices needed to reach one element (0 for a scalar).
+    pub fn rank(&self) -> usize {
+        match self {
+            Type::Scalar(_) => 0,
+            Type::Array { dims, .. } => dims.len(),
+            Type::ArrayRef { inner, .. } => inner.len() + 1,
+        }
+    }
+
+    /// Total number of elements of a fixed-size array (1 for a scalar, `None` for a reference).
+    pub fn size(&self) -> Option<u64> {
+        match self {
+            Type::Scalar(_) => Some(1),
+            Type::Array { dims, .. } => Some(dims.iter().map(|&d| u64::from(d)).product()),
+            Type::ArrayRef { .. } => None,
+        }
+    }
+}
+
+impl fmt::Display for Type {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Type::Scalar(t) => write!(f, "{t}"),
+            Type::Array { elem, dims } => {
+                write!(f, "{elem}")?;
+                dims.iter().try_for_each(|d| write!(f, "[{d}]"))
+            }
+            Type::ArrayRef { elem, inner } => {
+                write!(f, "{elem}[]")?;
+                inner.iter().try_for_each(|d| write!(f, "[{d}]"))
+            }
+        }
+    }
+}
+
+/// A checked program.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Program {
+    /// Global variables, indexed by [`GlobalId`], in declaration order.
+    pub globals: Vec<Global>,
+    /// Function definitions, indexed by [`FuncId`], in order of their first declaration.
+    pub functions: Vec<Function>,
+    /// The `main` function (it returns `int` and takes no parameters).
+    pub main: FuncId,
+}
+
+impl Program {
+    /// The function `id`.
+    pub fn function(&self, id: FuncId) -> &Function {
+        &self.functions[id.index()]
+    }
+
+    /// The global `id`.
+    pub fn global(&self, id: GlobalId) -> &Global {
+        &self.globals[id.index()]
+    }
+}
+
+/// A compile-time constant value of a scalar type (global initializers).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum ConstValue {
+    /// An integer of the slot's type, represented as in invariant 6 of the module docs.
+    Int(i64),
+    /// A `double`.
+    Double(f64),
+}
+
+/// A global variable.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Global {
+    /// Its name in the source.
+    pub name: String,
+    /// Its type (never [`Type::ArrayRef`]).
+    pub ty: Type,
+    /// Initial values, one per element in row-major order, already converted to the element
+    /// type and zero-filled to the full size (`ty.size()` entries; 1 for a scalar).
+    pub init: Vec<ConstValue>,
+    /// The declarator's span.
+    pub span: Span,
+}
+
+/// A local variable or parameter.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Local {
+    /// Its name in the source.
+    pub name: String,
+    /// Its type ([`Type::ArrayRef`] only for array parameters).
+    pub ty: Type,
+    /// The declarator's span.
+    pub span: Span,
+}
+
+/// A function definition.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Function {
+    /// Its name in the source.
+    pub name: String,
+    /// The parameters, in order: always `LocalId(0)..LocalId(params.len())`.
+    pub params: Vec<LocalId>,
+    /// Every local of the function (parameters first), indexed by [`LocalId`]. All locals are
+    /// zeroed once at function entry (reading an uninitialized local gives 0).
+    pub locals: Vec<Local>,
+    /// Result type; `None` for `void`.
+    pub ret: Option<ScalarType>,
+    /// The body.
+    pub body: Block,
+    /// Span of the definition's declarator (name and parameter list).
+    pub span: Span,
+}
+
+impl Function {
+    /// The local `id`.
+    pub fn local(&self, id: LocalId) -> &Local {
+        &self.locals[id.index()]
+    }
+}
+
+/// A braced block (or the body of a function or switch).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Block {
+    /// The statements, in order.
+    pub stmts: Vec<Stmt>,
+    /// From the `{` to the `}`.
+    pub span: Span,
+}
+
+/// A statement.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Stmt {
+    /// What it is.
+    pub kind: StmtKind,
+    /// Its source range.
+    pub span: Span,
+}
+
+/// The kinds of statement.
+#[derive(Clone, Debug, PartialEq)]
+pub enum StmtKind {
+    /// A nested block `{ ... }`; also the empty statement `;` (an empty block).
+    Block(Block),
+    /// An expression evaluated for its side effects.
+    Expr(Expr),
+    /// A declaration of one local. Without an initializer nothing happens at run time; with one,
+    /// the local is (re)initialized every time control passes here.
+    Decl {
+        /// The declared local.
+        local: LocalId,
+        /// Its initializer.
+        init: Option<Init>,
+    },
+    /// `if (cond) then_branch else else_branch`.
+    If {
+        /// The condition (invariant 4).
+        cond: Expr,
+        /// Taken when `cond` is not zero.
+        then_branch: Box<Stmt>,
+        /// Taken otherwise, if present.
+        else_branch: Option<Box<Stmt>>,
+    },
+    /// `while (cond) body`.
+    While {
+        /// The condition (invariant 4), tested before each iteration.
+        cond: Expr,
+        /// The loop body.
+        body: Box<Stmt>,
+    },
+    /// `do body while (cond);`.
+    DoWhile {
+        /// The loop body.
+        body: Box<Stmt>,
+        /// The condition (invariant 4), tested after each iteration.
+        cond: Expr,
+    },
+    /// `for (init; cond; step) body`. `init`'s declarations are scoped to the loop.
+    For {
+        /// Declarations or one expression statement, run once before the loop.
+        init: Vec<Stmt>,
+        /// The condition (invariant 4); `None` means always true.
+        cond: Option<Expr>,
+        /// Evaluated after the body and on `continue`.
+        step: Option<Expr>,
+        /// The loop body.
+        body: Box<Stmt>,
+    },
+    /// `switch (value) body`. Control jumps to the `Case` label whose value equals `value`, else
+    /// to `Default` if there is one, else past the switch. Labels fall through.
+    Switch {
+        /// The controlling expression, promoted (`int`, `unsigned int`, `long` or `unsigned long`).
+        value: Expr,
+        /// The body, containing the [`StmtKind::Case`] and [`StmtKind::Default`] labels of this
+        /// switch anywhere inside it (at any block depth, but not inside a nested switch).
+        body: Block,
+        /// The case values, in source order, distinct, converted to `value`'s type.
+        cases: Vec<i64>,
+        /// True if the body contains a `default:` label.
+        has_default: bool,
+    },
+    /// A `case` label of the innermost enclosing switch; the value is converted to the switch's
+    /// type (invariant 6). The labelled statement follows as the next statement.
+    Case(i64),
+    /// The `default:` label of the innermost enclosing switch.
+    Default,
+    /// Leave the innermost loop or switch.
+    Break,
+    /// Go to the next iteration of the innermost loop (its step, for `for`).
+    Continue,
+    /// Return from the function; the value is converted to the result type.
+    Return(Option<Expr>),
+}
+
+/// The initializer of a local declaration.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Init {
+    /// `= expr` for a scalar, converted to the local's type.
+    Scalar(Expr),
+    /// A brace initializer of an array: the array is first zero-filled, then each listed
+    /// element (flat row-major index, value converted to the element type) is stored, in order.
+    Array(Vec<(u32, Expr)>),
+}
+
+/// An expression.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Expr {
+    /// What it computes.
+    pub kind: ExprKind,
+    /// Its type; `None` for void (calls of void functions, `printf`, `puts`, and `?:` or `,`
+    /// whose result is void). A void expression only appears as an expression statement, the
+    /// left operand of `,`, a `for` step, or an operand of such a void `?:`/`,`.
+    pub ty: Option<ScalarType>,
+    /// Its source range.
+    pub span: Span,
+}
+
+/// An lvalue: a scalar storage location.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Place {
+    /// A scalar local.
+    Local(LocalId),
+    /// A scalar global.
+    Global(GlobalId),
+    /// One element of an array, with exactly one index per dimension (`rank` of its type), each
+    /// converted to `long` (invariant 5).
+    Element {
+        /// The array.
+        array: ArrayBase,
+        /// The indices, outermost first.
+        indices: Vec<Expr>,
+    },
+}
+
+/// The variable holding an array: a local array, an array parameter ([`Type::ArrayRef`]) or a
+/// global array.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ArrayBase {
+    /// A local array or array parameter.
+    Local(LocalId),
+    /// A global array.
+    Global(GlobalId),
+}
+
+/// An argument of a user function call.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Arg {
+    /// A scalar argument, converted to the parameter's type.
+    Scalar(Expr),
+    /// An array argument passed by reference: the array `base`, or the sub-array selected by a
+    /// prefix of its indices (`m[i]` passes row `i` of `int m[R][C]` as an `int[C]`). The
+    /// element type and the dimensions after the first match the parameter's.
+    Array {
+        /// The array variable.
+        base: ArrayBase,
+        /// Leading indices (fewer than the array's rank), each converted to `long`.
+        indices: Vec<Expr>,
+    },
+}
+
+/// Unary operators on arithmetic values.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum UnaryOp {
+    /// `-x` (wrapping for integers). Operand has the node's type.
+    Neg,
+    /// `~x`, integers only. Operand has the node's type.
+    BitNot,
+    /// `!x`: 1 if the operand (any arithmetic type) is zero, else 0; the node is `int`.
+    Not,
+}
+
+/// Binary arithmetic and bitwise operators.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum BinaryOp {
+    /// `+` (wrapping for integers).
+    Add,
+    /// `-` (wrapping for integers).
+    Sub,
+    /// `*` (wrapping for integers).
+    Mul,
+    /// `/`: truncating for integers (runtime error on zero; `MIN / -1` wraps).
+    Div,
+    /// `%`: integers only (runtime error on zero; `MIN % -1` is 0).
+    Rem,
+    /// `&`, integers only.
+    BitAnd,
+    /// `|`, integers only.
+    BitOr,
+    /// `^`, integers only.
+    BitXor,
+    /// `<<`, integers only (runtime error if the count is out of range).
+    Shl,
+    /// `>>`, integers only: arithmetic for signed types, logical for unsigned.
+    Shr,
+}
+
+impl BinaryOp {
+    /// The C operator (`"<<"`).
+    pub fn symbol(self) -> &'static str {
+        match self {
+            BinaryOp::Add => "+",
+            BinaryOp::Sub => "-",
+            BinaryOp::Mul => "*",
+            BinaryOp::Div => "/",
+            BinaryOp::Rem => "%",
+            BinaryOp::BitAnd => "&",
+            BinaryOp::BitOr => "|",
+            BinaryOp::BitXor => "^",
+            BinaryOp::Shl => "<<",
+            BinaryOp::Shr => ">>",
+        }
+    }
+}
+
+/// Comparison operators.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum CompareOp {
+    /// `==`
+    Eq,
+    /// `!=`
+    Ne,
+    /// `<`
+    Lt,
+    /// `<=`
+    Le,
+    /// `>`
+    Gt,
+    /// `>=`
+    Ge,
+}
+
+impl CompareOp {
+    /// The C operator (`"<="`).
+    pub fn symbol(self) -> &'static str {
+        match self {
+            CompareOp::Eq => "==",
+            CompareOp::Ne => "!=",
+            CompareOp::Lt => "<",
+            CompareOp::Le => "<=",
+            CompareOp::Gt => ">",
+            CompareOp::Ge => ">=",
+        }
+    }
+}
+
+/// The kinds of expression. Unless stated otherwise, operands are evaluated left to right.
+#[derive(Clone, Debug, PartialEq)]
+pub enum ExprKind {
+    /// An integer constant of the node's type (invariant 6).
+    IntConst(i64),
+    /// A `double` constant.
+    DoubleConst(f64),
+    /// A string literal: only ever an argument of [`ExprKind::Printf`] for a `%s` conversion
+    /// (its type is `None`). The bytes exclude the terminating NUL.
+    StringLit(Vec<u8>),
+    /// Read a scalar place; the node has the place's type (possibly `char`).
+    Load(Place),
+    /// Convert `expr` (of any scalar type) to `to` (== the node's type), with C's semantics:
+    /// integer to integer truncates or extends (sign-extends from signed sources), integer to
+    /// double rounds to nearest, double to integer truncates toward zero (out-of-range values
+    /// are undefined in C; the VM does what x86-64 gcc code does).
+    Convert {
+        /// The converted expression.
+        expr: Box<Expr>,
+        /// The target type.
+        to: ScalarType,
+    },
+    /// A unary operator (see [`UnaryOp`] for operand types).
+    Unary {
+        /// The operator.
+        op: UnaryOp,
+        /// The operand.
+        operand: Box<Expr>,
+    },
+    /// Binary arithmetic: both operands have the node's type (invariant 3, including shifts).
+    Binary {
+        /// The operator.
+        op: BinaryOp,
+        /// Left operand.
+        lhs: Box<Expr>,
+        /// Right operand.
+        rhs: Box<Expr>,
+    },
+    /// A comparison of two operands of type `operand_ty`; the node is `int` (0 or 1).
+    Compare {
+        /// The operator.
+        op: CompareOp,
+        /// The type both operands have (one of the five arithmetic types).
+        operand_ty: ScalarType,
+        /// Left operand.
+        lhs: Box<Expr>,
+        /// Right operand.
+        rhs: Box<Expr>,
+    },
+    /// `lhs && rhs`: `int` 1 if both are non-zero; `rhs` is evaluated only if `lhs` is non-zero.
+    LogicalAnd {
+        /// Left operand (invariant 4).
+        lhs: Box<Expr>,
+        /// Right operand (invariant 4).
+        rhs: Box<Expr>,
+    },
+    /// `lhs || rhs`: `int` 1 if either is non-zero; `rhs` is evaluated only if `lhs` is zero.
+    LogicalOr {
+        /// Left operand (invariant 4).
+        lhs: Box<Expr>,
+        /// Right operand (invariant 4).
+        rhs: Box<Expr>,
+    },
+    /// `cond ? then_expr : else_expr`: evaluates only the selected arm. Both arms have the
+    /// node's type (both are void if the node is).
+    Conditional {
+        /// The condition (invariant 4).
+        cond: Box<Expr>,
+        /// Value if `cond` is non-zero.
+        then_expr: Box<Expr>,
+        /// Value otherwise.
+        else_expr: Box<Expr>,
+    },
+    /// `lhs, rhs`: evaluate `lhs` for its effects, then `rhs`; the node has `rhs`'s type.
+    Comma {
+        /// Evaluated first, value discarded.
+        lhs: Box<Expr>,
+        /// The result.
+        rhs: Box<Expr>,
+    },
+    /// `place = value`: `value` is already of the place's type; the node has the place's type
+    /// and its value is the stored value. `value` is evaluated before the place's indices.
+    Assign {
+        /// Where to store.
+        place: Place,
+        /// What to store.
+        value: Box<Expr>,
+    },
+    /// `place op= value`: load the place, convert it to `op_ty`, apply `op` with `value` (already
+    /// of type `op_ty`; for shifts too), convert the result back to the place's type and store
+    /// it. The node has the place's type and its value is the stored value. The place's
+    /// indices are evaluated once.
+    CompoundAssign {
+        /// Where to load from and store to.
+        place: Place,
+        /// The arithmetic operator.
+        op: BinaryOp,
+        /// The type the operation is done in (usual arithmetic conversions of the place's and
+        /// the value's types; for shifts, the promoted place type).
+        op_ty: ScalarType,
+        /// The right operand, of type `op_ty`.
+        value: Box<Expr>,
+    },
+    /// `++place`, `place++`, `--place`, `place--` on any scalar place (including `char`, which
+    /// wraps, and `double`, which adds 1.0). The node has the place's type; its value is the new
+    /// value if `prefix`, else the old value.
+    IncDec {
+        /// The place to modify.
+        place: Place,
+        /// `++` if true, `--` if false.
+        increment: bool,
+        /// Prefix form (value after) if true, postfix (value before) if false.
+        prefix: bool,
+    },
+    /// A call of a user-defined function; the node has its result type (`None` for void).
+    Call {
+        /// The callee.
+        func: FuncId,
+        /// One argument per parameter, matching its kind and type.
+        args: Vec<Arg>,
+    },
+    /// A call of a library function; `args` are converted to [`Builtin::params`] and the node
+    /// has [`Builtin::result`]'s type.
+    Builtin {
+        /// The library function.
+        func: Builtin,
+        /// The arguments.
+        args: Vec<Expr>,
+    },
+    /// `printf` with a literal format, parsed. `args` are in order, after the default argument
+    /// promotions (`char` to `int`), one per conversion that takes an argument, each of the type
+    /// its conversion requires (`%d` `int`, `%ld` `long`, `%u`/`%x` `unsigned int`, `%f` `double`,
+    /// `%c` `int`, `%s` a [`ExprKind::StringLit`]). The node is void.
+    Printf {
+        /// The parsed format string.
+        format: Vec<Piece>,
+        /// The arguments.
+        args: Vec<Expr>,
+    },
+    /// `puts("...")`: writes `text` then a newline. The node is void.
+    Puts {
+        /// The string literal's bytes, without the terminating NUL.
+        text: Vec<u8>,
+    },
+}
