@@ -11,6 +11,7 @@
 pub mod builtins;
 pub mod diag;
 pub mod hir;
+pub mod lexer;
 pub mod printf_format;
 pub mod span;
 

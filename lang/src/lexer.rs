@@ -1,0 +1,644 @@
+//! The lexer: source text to tokens, with logos.
+//!
+//! Lexing is two steps. The logos automaton ([`Raw`]) splits the text into raw tokens: keywords,
+//! identifiers, punctuators, and *preprocessing numbers* (C99 6.4.8: a digit or `.digit`
+//! followed by letters, digits, `_`, `.` and `e+`/`e-`/`p+`/`p-`), character and string
+//! literals with their quotes, and `#` lines. [`lex`] then gives each raw token its value:
+//!
+//! * a number is an integer constant if it has no `.` and no exponent; its type follows C99
+//!   6.4.4.1: unsuffixed decimal constants are `int` or `long` (the first that holds the
+//!   value), unsuffixed hex and octal ones `int`, `unsigned int`, `long`, `unsigned long`; the
+//!   suffixes `u`, `l`/`ll` and `ul`/`ull` restrict the list. A floating constant (`1.5`,
+//!   `1e-3`, `2.`) is a `double`; `f` and `L` suffixes (float, long double) are not supported.
+//! * character constants (`'a'`, `'\n'`, `'\x41'`, `'\101'`) are `int`s whose value is that of
+//!   the (signed) `char`, so `'\xff'` is -1, as with gcc on x86-64;
+//! * string literals keep their bytes with escapes decoded (no terminating NUL);
+//! * `#include <header>` lines are recorded (the checker requires the right header for each
+//!   library function) and produce no token; any other directive is an error.
+//!
+//! Errors (a bad character, an unterminated comment, string or character constant, a malformed
+//! number or escape) are collected as diagnostics; lexing always continues to the end.
+
+use std::fmt;
+
+use logos::Logos;
+
+use crate::diag::{Diagnostic, Diagnostics};
+use crate::hir::ScalarType;
+use crate::span::Span;
+
+/// A token with a value, as the parser sees it.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Tok {
+    /// An identifier.
+    Ident(String),
+    /// An integer constant: its value (the bit pattern, zero-extended) and C type.
+    Int(u64, ScalarType),
+    /// A floating constant (`double`).
+    Double(f64),
+    /// A character constant: its `int` value.
+    Char(i64),
+    /// A string literal's bytes (escapes decoded, no terminating NUL).
+    Str(Vec<u8>),
+    /// A keyword of C that the language does not support (`goto`, `struct`, `float`, ...).
+    Unsupported(&'static str),
+    /// A keyword or punctuator of the language; the string is its spelling.
+    Punct(&'static str),
+}
+
+impl fmt::Display for Tok {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Tok::Ident(name) => write!(f, "identifier `{name}`"),
+            Tok::Int(..) | Tok::Double(_) => f.write_str("a number"),
+            Tok::Char(_) => f.write_str("a character constant"),
+            Tok::Str(_) => f.write_str("a string literal"),
+            Tok::Unsupported(kw) | Tok::Punct(kw) => write!(f, "`{kw}`"),
+        }
+    }
+}
+
+/// A header named by an `#include <...>` line.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Include {
+    /// The name between the angle brackets, e.g. `stdio.h`.
+    pub header: String,
+    /// The span of the whole line.
+    pub span: Span,
+}
+
+/// The result of lexing one file.
+#[derive(Clone, Debug, Default)]
+pub struct Lexed {
+    /// The tokens with their byte ranges, in order.
+    pub tokens: Vec<(usize, Tok, usize)>,
+    /// The `#include <...>` lines.
+    pub includes: Vec<Include>,
+}
+
+/// Keywords of C99 the language does not support.
+const UNSUPPORTED: &[&str] = &[
+    "auto",
+    "enum",
+    "extern",
+    "float",
+    "goto",
+    "inline",
+    "register",
+    "restrict",
+    "short",
+    "signed",
+    "sizeof",
+    "static",
+    "struct",
+    "typedef",
+    "union",
+    "volatile",
+    "_Bool",
+    "_Complex",
+    "_Imaginary",
+];
+
+/// Keywords of the language.
+const KEYWORDS: &[&str] = &[
+    "break", "case", "char", "const", "continue", "default", "do", "double", "else", "for", "if",
+    "int", "long", "return", "switch", "unsigned", "void", "while",
+];
+
+/// Raw tokens recognized by the logos automaton.
+#[derive(Logos, Clone, Copy, Debug, PartialEq, Eq)]
+#[logos(skip r"[ \t\r\n\x0B\x0C]+")]
+#[logos(skip(r"//[^\n]*", allow_greedy = true))]
+#[logos(skip r"/\*([^*]|\*+[^*/])*\*+/")]
+enum Raw {
+    /// `/*` without a matching `*/` (a terminated comment is a longer match and skipped).
+    #[token("/*")]
+    UnterminatedComment,
+    #[regex(r"[A-Za-z_][A-Za-z0-9_]*")]
+    Word,
+    /// A preprocessing number (C99 6.4.8).
+    #[regex(r"\.?[0-9]([0-9A-Za-z_.]|[eEpP][+-])*")]
+    Number,
+    #[regex(r#"'([^'\\\n]|\\[^\n])*'"#)]
+    CharLit,
+    #[regex(r#"'([^'\\\n]|\\[^\n])*"#)]
+    UnterminatedChar,
+    #[regex(r#""([^"\\\n]|\\[^\n])*""#)]
+    StrLit,
+    #[regex(r#""([^"\\\n]|\\[^\n])*"#)]
+    UnterminatedStr,
+    /// A `#` and the rest of its line.
+    #[regex(r"#[^\n]*", allow_greedy = true)]
+    Directive,
+    #[regex(r"\.\.\.|<<=|>>=|->|\+\+|--|<<|>>|<=|>=|==|!=|&&|\|\||\*=|/=|%=|\+=|-=|&=|\^=|\|=")]
+    #[regex(r"[\[\](){}.&*+\-~!/%<>^|?:;=,]")]
+    Punct,
+}
+
+/// Interned spellings of punctuators (the parser matches on `&'static str`).
+const PUNCTS: &[&str] = &[
+    "...", "<<=", ">>=", "->", "++", "--", "<<", ">>", "<=", ">=", "==", "!=", "&&", "||", "*=",
+    "/=", "%=", "+=", "-=", "&=", "^=", "|=", "[", "]", "(", ")", "{", "}", ".", "&", "*", "+",
+    "-", "~", "!", "/", "%", "<", ">", "^", "|", "?", ":", ";", "=", ",",
+];
+
+/// Lex `source`, collecting errors into `diags`. Never panics.
+pub fn lex(source: &str, diags: &mut Diagnostics) -> Lexed {
+    let mut out = Lexed::default();
+    let mut lexer = Raw::lexer(source);
+    while let Some(raw) = lexer.next() {
+        let range = lexer.span();
+        let text = &source[range.clone()];
+        let span = Span::new(range.start, range.end);
+        let tok = match raw {
+            Err(()) => {
+                let c = source[range.start..].chars().next().unwrap_or('?');
+                let end = range.start + c.len_utf8();
+                let what = if c.is_ascii_graphic() {
+                    format!("`{c}`")
+                } else {
+                    format!("{:?}", c)
+                };
+                diags.push(
+                    Diagnostic::error(
+                        Span::new(range.start, end),
+                        format!("stray {what} in program"),
+                    )
+                    .with_label("not a valid token"),
+                );
+                if end > range.end {
+                    lexer.bump(end - range.end);
+                }
+                continue;
+            }
+            Ok(Raw::UnterminatedComment) => {
+                diags.push(
+                    Diagnostic::error(span, "unterminated comment")
+                        .with_label("expected `*/` to close this"),
+                );
+                break;
+            }
+            Ok(Raw::Word) => word(text),
+            Ok(Raw::Number) => match number(text) {
+                Ok(tok) => tok,
+                Err(message) => {
+                    diags.push(Diagnostic::error(span, message));
+                    Tok::Int(0, ScalarType::Int)
+                }
+            },
+            Ok(Raw::CharLit) => char_constant(&text[1..text.len() - 1], span, diags),
+            Ok(Raw::UnterminatedChar) => {
+                diags.push(
+                    Diagnostic::error(span, "missing terminating `'` character")
+                        .with_label("expected `'` before the end of the line"),
+                );
+                Tok::Char(0)
+            }
+            Ok(Raw::StrLit) => Tok::Str(unescape(&text[1..text.len() - 1], span.start + 1, diags)),
+            Ok(Raw::UnterminatedStr) => {
+                diags.push(
+                    Diagnostic::error(span, "missing terminating `\"` character")
+                        .with_label("expected `\"` before the end of the line"),
+                );
+                Tok::Str(unescape(&text[1..], span.start + 1, diags))
+            }
+            Ok(Raw::Directive) => {
+                directive(source, range.start, text, span, &mut out.includes, diags);
+                continue;
+            }
+            Ok(Raw::Punct) => match PUNCTS.iter().find(|&&p| p == text) {
+                Some(p) => Tok::Punct(p),
+                None => continue,
+            },
+        };
+        out.tokens.push((range.start, tok, range.end));
+    }
+    out
+}
+
+/// A keyword, unsupported keyword or identifier.
+fn word(text: &str) -> Tok {
+    if let Some(kw) = KEYWORDS.iter().find(|&&k| k == text) {
+        Tok::Punct(kw)
+    } else if let Some(kw) = UNSUPPORTED.iter().find(|&&k| k == text) {
+        Tok::Unsupported(kw)
+    } else {
+        Tok::Ident(text.to_string())
+    }
+}
+
+/// Give a preprocessing number its value and type, or say why it is not a valid constant.
+fn number(text: &str) -> Result<Tok, String> {
+    let bytes = text.as_bytes();
+    let is_hex = bytes.len() > 1 && bytes[0] == b'0' && (bytes[1] | 0x20) == b'x';
+    let is_float = if is_hex {
+        text.contains(['.', 'p', 'P'])
+    } else {
+        text.contains(['.', 'e', 'E'])
+    };
+    if is_float {
+        return float(text, is_hex);
+    }
+    let (digits_end, radix, start) = if is_hex {
+        let end = 2 + bytes[2..]
+            .iter()
+            .take_while(|b| b.is_ascii_hexdigit())
+            .count();
+        (end, 16, 2)
+    } else {
+        let end = bytes.iter().take_while(|b| b.is_ascii_digit()).count();
+        if bytes[0] == b'0' {
+            (end, 8, 0)
+        } else {
+            (end, 10, 0)
+        }
+    };
+    let digits = &text[start..digits_end];
+    let suffix = &text[digits_end..];
+    if is_hex && digits.is_empty() {
+        return Err(format!("invalid constant `{text}`: no digits after `0x`"));
+    }
+    let (unsigned, long) = match suffix {
+        "" => (false, false),
+        "u" | "U" => (true, false),
+        "l" | "L" | "ll" | "LL" => (false, true),
+        "ul" | "uL" | "Ul" | "UL" | "lu" | "lU" | "Lu" | "LU" | "ull" | "uLL" | "Ull" | "ULL"
+        | "llu" | "llU" | "LLu" | "LLU" => (true, true),
+        _ => return Err(format!("invalid suffix `{suffix}` on integer constant")),
+    };
+    if radix == 8 {
+        if let Some(bad) = digits.chars().find(|c| !('0'..='7').contains(c)) {
+            return Err(format!("invalid digit `{bad}` in octal constant"));
+        }
+    }
+    let value = u64::from_str_radix(if digits.is_empty() { "0" } else { digits }, radix)
+        .map_err(|_| "integer constant is too large for any integer type".to_string())?;
+    use ScalarType::*;
+    let candidates: &[ScalarType] = match (radix == 10, unsigned, long) {
+        (true, false, false) => &[Int, Long],
+        (true, false, true) => &[Long],
+        (false, false, false) => &[Int, UInt, Long, ULong],
+        (false, false, true) => &[Long, ULong],
+        (_, true, false) => &[UInt, ULong],
+        (_, true, true) => &[ULong],
+    };
+    let fits = |t: &ScalarType| match t {
+        Int => value <= i32::MAX as u64,
+        UInt => value <= u32::MAX as u64,
+        Long => value <= i64::MAX as u64,
+        _ => true,
+    };
+    match candidates.iter().find(|t| fits(t)) {
+        Some(&ty) => Ok(Tok::Int(value, ty)),
+        None => Err("integer constant is too large for its type".to_string()),
+    }
+}
+
+/// A floating constant (C99 6.4.4.2), always `double`.
+fn float(text: &str, is_hex: bool) -> Result<Tok, String> {
+    if is_hex {
+        return Err(format!(
+            "hexadecimal floating constant `{text}` is not supported"
+        ));
+    }
+    let mantissa_end = text
+        .char_indices()
+        .find(|&(i, c)| {
+            !(c.is_ascii_digit()
+                || c == '.'
+                || c == 'e'
+                || c == 'E'
+                || ((c == '+' || c == '-') && i > 0 && matches!(&text[i - 1..i], "e" | "E")))
+        })
+        .map_or(text.len(), |(i, _)| i);
+    let (body, suffix) = text.split_at(mantissa_end);
+    match suffix {
+        "" => {}
+        "f" | "F" => {
+            return Err(
+                "type `float` is not supported (write a `double` constant without suffix)".into(),
+            )
+        }
+        "l" | "L" => return Err("type `long double` is not supported".into()),
+        _ => return Err(format!("invalid suffix `{suffix}` on floating constant")),
+    }
+    let exp_ok = match body.find(['e', 'E']) {
+        Some(i) => {
+            let exp = body[i + 1..].trim_start_matches(['+', '-']);
+            !exp.is_empty()
+                && exp.bytes().all(|b| b.is_ascii_digit())
+                && body[i + 1..].len() - exp.len() <= 1
+        }
+        None => true,
+    };
+    let mantissa = body.split(['e', 'E']).next().unwrap_or("");
+    if !exp_ok || mantissa.matches('.').count() > 1 || !mantissa.bytes().any(|b| b.is_ascii_digit())
+    {
+        return Err(format!("invalid floating constant `{text}`"));
+    }
+    body.parse::<f64>()
+        .map(Tok::Double)
+        .map_err(|_| format!("invalid floating constant `{text}`"))
+}
+
+/// Decode the escapes of a string literal's body (`text` starts at byte `offset`).
+fn unescape(text: &str, offset: u32, diags: &mut Diagnostics) -> Vec<u8> {
+    let bytes = text.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i] != b'\\' {
+            out.push(bytes[i]);
+            i += 1;
+            continue;
+        }
+        let start = i;
+        let (value, next) = escape(bytes, i + 1);
+        match value {
+            Ok(b) => out.push(b),
+            Err(message) => {
+                let at = offset as usize;
+                diags.push(Diagnostic::error(Span::new(at + start, at + next), message));
+            }
+        }
+        i = next;
+    }
+    out
+}
+
+/// Decode one escape sequence whose backslash is just before `bytes[i]`. Returns the byte (or
+/// an error) and the index after the sequence.
+fn escape(bytes: &[u8], i: usize) -> (Result<u8, String>, usize) {
+    let Some(&c) = bytes.get(i) else {
+        return (Err("incomplete escape sequence".into()), i);
+    };
+    let simple = match c {
+        b'n' => Some(b'\n'),
+        b't' => Some(b'\t'),
+        b'r' => Some(b'\r'),
+        b'a' => Some(7),
+        b'b' => Some(8),
+        b'f' => Some(12),
+        b'v' => Some(11),
+        b'\\' | b'\'' | b'"' | b'?' => Some(c),
+        _ => None,
+    };
+    if let Some(b) = simple {
+        return (Ok(b), i + 1);
+    }
+    if (b'0'..=b'7').contains(&c) {
+        let mut value: u32 = 0;
+        let mut j = i;
+        while j < bytes.len() && j < i + 3 && (b'0'..=b'7').contains(&bytes[j]) {
+            value = value * 8 + u32::from(bytes[j] - b'0');
+            j += 1;
+        }
+        return match u8::try_from(value) {
+            Ok(b) => (Ok(b), j),
+            Err(_) => (Err("octal escape sequence out of range".into()), j),
+        };
+    }
+    if c == b'x' {
+        let mut value: u32 = 0;
+        let mut j = i + 1;
+        let mut overflow = false;
+        while j < bytes.len() && bytes[j].is_ascii_hexdigit() {
+            let digit = (bytes[j] as char).to_digit(16).unwrap_or(0);
+            value = value.saturating_mul(16).saturating_add(digit);
+            overflow |= value > 0xff;
+            j += 1;
+        }
+        if j == i + 1 {
+            return (Err("`\\x` used with no following hex digits".into()), j);
+        }
+        if overflow {
+            return (Err("hex escape sequence out of range".into()), j);
+        }
+        return (Ok(value as u8), j);
+    }
+    let len = std::str::from_utf8(&bytes[i..])
+        .ok()
+        .and_then(|s| s.chars().next())
+        .map_or(1, char::len_utf8);
+    (
+        Err(format!(
+            "unknown escape sequence `\\{}`",
+            String::from_utf8_lossy(&bytes[i..i + len])
+        )),
+        i + len,
+    )
+}
+
+/// A character constant's value: exactly one character or escape, as a signed `char` in `int`.
+fn char_constant(body: &str, span: Span, diags: &mut Diagnostics) -> Tok {
+    let mut inner = Diagnostics::new();
+    let bytes = unescape(body, span.start + 1, &mut inner);
+    let had_errors = !inner.is_empty();
+    diags.extend(inner);
+    match bytes.as_slice() {
+        [b] => Tok::Char(i64::from(*b as i8)),
+        _ if had_errors => Tok::Char(0),
+        [] => {
+            diags.push(Diagnostic::error(span, "empty character constant"));
+            Tok::Char(0)
+        }
+        _ => {
+            diags.push(
+                Diagnostic::error(span, "multi-character constants are not supported")
+                    .with_label("expected exactly one character"),
+            );
+            Tok::Char(0)
+        }
+    }
+}
+
+/// Handle a `#` line: record `#include <header>`, reject anything else.
+fn directive(
+    source: &str,
+    start: usize,
+    text: &str,
+    span: Span,
+    includes: &mut Vec<Include>,
+    diags: &mut Diagnostics,
+) {
+    let line_start = source[..start].rfind('\n').map_or(0, |i| i + 1);
+    if !source[line_start..start].trim().is_empty() {
+        diags.push(
+            Diagnostic::error(Span::new(start, start + 1), "stray `#` in program")
+                .with_label("`#` is only allowed at the start of an `#include` line"),
+        );
+        return;
+    }
+    let rest = text[1..].trim_start();
+    let name_len = rest.bytes().take_while(|b| b.is_ascii_alphabetic()).count();
+    let name = &rest[..name_len];
+    if name != "include" {
+        let message = if name.is_empty() {
+            "invalid preprocessing directive".to_string()
+        } else {
+            format!("preprocessing directive `#{name}` is not supported")
+        };
+        diags.push(
+            Diagnostic::error(span, message).with_label("only `#include <...>` lines are accepted"),
+        );
+        return;
+    }
+    let arg = rest[name_len..].trim();
+    let arg = match arg.find("//") {
+        Some(i) => arg[..i].trim_end(),
+        None => arg,
+    };
+    match arg.strip_prefix('<').and_then(|a| a.strip_suffix('>')) {
+        Some(header) if !header.is_empty() && !header.contains(['<', '>']) => {
+            includes.push(Include {
+                header: header.trim().to_string(),
+                span,
+            })
+        }
+        _ => diags.push(
+            Diagnostic::error(span, "malformed `#include` line")
+                .with_label("expected `#include <header.h>`"),
+        ),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn toks(src: &str) -> Vec<Tok> {
+        let mut d = Diagnostics::new();
+        let lexed = lex(src, &mut d);
+        assert!(d.is_empty(), "{}", d.summary(src));
+        lexed.tokens.into_iter().map(|(_, t, _)| t).collect()
+    }
+
+    fn err(src: &str) -> String {
+        let mut d = Diagnostics::new();
+        lex(src, &mut d);
+        d.summary(src)
+    }
+
+    #[test]
+    fn integer_types_follow_c99() {
+        use ScalarType::*;
+        let cases: &[(&str, u64, ScalarType)] = &[
+            ("0", 0, Int),
+            ("2147483647", 2147483647, Int),
+            ("2147483648", 2147483648, Long),
+            ("0x7fffffff", 0x7fffffff, Int),
+            ("0x80000000", 0x80000000, UInt),
+            ("0xffffffff", 0xffffffff, UInt),
+            ("0x100000000", 0x100000000, Long),
+            ("0xffffffffffffffff", u64::MAX, ULong),
+            ("017", 15, Int),
+            ("037777777777", 0xffffffff, UInt),
+            ("5u", 5, UInt),
+            ("4294967296u", 4294967296, ULong),
+            ("5l", 5, Long),
+            ("5LL", 5, Long),
+            ("0x8000000000000000L", 1 << 63, ULong),
+            ("5ul", 5, ULong),
+            ("5LU", 5, ULong),
+            ("9223372036854775807", i64::MAX as u64, Long),
+        ];
+        for &(src, value, ty) in cases {
+            assert_eq!(toks(src), vec![Tok::Int(value, ty)], "{src}");
+        }
+    }
+
+    #[test]
+    fn bad_integers() {
+        assert_eq!(
+            err("9223372036854775808"),
+            "1:1: integer constant is too large for its type\n"
+        );
+        assert_eq!(
+            err("99999999999999999999"),
+            "1:1: integer constant is too large for any integer type\n"
+        );
+        assert_eq!(err("08"), "1:1: invalid digit `8` in octal constant\n");
+        assert_eq!(
+            err("12abc"),
+            "1:1: invalid suffix `abc` on integer constant\n"
+        );
+        assert_eq!(
+            err("0x"),
+            "1:1: invalid constant `0x`: no digits after `0x`\n"
+        );
+        assert_eq!(
+            err("0x1e+5"),
+            "1:1: invalid suffix `+5` on integer constant\n"
+        );
+    }
+
+    #[test]
+    fn floats() {
+        let cases: &[(&str, f64)] = &[
+            ("1.5", 1.5),
+            ("2.", 2.0),
+            (".25", 0.25),
+            ("1e3", 1000.0),
+            ("1.5E-2", 0.015),
+            ("0.1", 0.1),
+            ("1e+2", 100.0),
+            ("00.5", 0.5),
+            ("09.5", 9.5),
+        ];
+        for &(src, value) in cases {
+            assert_eq!(toks(src), vec![Tok::Double(value)], "{src}");
+        }
+        assert!(err("1.5f").contains("float"));
+        assert!(err("1e").contains("invalid floating constant"));
+        assert!(err("1.2.3").contains("invalid floating constant"));
+        assert!(err("0x1p3").contains("hexadecimal floating"));
+    }
+
+    #[test]
+    fn chars_and_strings() {
+        assert_eq!(
+            toks(r"'a' '\n' '\0' '\x41' '\101' '\xff' '\'' '\\'"),
+            [97, 10, 0, 65, 65, -1, 39, 92].map(Tok::Char).to_vec()
+        );
+        assert_eq!(
+            toks(r#""a\tb\"\x41\0""#),
+            vec![Tok::Str(b"a\tb\"A\0".to_vec())]
+        );
+        assert!(err("'ab'").contains("multi-character"));
+        assert!(err("''").contains("empty character constant"));
+        assert!(err("\"abc\n").contains("missing terminating `\"`"));
+        assert!(err(r#""\q""#).contains("unknown escape sequence `\\q`"));
+        assert!(err(r#""\x100""#).contains("hex escape sequence out of range"));
+    }
+
+    #[test]
+    fn comments_directives_punctuators() {
+        let src = "#include <stdio.h>\n  # include <math.h> // c\nint/* x */a;//y\n>>= ... ->";
+        let mut d = Diagnostics::new();
+        let lexed = lex(src, &mut d);
+        assert!(d.is_empty());
+        let headers: Vec<_> = lexed.includes.iter().map(|i| i.header.as_str()).collect();
+        assert_eq!(headers, ["stdio.h", "math.h"]);
+        let t: Vec<_> = lexed.tokens.into_iter().map(|(_, t, _)| t).collect();
+        assert_eq!(
+            t,
+            vec![
+                Tok::Punct("int"),
+                Tok::Ident("a".into()),
+                Tok::Punct(";"),
+                Tok::Punct(">>="),
+                Tok::Punct("..."),
+                Tok::Punct("->"),
+            ]
+        );
+        assert!(err("#define X 1").contains("`#define` is not supported"));
+        assert!(err("int a; # include <x.h>").contains("stray `#`"));
+        assert!(err("#include \"x.h\"").contains("malformed `#include`"));
+        assert_eq!(err("int /* abc"), "1:5: unterminated comment\n");
+        assert_eq!(
+            err("a @ b $ é"),
+            "1:3: stray `@` in program\n1:7: stray `$` in program\n1:9: stray 'é' in program\n"
+        );
+        assert_eq!(toks("goto"), vec![Tok::Unsupported("goto")]);
+    }
+}
