@@ -9,6 +9,7 @@
 #![deny(missing_docs)]
 
 pub mod builtins;
+pub mod bytecode;
 pub mod diag;
 pub mod hir;
 pub mod lexer;
