@@ -1,0 +1,356 @@
+//! Register bytecode: the compiler's output and the interpreter's input.
+//!
+//! A [`Program`] is a list of [`Function`]s plus the initial contents of the global memory.
+//! Each function has its own code (a vector of 8-byte [`Instr`]s, three-address, typed: the
+//! static types of the language make run-time tag checks unnecessary), and side tables indexed
+//! from the instructions: a constant pool, array shapes, jump tables, printf/puts sites, and the
+//! source location of every instruction.
+//!
+//! ## Registers and frames
+//! A function's registers `r0 .. r{num_regs-1}` are a window on one VM-wide stack of untyped
+//! 64-bit slots. Parameters arrive in `r0 ..`; a call `Call rA, f` places the callee's window
+//! at the caller's `rA` (the compiler put the arguments in `rA ..`), and the callee's result
+//! comes back in `rA` (Lua's convention). All registers are zero at function entry.
+//!
+//! ## Memory and arrays
+//! Globals and arrays live in one VM-wide memory of 64-bit slots, one slot per element of any
+//! scalar type: the globals first (at the slots the compiler assigned, [`GlobalSlot`]), then a
+//! stack of per-frame array areas (`array_slots` per function, zeroed at entry). An array
+//! value in a register is an [`ArrayRef`]: the slot of its first element and its first
+//! dimension; the other dimensions are static and stored in the function's [`Shape`]s, which
+//! `Row` uses to step into a sub-array. Every index is checked against its dimension.
+//!
+//! ## Control flow
+//! Jump targets are absolute instruction indices ([`Pc`]). The [`Flow`] of each opcode (derived
+//! from the table in [`ops`]) is all a CFG builder needs: block leaders are instruction 0, every
+//! jump target and every instruction after a branch or a return (see [`Function::leaders`]).
+//! Loops are compiled with the test at the bottom, so the back edge of every loop is a
+//! conditional branch (or a `Jmp`) to a lower pc; the interpreter's probe hooks see these.
+
+pub mod disasm;
+pub mod docs;
+pub mod ops;
+pub mod verify;
+
+use std::fmt;
+
+pub use ops::{Flow, Instr, MathFn, OpInfo, Opcode, Operand, OPCODES};
+
+use crate::printf_format::Piece;
+
+macro_rules! index_type {
+    ($(#[$doc:meta])* $name:ident($inner:ty), $fmt:literal) => {
+        $(#[$doc])*
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+        pub struct $name(pub $inner);
+
+        impl $name {
+            /// The index as a `usize`.
+            #[inline(always)]
+            pub fn index(self) -> usize {
+                self.0 as usize
+            }
+        }
+
+        impl fmt::Display for $name {
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                write!(f, $fmt, self.0)
+            }
+        }
+    };
+}
+
+index_type!(
+    /// A register of the current window. Displays as `r3`.
+    Reg(u16),
+    "r{}"
+);
+index_type!(
+    /// An instruction index within a function's code (a jump target). Displays as `@12`.
+    Pc(u16),
+    "@{}"
+);
+index_type!(
+    /// An index into a function's constant pool. Displays as `k2`.
+    ConstIdx(u16),
+    "k{}"
+);
+index_type!(
+    /// A slot of the global memory. Displays as `m5`.
+    GlobalSlot(u32),
+    "m{}"
+);
+index_type!(
+    /// An index into a function's array shapes. Displays as `s1`.
+    ShapeIdx(u8),
+    "s{}"
+);
+index_type!(
+    /// An index into a function's jump tables. Displays as `t0`.
+    TableIdx(u16),
+    "t{}"
+);
+index_type!(
+    /// A function of the program. Displays as `f2`.
+    FuncIdx(u16),
+    "f{}"
+);
+index_type!(
+    /// An index into a function's printf/puts sites. Displays as `p0`.
+    SiteIdx(u16),
+    "p{}"
+);
+
+/// An array reference as held in a register: the memory slot of element 0 (low 32 bits) and
+/// the first dimension (high 32 bits).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ArrayRef {
+    /// Memory slot of the first element.
+    pub base: u32,
+    /// Number of elements (or rows) along the first dimension.
+    pub dim: u32,
+}
+
+impl ArrayRef {
+    /// Packs the reference into a register value.
+    #[inline(always)]
+    pub fn pack(self) -> u64 {
+        u64::from(self.base) | (u64::from(self.dim) << 32)
+    }
+
+    /// Unpacks a register value.
+    #[inline(always)]
+    pub fn unpack(v: u64) -> ArrayRef {
+        ArrayRef {
+            base: v as u32,
+            dim: (v >> 32) as u32,
+        }
+    }
+}
+
+/// The static part of an array type seen from one dimension: how many slots one step along
+/// that dimension covers, and the size of the next dimension. Used by `Row` and `ZeroArr`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Shape {
+    /// Slots per step (the product of the remaining dimensions).
+    pub stride: u32,
+    /// The next dimension (the `dim` of the row reference `Row` produces).
+    pub inner: u32,
+}
+
+/// The jump table of a `switch` compiled by `JTab`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct JumpTable {
+    /// The case value of `targets[0]`.
+    pub low: i64,
+    /// Targets of the values `low, low + 1, ...`.
+    pub targets: Vec<Pc>,
+    /// Target of every other value.
+    pub default: Pc,
+}
+
+/// How a printf argument register is read.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SiteArg {
+    /// A signed integer register (`int`, `long`): the next argument register as `i64`.
+    Int,
+    /// An unsigned integer register (`unsigned`, `unsigned long`): the next register as `u64`.
+    UInt,
+    /// A `double` register.
+    Double,
+    /// A string literal (for `%s`): no register.
+    Str(Vec<u8>),
+}
+
+/// A printf or puts call site: the static data of one `Printf`/`Puts` instruction.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Site {
+    /// `printf`: the parsed format and the arguments (consuming registers `a ..` in order).
+    Printf {
+        /// The parsed format string.
+        format: Vec<Piece>,
+        /// One entry per argument.
+        args: Vec<SiteArg>,
+    },
+    /// `puts`: the text (a newline is added).
+    Puts(Vec<u8>),
+}
+
+impl Site {
+    /// Number of registers the site's arguments occupy.
+    pub fn reg_args(&self) -> usize {
+        match self {
+            Site::Printf { args, .. } => args
+                .iter()
+                .filter(|a| !matches!(a, SiteArg::Str(_)))
+                .count(),
+            Site::Puts(_) => 0,
+        }
+    }
+}
+
+/// A source location (1-based line and column).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, PartialOrd, Ord)]
+pub struct Loc {
+    /// Line.
+    pub line: u32,
+    /// Column (bytes).
+    pub col: u32,
+}
+
+impl fmt::Display for Loc {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}:{}", self.line, self.col)
+    }
+}
+
+/// One compiled function.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Function {
+    /// Its name in the source.
+    pub name: String,
+    /// Where it is defined.
+    pub loc: Loc,
+    /// Number of parameters (they arrive in `r0 ..`).
+    pub num_params: u16,
+    /// Registers used (`>= max(num_params, 1)`): the window size.
+    pub num_regs: u16,
+    /// Memory slots of this frame's local arrays (zeroed at entry).
+    pub array_slots: u32,
+    /// The code; the last instruction never falls through.
+    pub code: Vec<Instr>,
+    /// Source location of each instruction (same length as `code`).
+    pub locs: Vec<Loc>,
+    /// Constant pool (64-bit patterns).
+    pub consts: Vec<u64>,
+    /// Array shapes used by `Row` and `ZeroArr`.
+    pub shapes: Vec<Shape>,
+    /// Jump tables used by `JTab`.
+    pub tables: Vec<JumpTable>,
+    /// printf/puts sites.
+    pub sites: Vec<Site>,
+}
+
+impl Function {
+    /// Which instructions start a basic block: instruction 0, every jump target, and every
+    /// instruction following a branch, a return or `Exit`.
+    pub fn leaders(&self) -> Vec<bool> {
+        let n = self.code.len();
+        let mut leader = vec![false; n];
+        if n > 0 {
+            leader[0] = true;
+        }
+        for (pc, ins) in self.code.iter().enumerate() {
+            match ins.flow() {
+                Flow::Jump | Flow::Cond | Flow::Return | Flow::Halt => {
+                    if let Some(t) = ins.target() {
+                        if t.index() < n {
+                            leader[t.index()] = true;
+                        }
+                    }
+                    if pc + 1 < n {
+                        leader[pc + 1] = true;
+                    }
+                }
+                Flow::Table => {
+                    if let Instr::JTab { tab, .. } = ins {
+                        if let Some(table) = self.tables.get(tab.index()) {
+                            for t in table.targets.iter().chain([&table.default]) {
+                                if t.index() < n {
+                                    leader[t.index()] = true;
+                                }
+                            }
+                        }
+                    }
+                    if pc + 1 < n {
+                        leader[pc + 1] = true;
+                    }
+                }
+                Flow::Next | Flow::Call => {}
+            }
+        }
+        leader
+    }
+
+    /// The successors of the instruction at `pc`, in order: fall-through first, then the
+    /// target (for `JTab`: the table's targets, then its default; duplicates removed).
+    pub fn successors(&self, pc: usize) -> Vec<Pc> {
+        let ins = &self.code[pc];
+        let next = Pc((pc + 1) as u16);
+        match ins.flow() {
+            Flow::Next | Flow::Call => vec![next],
+            Flow::Jump => ins.target().into_iter().collect(),
+            Flow::Cond => {
+                let t = ins.target().expect("conditional branch has a target");
+                if t == next {
+                    vec![next]
+                } else {
+                    vec![next, t]
+                }
+            }
+            Flow::Table => {
+                let mut out = Vec::new();
+                if let Instr::JTab { tab, .. } = ins {
+                    let table = &self.tables[tab.index()];
+                    for &t in table.targets.iter().chain([&table.default]) {
+                        if !out.contains(&t) {
+                            out.push(t);
+                        }
+                    }
+                }
+                out
+            }
+            Flow::Return | Flow::Halt => Vec::new(),
+        }
+    }
+}
+
+/// Where a global variable lives in memory (for the disassembler and debugging).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GlobalInfo {
+    /// Its name in the source.
+    pub name: String,
+    /// Its first slot.
+    pub slot: GlobalSlot,
+    /// Number of slots (elements).
+    pub len: u32,
+}
+
+/// A compiled program.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Program {
+    /// The functions, indexed by [`FuncIdx`].
+    pub functions: Vec<Function>,
+    /// The entry point.
+    pub main: FuncIdx,
+    /// The globals, in declaration order.
+    pub globals: Vec<GlobalInfo>,
+    /// Initial contents of the global memory (one slot per scalar or array element).
+    pub memory_init: Vec<u64>,
+}
+
+impl Program {
+    /// The function `f`.
+    pub fn function(&self, f: FuncIdx) -> &Function {
+        &self.functions[f.index()]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn instructions_are_eight_bytes() {
+        assert_eq!(std::mem::size_of::<Instr>(), 8);
+    }
+
+    #[test]
+    fn array_refs_round_trip() {
+        let r = ArrayRef {
+            base: 0xdead_beef,
+            dim: 77,
+        };
+        assert_eq!(ArrayRef::unpack(r.pack()), r);
+    }
+}

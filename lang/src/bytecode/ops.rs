@@ -1,0 +1,548 @@
+//! The instruction set, defined once.
+//!
+//! [`for_each_op!`] lists every opcode exactly once, with its one-line semantics and its named,
+//! typed operands. Everything else is generated from that table: the [`Instr`] enum, the
+//! mnemonic, the control-flow [`Flow`] of each opcode (and from it `is_branch`, `successors`,
+//! `is_return`), operand visitors for registers and jump targets (used by the verifier, the
+//! disassembler and, later, by the instrumenting code generator that rewrites targets), the
+//! disassembler's operand printing and the opcode reference in `docs/bytecode.md`.
+//!
+//! Notation in the semantics column, in the style of Lua's `lopcodes.h`:
+//! `R[A]` register `a` of the current window; `K[k]` the function's constant pool;
+//! `M[x]` a slot of the VM's memory (globals, then the array stack); `pc` the index of the
+//! next instruction; `s32(x)`/`z32(x)`/`s8(x)` truncate to 32 (8) bits and sign- or zero-extend
+//! back to 64; `<s`/`<u` signed/unsigned 64-bit comparisons; `base(r)`/`dim(r)` the two halves
+//! of an array reference (see [`super::ArrayRef`]).
+//!
+//! Value representation (the invariant that lets one 64-bit op serve several C types): every
+//! register holds its static type's value in canonical 64-bit form: `char` and `int`
+//! sign-extended, `unsigned int` zero-extended, `long`/`unsigned long` as is, `double` as its
+//! IEEE bits. Consequently comparisons, `& | ^`, right shifts, division of unsigned values and
+//! remainders need no 32-bit variants (their 64-bit result on canonical inputs is canonical);
+//! only the ops that can carry out of 32 bits (`+ - * << neg`, signed `/` for `INT_MIN / -1`,
+//! `~` on unsigned) have `32` (sign-extending) and `U32` (zero-extending) variants.
+
+use std::fmt;
+
+use super::{ConstIdx, FuncIdx, GlobalSlot, Pc, Reg, ShapeIdx, SiteIdx, TableIdx};
+
+/// Calls `$m!` with the whole instruction table. Each entry:
+/// `/// semantics` `Name { operand: Type, ... } => flow;` where `flow` is one of
+/// `Next` (falls through), `Jump` (goes to operand `t`), `Cond` (falls through or goes to `t`),
+/// `Table` (switch through a jump table), `Call` (falls through after a call), `Return`
+/// (leaves the function), `Halt` (ends the program).
+#[macro_export]
+macro_rules! for_each_op {
+    ($m:ident) => {
+        $m! {
+            // ---- moves and constants ----
+            /// R[A] := R[B]
+            Mov { a: Reg, b: Reg } => Next;
+            /// R[A] := imm (sign-extended to 64 bits)
+            LoadI { a: Reg, imm: i32 } => Next;
+            /// R[A] := K[k]
+            LoadK { a: Reg, k: ConstIdx } => Next;
+            /// R[A] := M[g] (a global scalar)
+            GetG { a: Reg, g: GlobalSlot } => Next;
+            /// M[g] := R[A]
+            SetG { a: Reg, g: GlobalSlot } => Next;
+
+            // ---- arrays ----
+            /// R[A] := array reference K[k] with its base relative to this frame's array area
+            LocalArr { a: Reg, k: ConstIdx } => Next;
+            /// check R[C] <u dim(R[B]); R[A] := ref(base(R[B]) + R[C] * stride(s), inner(s))
+            Row { a: Reg, b: Reg, c: Reg, s: ShapeIdx } => Next;
+            /// check R[C] <u dim(R[B]); R[A] := M[base(R[B]) + R[C]]
+            LdE { a: Reg, b: Reg, c: Reg } => Next;
+            /// check R[C] <u dim(R[B]); M[base(R[B]) + R[C]] := R[A]
+            StE { a: Reg, b: Reg, c: Reg } => Next;
+            /// M[base(R[A]) .. base(R[A]) + dim(R[A]) * stride(s)] := 0 (zero a whole array)
+            ZeroArr { a: Reg, s: ShapeIdx } => Next;
+
+            // ---- integer arithmetic ----
+            /// R[A] := s32(R[B] + R[C])
+            Add32 { a: Reg, b: Reg, c: Reg } => Next;
+            /// R[A] := z32(R[B] + R[C])
+            AddU32 { a: Reg, b: Reg, c: Reg } => Next;
+            /// R[A] := R[B] + R[C] (64-bit, wrapping)
+            Add64 { a: Reg, b: Reg, c: Reg } => Next;
+            /// R[A] := s32(R[B] + imm)
+            AddI32 { a: Reg, b: Reg, imm: i16 } => Next;
+            /// R[A] := z32(R[B] + imm)
+            AddIU32 { a: Reg, b: Reg, imm: i16 } => Next;
+            /// R[A] := R[B] + imm (64-bit, wrapping)
+            AddI64 { a: Reg, b: Reg, imm: i16 } => Next;
+            /// R[A] := s32(R[B] - R[C])
+            Sub32 { a: Reg, b: Reg, c: Reg } => Next;
+            /// R[A] := z32(R[B] - R[C])
+            SubU32 { a: Reg, b: Reg, c: Reg } => Next;
+            /// R[A] := R[B] - R[C] (64-bit, wrapping)
+            Sub64 { a: Reg, b: Reg, c: Reg } => Next;
+            /// R[A] := s32(R[B] * R[C])
+            Mul32 { a: Reg, b: Reg, c: Reg } => Next;
+            /// R[A] := z32(R[B] * R[C])
+            MulU32 { a: Reg, b: Reg, c: Reg } => Next;
+            /// R[A] := R[B] * R[C] (64-bit, wrapping)
+            Mul64 { a: Reg, b: Reg, c: Reg } => Next;
+            /// trap if R[C] = 0; R[A] := s32(R[B] /s R[C]) (INT_MIN / -1 wraps)
+            Div32 { a: Reg, b: Reg, c: Reg } => Next;
+            /// trap if R[C] = 0; R[A] := R[B] /s R[C] (LONG_MIN / -1 wraps)
+            Div64 { a: Reg, b: Reg, c: Reg } => Next;
+            /// trap if R[C] = 0; R[A] := R[B] /u R[C] (unsigned int and unsigned long)
+            DivU { a: Reg, b: Reg, c: Reg } => Next;
+            /// trap if R[C] = 0; R[A] := R[B] %s R[C] (MIN % -1 is 0)
+            RemS { a: Reg, b: Reg, c: Reg } => Next;
+            /// trap if R[C] = 0; R[A] := R[B] %u R[C]
+            RemU { a: Reg, b: Reg, c: Reg } => Next;
+            /// R[A] := s32(-R[B])
+            Neg32 { a: Reg, b: Reg } => Next;
+            /// R[A] := z32(-R[B])
+            NegU32 { a: Reg, b: Reg } => Next;
+            /// R[A] := -R[B] (64-bit, wrapping)
+            Neg64 { a: Reg, b: Reg } => Next;
+            /// R[A] := R[B] & R[C]
+            And { a: Reg, b: Reg, c: Reg } => Next;
+            /// R[A] := R[B] | R[C]
+            Or { a: Reg, b: Reg, c: Reg } => Next;
+            /// R[A] := R[B] ^ R[C]
+            Xor { a: Reg, b: Reg, c: Reg } => Next;
+            /// R[A] := ~R[B] (int, long, unsigned long)
+            Not { a: Reg, b: Reg } => Next;
+            /// R[A] := z32(~R[B]) (unsigned int)
+            NotU32 { a: Reg, b: Reg } => Next;
+            /// trap unless R[C] <u 32; R[A] := s32(R[B] << R[C])
+            Shl32 { a: Reg, b: Reg, c: Reg } => Next;
+            /// trap unless R[C] <u 32; R[A] := z32(R[B] << R[C])
+            ShlU32 { a: Reg, b: Reg, c: Reg } => Next;
+            /// trap unless R[C] <u 64; R[A] := R[B] << R[C]
+            Shl64 { a: Reg, b: Reg, c: Reg } => Next;
+            /// trap unless R[C] <u 32; R[A] := R[B] >>s R[C] (int)
+            Sar32 { a: Reg, b: Reg, c: Reg } => Next;
+            /// trap unless R[C] <u 64; R[A] := R[B] >>s R[C] (long)
+            Sar64 { a: Reg, b: Reg, c: Reg } => Next;
+            /// trap unless R[C] <u 32; R[A] := R[B] >>u R[C] (unsigned int)
+            Shr32 { a: Reg, b: Reg, c: Reg } => Next;
+            /// trap unless R[C] <u 64; R[A] := R[B] >>u R[C] (unsigned long)
+            Shr64 { a: Reg, b: Reg, c: Reg } => Next;
+
+            // ---- double arithmetic ----
+            /// R[A] := R[B] + R[C] (double)
+            AddF { a: Reg, b: Reg, c: Reg } => Next;
+            /// R[A] := R[B] - R[C] (double)
+            SubF { a: Reg, b: Reg, c: Reg } => Next;
+            /// R[A] := R[B] * R[C] (double)
+            MulF { a: Reg, b: Reg, c: Reg } => Next;
+            /// R[A] := R[B] / R[C] (double)
+            DivF { a: Reg, b: Reg, c: Reg } => Next;
+            /// R[A] := -R[B] (double)
+            NegF { a: Reg, b: Reg } => Next;
+
+            // ---- comparisons producing 0 or 1 ----
+            /// R[A] := R[B] == R[C] (integers)
+            Eq { a: Reg, b: Reg, c: Reg } => Next;
+            /// R[A] := R[B] != R[C] (integers)
+            Ne { a: Reg, b: Reg, c: Reg } => Next;
+            /// R[A] := R[B] <s R[C]
+            Lt { a: Reg, b: Reg, c: Reg } => Next;
+            /// R[A] := R[B] <=s R[C]
+            Le { a: Reg, b: Reg, c: Reg } => Next;
+            /// R[A] := R[B] <u R[C]
+            LtU { a: Reg, b: Reg, c: Reg } => Next;
+            /// R[A] := R[B] <=u R[C]
+            LeU { a: Reg, b: Reg, c: Reg } => Next;
+            /// R[A] := R[B] == R[C] (double)
+            EqF { a: Reg, b: Reg, c: Reg } => Next;
+            /// R[A] := R[B] != R[C] (double; true if either is NaN)
+            NeF { a: Reg, b: Reg, c: Reg } => Next;
+            /// R[A] := R[B] < R[C] (double)
+            LtF { a: Reg, b: Reg, c: Reg } => Next;
+            /// R[A] := R[B] <= R[C] (double)
+            LeF { a: Reg, b: Reg, c: Reg } => Next;
+            /// R[A] := R[B] == 0 (integer `!`)
+            IsZero { a: Reg, b: Reg } => Next;
+            /// R[A] := R[B] == 0.0 (double `!`)
+            IsZeroF { a: Reg, b: Reg } => Next;
+
+            // ---- conversions ----
+            /// R[A] := s8(R[B]) (to char)
+            Sext8 { a: Reg, b: Reg } => Next;
+            /// R[A] := s32(R[B]) (to int)
+            Sext32 { a: Reg, b: Reg } => Next;
+            /// R[A] := z32(R[B]) (to unsigned int)
+            Zext32 { a: Reg, b: Reg } => Next;
+            /// R[A] := (double) (signed 64-bit) R[B]
+            I2F { a: Reg, b: Reg } => Next;
+            /// R[A] := (double) (unsigned 64-bit) R[B]
+            U2F { a: Reg, b: Reg } => Next;
+            /// R[A] := (int) R[B] (double; out of range gives INT_MIN, as x86-64 cvttsd2si)
+            F2I32 { a: Reg, b: Reg } => Next;
+            /// R[A] := (unsigned) R[B] (double; via a 64-bit conversion, as gcc on x86-64)
+            F2U32 { a: Reg, b: Reg } => Next;
+            /// R[A] := (long) R[B] (double; out of range gives LONG_MIN)
+            F2I64 { a: Reg, b: Reg } => Next;
+            /// R[A] := (unsigned long) R[B] (double; as gcc's x86-64 sequence)
+            F2U64 { a: Reg, b: Reg } => Next;
+
+            // ---- branches ----
+            /// pc := t
+            Jmp { t: Pc } => Jump;
+            /// if R[A] != 0 then pc := t
+            Jnz { a: Reg, t: Pc } => Cond;
+            /// if R[A] == 0 then pc := t
+            Jz { a: Reg, t: Pc } => Cond;
+            /// if R[A] == R[B] then pc := t (integers)
+            JEq { a: Reg, b: Reg, t: Pc } => Cond;
+            /// if R[A] != R[B] then pc := t (integers)
+            JNe { a: Reg, b: Reg, t: Pc } => Cond;
+            /// if R[A] <s R[B] then pc := t
+            JLt { a: Reg, b: Reg, t: Pc } => Cond;
+            /// if R[A] <=s R[B] then pc := t
+            JLe { a: Reg, b: Reg, t: Pc } => Cond;
+            /// if R[A] <u R[B] then pc := t
+            JLtU { a: Reg, b: Reg, t: Pc } => Cond;
+            /// if R[A] <=u R[B] then pc := t
+            JLeU { a: Reg, b: Reg, t: Pc } => Cond;
+            /// if R[A] == imm then pc := t
+            JEqI { a: Reg, imm: i16, t: Pc } => Cond;
+            /// if R[A] != imm then pc := t
+            JNeI { a: Reg, imm: i16, t: Pc } => Cond;
+            /// if R[A] <s imm then pc := t
+            JLtI { a: Reg, imm: i16, t: Pc } => Cond;
+            /// if R[A] <=s imm then pc := t
+            JLeI { a: Reg, imm: i16, t: Pc } => Cond;
+            /// if R[A] >s imm then pc := t
+            JGtI { a: Reg, imm: i16, t: Pc } => Cond;
+            /// if R[A] >=s imm then pc := t
+            JGeI { a: Reg, imm: i16, t: Pc } => Cond;
+            /// if R[A] == R[B] then pc := t (double)
+            JEqF { a: Reg, b: Reg, t: Pc } => Cond;
+            /// if R[A] != R[B] then pc := t (double; taken if either is NaN)
+            JNeF { a: Reg, b: Reg, t: Pc } => Cond;
+            /// if R[A] < R[B] then pc := t (double)
+            JLtF { a: Reg, b: Reg, t: Pc } => Cond;
+            /// if R[A] <= R[B] then pc := t (double)
+            JLeF { a: Reg, b: Reg, t: Pc } => Cond;
+            /// if not (R[A] < R[B]) then pc := t (double; taken if either is NaN)
+            JNLtF { a: Reg, b: Reg, t: Pc } => Cond;
+            /// if not (R[A] <= R[B]) then pc := t (double; taken if either is NaN)
+            JNLeF { a: Reg, b: Reg, t: Pc } => Cond;
+            /// R[A] := s32(R[A] + 1); if R[A] <s R[B] then pc := t (`for` loop step and test)
+            IncJLt32 { a: Reg, b: Reg, t: Pc } => Cond;
+            /// R[A] := s32(R[A] + 1); if R[A] <=s R[B] then pc := t
+            IncJLe32 { a: Reg, b: Reg, t: Pc } => Cond;
+            /// R[A] := R[A] + 1; if R[A] <s R[B] then pc := t (long)
+            IncJLt64 { a: Reg, b: Reg, t: Pc } => Cond;
+            /// R[A] := s32(R[A] + 1); if R[A] <s imm then pc := t
+            IncJLtI32 { a: Reg, imm: i16, t: Pc } => Cond;
+            /// v := R[A] - low(tab); pc := targets(tab)[v] if v <u len(tab) else default(tab)
+            JTab { a: Reg, tab: TableIdx } => Table;
+
+            // ---- calls and library functions ----
+            /// call f with arguments R[A..A+nparams(f)] (the callee's window starts at R[A]); R[A] := result
+            Call { a: Reg, f: FuncIdx } => Call;
+            /// return R[A] to the caller
+            Ret { a: Reg } => Return;
+            /// return without a value
+            RetV { } => Return;
+            /// end the program with exit status R[A] & 255 (`exit`)
+            Exit { a: Reg } => Halt;
+            /// R[A] := putchar(R[B]) (writes the byte, yields it as unsigned char)
+            Putchar { a: Reg, b: Reg } => Next;
+            /// print with printf site p, arguments R[A..A+nargs(p)]
+            Printf { a: Reg, p: SiteIdx } => Next;
+            /// writes the text of puts site p, then a newline
+            Puts { p: SiteIdx } => Next;
+            /// R[A] := s32(|R[B]|) (abs, wrapping)
+            Abs32 { a: Reg, b: Reg } => Next;
+            /// R[A] := |R[B]| (labs, wrapping)
+            Abs64 { a: Reg, b: Reg } => Next;
+            /// R[A] := sqrt(R[B])
+            Sqrt { a: Reg, b: Reg } => Next;
+            /// R[A] := fabs(R[B])
+            Fabs { a: Reg, b: Reg } => Next;
+            /// R[A] := f(R[B]) for the unary math function f (floor ceil sin cos tan atan exp log log10)
+            Math1 { f: MathFn, a: Reg, b: Reg } => Next;
+            /// R[A] := f(R[B], R[C]) for the binary math function f (atan2 pow fmod)
+            Math2 { f: MathFn, a: Reg, b: Reg, c: Reg } => Next;
+        }
+    };
+}
+
+/// How an instruction passes control on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Flow {
+    /// Falls through to the next instruction.
+    Next,
+    /// Always goes to its target `t`.
+    Jump,
+    /// Falls through or goes to its target `t`.
+    Cond,
+    /// Goes to one of the targets of its jump table (`JTab`).
+    Table,
+    /// Calls a function, then falls through.
+    Call,
+    /// Returns from the function.
+    Return,
+    /// Ends the program.
+    Halt,
+}
+
+/// A math function of `math.h` implemented by [`Instr::Math1`] / [`Instr::Math2`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[repr(u8)]
+pub enum MathFn {
+    /// `floor`
+    Floor,
+    /// `ceil`
+    Ceil,
+    /// `sin`
+    Sin,
+    /// `cos`
+    Cos,
+    /// `tan`
+    Tan,
+    /// `atan`
+    Atan,
+    /// `exp`
+    Exp,
+    /// `log`
+    Log,
+    /// `log10`
+    Log10,
+    /// `atan2`
+    Atan2,
+    /// `pow`
+    Pow,
+    /// `fmod`
+    Fmod,
+}
+
+impl MathFn {
+    /// The C name.
+    pub fn name(self) -> &'static str {
+        match self {
+            MathFn::Floor => "floor",
+            MathFn::Ceil => "ceil",
+            MathFn::Sin => "sin",
+            MathFn::Cos => "cos",
+            MathFn::Tan => "tan",
+            MathFn::Atan => "atan",
+            MathFn::Exp => "exp",
+            MathFn::Log => "log",
+            MathFn::Log10 => "log10",
+            MathFn::Atan2 => "atan2",
+            MathFn::Pow => "pow",
+            MathFn::Fmod => "fmod",
+        }
+    }
+
+    /// Whether the function takes two arguments.
+    pub fn is_binary(self) -> bool {
+        matches!(self, MathFn::Atan2 | MathFn::Pow | MathFn::Fmod)
+    }
+}
+
+/// An operand type of the instruction table: knows how to print itself and whether it names a
+/// register or a jump target.
+pub trait Operand: Copy {
+    /// The register this operand names, if it is one.
+    fn as_reg(self) -> Option<Reg> {
+        None
+    }
+    /// Mutable access to the jump target this operand holds, if it is one.
+    fn as_pc_mut(&mut self) -> Option<&mut Pc> {
+        None
+    }
+    /// Writes the operand as the disassembler shows it.
+    fn fmt_operand(&self, f: &mut dyn fmt::Write) -> fmt::Result;
+    /// The operand's kind as documented in `docs/bytecode.md`.
+    fn kind_name() -> &'static str;
+}
+
+impl Operand for Reg {
+    fn as_reg(self) -> Option<Reg> {
+        Some(self)
+    }
+    fn fmt_operand(&self, f: &mut dyn fmt::Write) -> fmt::Result {
+        write!(f, "{self}")
+    }
+    fn kind_name() -> &'static str {
+        "register"
+    }
+}
+
+impl Operand for Pc {
+    fn as_pc_mut(&mut self) -> Option<&mut Pc> {
+        Some(self)
+    }
+    fn fmt_operand(&self, f: &mut dyn fmt::Write) -> fmt::Result {
+        write!(f, "{self}")
+    }
+    fn kind_name() -> &'static str {
+        "jump target"
+    }
+}
+
+macro_rules! plain_operand {
+    ($ty:ty, $kind:literal) => {
+        impl Operand for $ty {
+            fn fmt_operand(&self, f: &mut dyn fmt::Write) -> fmt::Result {
+                write!(f, "{self}")
+            }
+            fn kind_name() -> &'static str {
+                $kind
+            }
+        }
+    };
+}
+
+plain_operand!(i16, "16-bit signed immediate");
+plain_operand!(i32, "32-bit signed immediate");
+plain_operand!(ConstIdx, "constant pool index");
+plain_operand!(GlobalSlot, "memory slot of a global");
+plain_operand!(ShapeIdx, "array shape index");
+plain_operand!(TableIdx, "jump table index");
+plain_operand!(FuncIdx, "function index");
+plain_operand!(SiteIdx, "printf/puts site index");
+
+impl Operand for MathFn {
+    fn fmt_operand(&self, f: &mut dyn fmt::Write) -> fmt::Result {
+        f.write_str(self.name())
+    }
+    fn kind_name() -> &'static str {
+        "math function"
+    }
+}
+
+macro_rules! define_instr {
+    ($( $(#[doc = $doc:literal])* $name:ident { $($field:ident : $fty:ty),* $(,)? } => $flow:ident; )*) => {
+        /// One bytecode instruction (8 bytes; see the module docs for the notation).
+        #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+        pub enum Instr {
+            $(
+                $(#[doc = $doc])*
+                #[allow(missing_docs)]
+                $name { $($field: $fty),* },
+            )*
+        }
+
+        /// The opcode of an instruction, without operands.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+        pub enum Opcode {
+            $( $(#[doc = $doc])* $name, )*
+        }
+
+        /// Static description of one opcode, for documentation.
+        #[derive(Clone, Copy, Debug)]
+        pub struct OpInfo {
+            /// The mnemonic.
+            pub name: &'static str,
+            /// The one-line semantics.
+            pub doc: &'static str,
+            /// The operands: name and kind.
+            pub operands: &'static [(&'static str, fn() -> &'static str)],
+            /// Control flow.
+            pub flow: Flow,
+        }
+
+        /// Every opcode's description, in table order.
+        pub static OPCODES: &[OpInfo] = &[
+            $( OpInfo {
+                name: stringify!($name),
+                doc: concat!($($doc),*),
+                operands: &[ $( (stringify!($field), <$fty as Operand>::kind_name) ),* ],
+                flow: Flow::$flow,
+            }, )*
+        ];
+
+        impl Instr {
+            /// The opcode.
+            pub fn opcode(&self) -> Opcode {
+                match self { $( Instr::$name { .. } => Opcode::$name, )* }
+            }
+
+            /// The mnemonic (`"AddI32"`).
+            pub fn name(&self) -> &'static str {
+                match self { $( Instr::$name { .. } => stringify!($name), )* }
+            }
+
+            /// How control leaves this instruction.
+            pub fn flow(&self) -> Flow {
+                match self { $( Instr::$name { .. } => Flow::$flow, )* }
+            }
+
+            /// Calls `f` with every register operand (ranges used by calls and printf are not
+            /// included: see [`super::verify`]).
+            pub fn for_each_reg(&self, mut f: impl FnMut(Reg)) {
+                match *self {
+                    $( Instr::$name { $($field),* } => {
+                        $( if let Some(r) = Operand::as_reg($field) { f(r) } )*
+                    } )*
+                }
+            }
+
+            /// Calls `f` with a mutable reference to the jump target, if the instruction has one
+            /// (jump tables hold theirs in the function's [`super::JumpTable`]s).
+            pub fn for_each_target_mut(&mut self, mut f: impl FnMut(&mut Pc)) {
+                match self {
+                    $( Instr::$name { $($field),* } => {
+                        $( if let Some(p) = Operand::as_pc_mut($field) { f(p) } )*
+                    } )*
+                }
+            }
+
+            /// Writes the operands, comma-separated, as the disassembler shows them.
+            pub fn fmt_operands(&self, out: &mut dyn fmt::Write) -> fmt::Result {
+                match self {
+                    $( Instr::$name { $($field),* } => {
+                        let mut _first = true;
+                        $(
+                            if !_first { out.write_str(", ")?; }
+                            _first = false;
+                            Operand::fmt_operand($field, out)?;
+                        )*
+                        Ok(())
+                    } )*
+                }
+            }
+        }
+    };
+}
+
+for_each_op!(define_instr);
+
+impl Instr {
+    /// The jump target of a `Jump` or `Cond` instruction.
+    pub fn target(&self) -> Option<Pc> {
+        let mut t = None;
+        let mut copy = *self;
+        copy.for_each_target_mut(|p| t = Some(*p));
+        t
+    }
+
+    /// True for instructions that may transfer control somewhere other than the next
+    /// instruction (jumps, conditional branches, jump tables).
+    pub fn is_branch(&self) -> bool {
+        matches!(self.flow(), Flow::Jump | Flow::Cond | Flow::Table)
+    }
+
+    /// True for instructions that leave the function (`Ret`, `RetV`) or the program (`Exit`).
+    pub fn is_return(&self) -> bool {
+        matches!(self.flow(), Flow::Return | Flow::Halt)
+    }
+
+    /// True if control never falls through to the next instruction.
+    pub fn is_terminator(&self) -> bool {
+        matches!(
+            self.flow(),
+            Flow::Jump | Flow::Table | Flow::Return | Flow::Halt
+        )
+    }
+}
+
+impl fmt::Display for Instr {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{:<10}", self.name())?;
+        self.fmt_operands(f)
+    }
+}

@@ -1,0 +1,157 @@
+//! The load-time verifier: the facts the interpreter relies on to skip checks in its loop.
+//!
+//! A program that passes [`verify`] satisfies, for every function:
+//! 1. the code is non-empty, has at most `u16::MAX` instructions, and its last instruction never
+//!    falls through (so `pc` can never run off the end);
+//! 2. every register operand is below `num_regs`, and `num_regs >= max(num_params, 1)`;
+//!    register ranges (call arguments, printf arguments) end at or below `num_regs`;
+//! 3. every jump target (including jump tables) is a valid instruction index;
+//! 4. every constant, shape, table and site index is in range, and site kinds match their
+//!    instructions; every global slot is inside the global memory;
+//! 5. `LocalArr` constants point inside the frame's `array_slots`;
+//! 6. `locs` has one entry per instruction.
+//!
+//! With these facts the interpreter may index its register window without bounds checks (its
+//! stack always holds `base + num_regs` slots for the running frame).
+
+use std::fmt;
+
+use super::{ArrayRef, Instr, Program, Site};
+
+/// Why a program failed verification (always a compiler bug or a corrupted program).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct VerifyError {
+    /// The function's name.
+    pub function: String,
+    /// The offending instruction, if any.
+    pub pc: Option<usize>,
+    /// What is wrong.
+    pub message: String,
+}
+
+impl fmt::Display for VerifyError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.pc {
+            Some(pc) => write!(f, "bad bytecode in {} at @{pc}: {}", self.function, self.message),
+            None => write!(f, "bad bytecode in {}: {}", self.function, self.message),
+        }
+    }
+}
+
+impl std::error::Error for VerifyError {}
+
+/// Checks the invariants listed in the module docs.
+pub fn verify(program: &Program) -> Result<(), VerifyError> {
+    if program.main.index() >= program.functions.len() {
+        return Err(VerifyError {
+            function: "<program>".into(),
+            pc: None,
+            message: format!("main {} does not exist", program.main),
+        });
+    }
+    for func in &program.functions {
+        verify_function(program, func)?;
+    }
+    Ok(())
+}
+
+fn verify_function(program: &Program, func: &super::Function) -> Result<(), VerifyError> {
+    let err = |pc: Option<usize>, message: String| VerifyError {
+        function: func.name.clone(),
+        pc,
+        message,
+    };
+    let n = func.code.len();
+    if n == 0 || n > usize::from(u16::MAX) {
+        return Err(err(None, format!("code length {n} out of range")));
+    }
+    if !func.code[n - 1].is_terminator() {
+        return Err(err(Some(n - 1), "last instruction falls through".into()));
+    }
+    if func.locs.len() != n {
+        return Err(err(None, "locs and code differ in length".into()));
+    }
+    let nregs = usize::from(func.num_regs);
+    if nregs == 0 || func.num_params > func.num_regs {
+        return Err(err(None, "register window too small".into()));
+    }
+    for (pc, ins) in func.code.iter().enumerate() {
+        let here = |m: String| err(Some(pc), m);
+        let mut bad_reg = None;
+        ins.for_each_reg(|r| {
+            if r.index() >= nregs {
+                bad_reg = Some(r);
+            }
+        });
+        if let Some(r) = bad_reg {
+            return Err(here(format!("register {r} >= {nregs}")));
+        }
+        if let Some(t) = ins.target() {
+            if t.index() >= n {
+                return Err(here(format!("target {t} out of range")));
+            }
+        }
+        let range_ok = |a: usize, len: usize| a + len <= nregs;
+        match *ins {
+            Instr::LoadK { k, .. } if k.index() >= func.consts.len() => {
+                return Err(here(format!("constant {k} out of range")));
+            }
+            Instr::LocalArr { k, .. } if k.index() >= func.consts.len() => {
+                return Err(here(format!("constant {k} out of range")));
+            }
+            Instr::GetG { g, .. } | Instr::SetG { g, .. }
+                if g.index() >= program.memory_init.len() =>
+            {
+                return Err(here(format!("global slot {g} out of range")));
+            }
+            Instr::Row { s, .. } | Instr::ZeroArr { s, .. } if s.index() >= func.shapes.len() => {
+                return Err(here(format!("shape {s} out of range")));
+            }
+            Instr::JTab { tab, .. } => {
+                let Some(table) = func.tables.get(tab.index()) else {
+                    return Err(here(format!("jump table {tab} out of range")));
+                };
+                if table
+                    .targets
+                    .iter()
+                    .chain([&table.default])
+                    .any(|t| t.index() >= n)
+                {
+                    return Err(here(format!("jump table {tab} has a target out of range")));
+                }
+            }
+            Instr::Call { a, f } => {
+                let Some(callee) = program.functions.get(f.index()) else {
+                    return Err(here(format!("function {f} does not exist")));
+                };
+                if !range_ok(a.index(), usize::from(callee.num_params).max(1)) {
+                    return Err(here(format!("arguments of {f} overflow the window")));
+                }
+            }
+            Instr::Printf { a, p } => match func.sites.get(p.index()) {
+                Some(site @ Site::Printf { .. }) => {
+                    if !range_ok(a.index(), site.reg_args()) {
+                        return Err(here("printf arguments overflow the window".into()));
+                    }
+                }
+                _ => return Err(here(format!("{p} is not a printf site"))),
+            },
+            Instr::Puts { p } => {
+                if !matches!(func.sites.get(p.index()), Some(Site::Puts(_))) {
+                    return Err(here(format!("{p} is not a puts site")));
+                }
+            }
+            _ => {}
+        }
+    }
+    // Invariant 5: local arrays inside the frame's area.
+    for (pc, ins) in func.code.iter().enumerate() {
+        if let Instr::LocalArr { k, .. } = *ins {
+            let r = ArrayRef::unpack(func.consts[k.index()]);
+            if u64::from(r.base) + u64::from(r.dim) > u64::from(func.array_slots) {
+                return Err(err(Some(pc), "local array outside the frame's area".into()));
+            }
+        }
+    }
+    Ok(())
+}
