@@ -1,0 +1,660 @@
+//! `printf` rendering, byte-identical to glibc.
+//!
+//! [`format`] renders a format string parsed at check time ([`lang::printf_format::parse`])
+//! with the run-time argument values. Every flag, width, precision, length modifier and
+//! conversion the parser accepts prints exactly the bytes glibc's `printf` prints; the
+//! differential tests in `vm/tests/printf_*.rs` hold this against gcc-compiled C.
+//!
+//! # Integers
+//!
+//! An argument is taken as a 64-bit pattern and cut to the width the length modifier names
+//! (`hh` 8, `h` 16, none 32, `l`/`ll` 64 bits), then read as signed (`%d %i`) or unsigned
+//! (`%u %o %x %X`): this is what C's `va_arg` plus the conversion to `short`/`char` does, so
+//! `%u` of `-1` prints `4294967295` and `%hd` of `40000` prints `-25536`. The precision is the
+//! minimum number of digits (`%.0d` of 0 prints no digits), `#` makes octal start with `0` and
+//! prefixes non-zero hexadecimal with `0x`/`0X`, and the `0` flag pads with zeros after the
+//! sign and prefix unless a precision or `-` is given.
+//!
+//! # Floating point: exact decimal conversion
+//!
+//! glibc prints the *exact* binary value of the double, correctly rounded to the requested
+//! number of digits under the default rounding mode (round half to even on exact ties, which
+//! happen only when the decimal expansion ends exactly at a 5). We do the same with a small
+//! arbitrary-precision integer ([`Big`]): a finite `x = m * 2^e` scaled by `10^k` is the
+//! fraction `N / D` with `N = m * 2^max(e,0) * 10^max(k,0)` and `D = 2^max(-e,0) * 10^max(-k,0)`;
+//! the quotient `q = floor(N / D)` is computed by dividing by powers of five and shifting, and
+//! the rounding direction by comparing `2N` with `(2q + 1) * D`.
+//!
+//! * `%f` with precision `p` prints `round(|x| * 10^p)` with the point `p` digits from the right.
+//!   Since `x * 10^-e` is an integer when `e < 0`, digits past position `-e` (at most 1074) are
+//!   exact zeros and are appended without arithmetic, so `%.60000f` stays cheap.
+//! * `%e` with precision `p` needs `P = p + 1` significant digits and the decimal exponent `X`
+//!   with `10^X <= |x| < 10^(X+1)`: `X` is estimated from the binary exponent, corrected by
+//!   looking at the digit count of `floor(|x| * 10^(P-1-X))`, and bumped when rounding carries
+//!   into a new digit (`9.96` to 2 digits is `1.0e+01`). A double has at most 767 significant
+//!   decimal digits, so beyond 800 digits the expansion is exact and zeros are appended.
+//! * `%g` with precision `P` (0 means 1, default 6) takes the `%e` digits and exponent `X`;
+//!   if `P > X >= -4` it prints them in `%f` style with precision `P - 1 - X`, otherwise in
+//!   `%e` style with precision `P - 1`; then, unless `#` is given, trailing zeros of the
+//!   fraction and a bare trailing point are removed. (Rounding to `P` significant digits gives
+//!   the same digits as `%f` at precision `P - 1 - X`, even when rounding carried, so one
+//!   conversion serves both styles.)
+//!
+//! The sign is the sign *bit*: `-0.0` prints as `-0.000000`, and a NaN with the sign bit set
+//! prints as `-nan` (what x86-64 produces for `0.0/0.0` and `sqrt(-1)`), as glibc does.
+//! Infinities and NaNs print `inf`/`nan` (`INF`/`NAN` for `F E G`), padded with spaces even
+//! when the `0` flag is given.
+
+use lang::printf_format::{Conv, Piece, Spec};
+
+/// One run-time argument of `printf`, after the default argument promotions.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum PrintfArg<'a> {
+    /// A signed integer (`char`, `int` and `long` values, sign-extended).
+    Int(i64),
+    /// An unsigned integer (`unsigned int` and `unsigned long` values, zero-extended).
+    UInt(u64),
+    /// A `double`.
+    Double(f64),
+    /// The bytes of a string literal (no terminating NUL).
+    Str(&'a [u8]),
+}
+
+impl PrintfArg<'_> {
+    /// The argument as a 64-bit pattern, for the integer conversions and `%c`.
+    ///
+    /// The checker guarantees integer arguments for these conversions; the other cases only
+    /// keep a mismatched call from panicking (a double converts like a C cast to `long`, a
+    /// string reads as 0).
+    fn bits(self) -> u64 {
+        match self {
+            PrintfArg::Int(v) => v as u64,
+            PrintfArg::UInt(v) => v,
+            PrintfArg::Double(d) => d as i64 as u64,
+            PrintfArg::Str(_) => 0,
+        }
+    }
+
+    /// The argument as a double, for the floating conversions (integers convert by value,
+    /// a string reads as 0; the checker prevents both).
+    fn double(self) -> f64 {
+        match self {
+            PrintfArg::Double(d) => d,
+            PrintfArg::Int(v) => v as f64,
+            PrintfArg::UInt(v) => v as f64,
+            PrintfArg::Str(_) => 0.0,
+        }
+    }
+}
+
+/// Renders `pieces` with `args` (one per conversion other than `%%`, in order) and appends
+/// the bytes to `out`, exactly as glibc's `printf` would print them.
+///
+/// The checker guarantees that the arguments match the conversions. Should they not, the
+/// rendering stays panic-free: a missing argument reads as integer 0, and a mismatched one is
+/// converted as described on [`PrintfArg`]'s helpers.
+pub fn format(pieces: &[Piece], args: &[PrintfArg<'_>], out: &mut Vec<u8>) {
+    let mut next = args.iter().copied();
+    for piece in pieces {
+        match piece {
+            Piece::Literal(bytes) => out.extend_from_slice(bytes),
+            Piece::Conversion(spec) => {
+                if spec.conv == Conv::Percent {
+                    out.push(b'%');
+                    continue;
+                }
+                let arg = next.next().unwrap_or(PrintfArg::Int(0));
+                format_one(spec, arg, out);
+            }
+        }
+    }
+}
+
+/// Renders one conversion (not `%%`) with its argument.
+pub fn format_one(spec: &Spec, arg: PrintfArg<'_>, out: &mut Vec<u8>) {
+    match spec.conv {
+        Conv::Percent => out.push(b'%'),
+        Conv::Signed | Conv::Unsigned | Conv::Octal | Conv::HexLower | Conv::HexUpper => {
+            format_integer(spec, arg.bits(), out)
+        }
+        Conv::Char => {
+            // `%c` converts the int argument to unsigned char.
+            let byte = [arg.bits() as u8];
+            pad_simple(spec, &byte, out);
+        }
+        Conv::Str => {
+            // The checker guarantees a string; anything else prints as an empty string.
+            let bytes: &[u8] = match arg {
+                PrintfArg::Str(s) => s,
+                _ => &[],
+            };
+            let shown = match spec.precision {
+                Some(p) => &bytes[..bytes.len().min(p as usize)],
+                None => bytes,
+            };
+            pad_simple(spec, shown, out);
+        }
+        Conv::FixedLower
+        | Conv::FixedUpper
+        | Conv::ExpLower
+        | Conv::ExpUpper
+        | Conv::GeneralLower
+        | Conv::GeneralUpper => format_float(spec, arg.double(), out),
+    }
+}
+
+/// Pads `body` with spaces to the field width (`%c`, `%s`).
+fn pad_simple(spec: &Spec, body: &[u8], out: &mut Vec<u8>) {
+    let fill = (spec.width.unwrap_or(0) as usize).saturating_sub(body.len());
+    if spec.flags.left {
+        out.extend_from_slice(body);
+        out.resize(out.len() + fill, b' ');
+    } else {
+        out.resize(out.len() + fill, b' ');
+        out.extend_from_slice(body);
+    }
+}
+
+/// Writes `prefix` (sign, `0x`), then `body`, padded to the field width: on the right with
+/// spaces for `-`, between prefix and body with zeros when `zero_pad`, else on the left with
+/// spaces.
+fn pad_field(spec: &Spec, prefix: &[u8], body: &[u8], zero_pad: bool, out: &mut Vec<u8>) {
+    let len = prefix.len() + body.len();
+    let fill = (spec.width.unwrap_or(0) as usize).saturating_sub(len);
+    if spec.flags.left {
+        out.extend_from_slice(prefix);
+        out.extend_from_slice(body);
+        out.resize(out.len() + fill, b' ');
+    } else if zero_pad {
+        out.extend_from_slice(prefix);
+        out.resize(out.len() + fill, b'0');
+        out.extend_from_slice(body);
+    } else {
+        out.resize(out.len() + fill, b' ');
+        out.extend_from_slice(prefix);
+        out.extend_from_slice(body);
+    }
+}
+
+/// The sign prefix for a value with the given sign: `-`, or `+`/space per the flags.
+fn sign_prefix(spec: &Spec, negative: bool) -> &'static [u8] {
+    if negative {
+        b"-"
+    } else if spec.flags.plus {
+        b"+"
+    } else if spec.flags.space {
+        b" "
+    } else {
+        b""
+    }
+}
+
+/// Renders `d i u o x X`.
+fn format_integer(spec: &Spec, bits: u64, out: &mut Vec<u8>) {
+    let width = spec.length.bits();
+    let (negative, magnitude) = if spec.conv == Conv::Signed {
+        // Sign-extend from the length's width (C's conversion to short / signed char).
+        let shift = 64 - width;
+        let value = ((bits << shift) as i64) >> shift;
+        (value < 0, value.unsigned_abs())
+    } else {
+        let mask = if width == 64 {
+            u64::MAX
+        } else {
+            (1u64 << width) - 1
+        };
+        (false, bits & mask)
+    };
+
+    // Digits, least significant first.
+    let mut digits = [0u8; 64];
+    let mut n = 0;
+    let mut v = magnitude;
+    let (base, alphabet): (u64, &[u8; 16]) = match spec.conv {
+        Conv::Octal => (8, b"0123456789abcdef"),
+        Conv::HexLower => (16, b"0123456789abcdef"),
+        Conv::HexUpper => (16, b"0123456789ABCDEF"),
+        _ => (10, b"0123456789abcdef"),
+    };
+    while v != 0 {
+        digits[n] = alphabet[(v % base) as usize];
+        v /= base;
+        n += 1;
+    }
+    let mut min_digits = spec.precision.map_or(1, |p| p as usize);
+    if spec.flags.alt && spec.conv == Conv::Octal && min_digits <= n {
+        // `#o`: the first digit must be 0 (also makes `%#.0o` of 0 print "0").
+        min_digits = n + 1;
+    }
+    let mut body = Vec::with_capacity(min_digits.max(n));
+    body.resize(min_digits.saturating_sub(n), b'0');
+    body.extend(digits[..n].iter().rev());
+
+    let prefix: &[u8] = match spec.conv {
+        Conv::Signed => sign_prefix(spec, negative),
+        Conv::HexLower if spec.flags.alt && magnitude != 0 => b"0x",
+        Conv::HexUpper if spec.flags.alt && magnitude != 0 => b"0X",
+        _ => b"",
+    };
+    let zero_pad = spec.flags.zero && spec.precision.is_none();
+    pad_field(spec, prefix, &body, zero_pad, out);
+}
+
+/// Renders `f F e E g G`.
+fn format_float(spec: &Spec, x: f64, out: &mut Vec<u8>) {
+    let negative = x.is_sign_negative();
+    let prefix = sign_prefix(spec, negative);
+    let upper = spec.conv.is_upper();
+    if !x.is_finite() {
+        let body: &[u8] = match (x.is_nan(), upper) {
+            (true, false) => b"nan",
+            (true, true) => b"NAN",
+            (false, false) => b"inf",
+            (false, true) => b"INF",
+        };
+        pad_field(spec, prefix, body, false, out);
+        return;
+    }
+    let x = x.abs();
+    let alt = spec.flags.alt;
+    let mut body = Vec::new();
+    match spec.conv {
+        Conv::FixedLower | Conv::FixedUpper => {
+            let precision = spec.precision.unwrap_or(6) as usize;
+            fixed_digits(x, precision, alt, &mut body);
+        }
+        Conv::ExpLower | Conv::ExpUpper => {
+            let precision = spec.precision.unwrap_or(6) as usize;
+            let (digits, exp, _) = significant_digits(x, precision + 1);
+            exp_form(&digits, precision + 1, exp, alt, upper, &mut body);
+        }
+        _ => {
+            let p = match spec.precision.unwrap_or(6) {
+                0 => 1,
+                p => p as usize,
+            };
+            let (digits, exp, carried) = significant_digits(x, p);
+            if alt && carried && exp == p as i64 {
+                // glibc quirk: when the unrounded value would print in `%f` style with no
+                // fraction digits (exponent P - 1) but rounding carries into a new digit,
+                // glibc switches to `%e` style and prints the mantissa as `1.` without the
+                // zeros `#` asks for: `%#.3g` of 999.5 is `1.e+03`, `%#g` of 999999.5 is
+                // `1.e+06` (without `#` the zeros are removed anyway).
+                exp_form(b"1", 1, exp, true, upper, &mut body);
+            } else if (p as i64) > exp && exp >= -4 {
+                let frac = (p as i64 - 1 - exp) as usize;
+                let mut text = Vec::new();
+                if exp >= 0 {
+                    let int_len = exp as usize + 1;
+                    text.extend_from_slice(&digits[..int_len]);
+                    text.push(b'.');
+                    text.extend_from_slice(&digits[int_len..]);
+                } else {
+                    text.extend_from_slice(b"0.");
+                    text.resize(text.len() + (-exp - 1) as usize, b'0');
+                    text.extend_from_slice(&digits);
+                }
+                // Pad the significant digits computed (capped) up to the precision.
+                let point = text.iter().position(|&b| b == b'.').unwrap_or(text.len());
+                let have = text.len() - point - 1;
+                text.resize(text.len() + frac.saturating_sub(have), b'0');
+                if !alt {
+                    strip_fraction_zeros(&mut text);
+                }
+                body = text;
+            } else {
+                exp_form(&digits, p, exp, alt, upper, &mut body);
+                if !alt {
+                    // Strip zeros of the mantissa, keeping the exponent.
+                    let e_pos = body
+                        .iter()
+                        .position(|&b| b == b'e' || b == b'E')
+                        .unwrap_or(body.len());
+                    let exponent = body.split_off(e_pos);
+                    strip_fraction_zeros(&mut body);
+                    body.extend_from_slice(&exponent);
+                }
+            }
+        }
+    }
+    pad_field(spec, prefix, &body, spec.flags.zero, out);
+}
+
+/// Removes trailing zeros after a decimal point, then the point itself if nothing follows.
+fn strip_fraction_zeros(text: &mut Vec<u8>) {
+    if !text.contains(&b'.') {
+        return;
+    }
+    while text.last() == Some(&b'0') {
+        text.pop();
+    }
+    if text.last() == Some(&b'.') {
+        text.pop();
+    }
+}
+
+/// Writes `d.ddd` (`count` significant digits, `digits` possibly shorter: the rest are
+/// zeros) and the exponent `e+XX` / `E+XX` with at least two digits.
+fn exp_form(digits: &[u8], count: usize, exp: i64, alt: bool, upper: bool, body: &mut Vec<u8>) {
+    body.push(digits[0]);
+    if count > 1 || alt {
+        body.push(b'.');
+    }
+    body.extend_from_slice(&digits[1..]);
+    body.resize(body.len() + count.saturating_sub(digits.len()), b'0');
+    body.push(if upper { b'E' } else { b'e' });
+    body.push(if exp < 0 { b'-' } else { b'+' });
+    let magnitude = exp.unsigned_abs();
+    if magnitude < 10 {
+        body.push(b'0');
+    }
+    body.extend_from_slice(magnitude.to_string().as_bytes());
+}
+
+/// Splits a finite, non-negative double into `(m, e)` with `x = m * 2^e`.
+fn decompose(x: f64) -> (u64, i64) {
+    let bits = x.to_bits();
+    let exp_field = ((bits >> 52) & 0x7ff) as i64;
+    let frac = bits & ((1u64 << 52) - 1);
+    if exp_field == 0 {
+        (frac, -1074)
+    } else {
+        (frac | (1u64 << 52), exp_field - 1075)
+    }
+}
+
+/// Writes `x` (finite, non-negative) in `%f` style with `precision` fraction digits.
+fn fixed_digits(x: f64, precision: usize, alt: bool, body: &mut Vec<u8>) {
+    let (m, e) = decompose(x);
+    // Digits past position -e of the fraction are exact zeros.
+    let exact_places = if e >= 0 { 0 } else { (-e) as usize };
+    let k = precision.min(exact_places);
+    let q = scale_round(m, e, k as i64);
+    let mut digits = q.to_decimal();
+    if digits.len() <= k {
+        let mut padded = vec![b'0'; k + 1 - digits.len()];
+        padded.extend_from_slice(&digits);
+        digits = padded;
+    }
+    let int_len = digits.len() - k;
+    body.extend_from_slice(&digits[..int_len]);
+    if precision > 0 || alt {
+        body.push(b'.');
+    }
+    body.extend_from_slice(&digits[int_len..]);
+    body.resize(body.len() + (precision - k), b'0');
+}
+
+/// A double has at most 767 significant decimal digits; past this many, every digit is 0.
+const MAX_SIGNIFICANT: usize = 800;
+
+/// The first `count` significant decimal digits of `x` (finite, non-negative), correctly
+/// rounded, and the decimal exponent of the first one. Returns fewer digits than `count`
+/// when the rest are exactly zero (`count` above [`MAX_SIGNIFICANT`]). Zero has exponent 0.
+/// The flag tells whether rounding carried into a new leading digit (`9.96` to 2 digits is
+/// `1.0` with exponent 1).
+fn significant_digits(x: f64, count: usize) -> (Vec<u8>, i64, bool) {
+    let count = count.clamp(1, MAX_SIGNIFICANT);
+    if x == 0.0 {
+        return (vec![b'0'; count], 0, false);
+    }
+    let (m, e) = decompose(x);
+    let bit_len = 64 - i64::from(m.leading_zeros());
+    // x is in [2^(bit_len-1+e), 2^(bit_len+e)); estimate floor(log10 x), then correct.
+    let mut exp = ((bit_len - 1 + e) as f64 * std::f64::consts::LOG10_2).floor() as i64;
+    loop {
+        let k = count as i64 - 1 - exp;
+        let (q, half) = scale_floor(m, e, k);
+        let digits = q.to_decimal();
+        if digits.len() > count {
+            exp += 1;
+            continue;
+        }
+        if digits.len() < count {
+            exp -= 1;
+            continue;
+        }
+        let round_up = match half {
+            std::cmp::Ordering::Greater => true,
+            std::cmp::Ordering::Less => false,
+            std::cmp::Ordering::Equal => (digits[count - 1] - b'0') % 2 == 1,
+        };
+        if !round_up {
+            return (digits, exp, false);
+        }
+        let mut digits = digits;
+        if increment_decimal(&mut digits) {
+            // 99..9 rounded up to 100..0: one more digit, drop the last zero.
+            digits.truncate(count);
+            return (digits, exp + 1, true);
+        }
+        return (digits, exp, false);
+    }
+}
+
+/// Adds one to a decimal digit string in place; on carry out of the top digit, prepends `1`
+/// and returns true.
+fn increment_decimal(digits: &mut Vec<u8>) -> bool {
+    for d in digits.iter_mut().rev() {
+        if *d == b'9' {
+            *d = b'0';
+        } else {
+            *d += 1;
+            return false;
+        }
+    }
+    digits.insert(0, b'1');
+    true
+}
+
+/// `round(m * 2^e * 10^k)`, rounding half to even.
+fn scale_round(m: u64, e: i64, k: i64) -> Big {
+    let (mut q, half) = scale_floor(m, e, k);
+    let round_up = match half {
+        std::cmp::Ordering::Greater => true,
+        std::cmp::Ordering::Less => false,
+        std::cmp::Ordering::Equal => q.is_odd(),
+    };
+    if round_up {
+        q.add_small(1);
+    }
+    q
+}
+
+/// `floor(m * 2^e * 10^k)` and how the remainder compares with one half.
+fn scale_floor(m: u64, e: i64, k: i64) -> (Big, std::cmp::Ordering) {
+    let mut n = Big::from_u64(m);
+    let mut shift_down = 0usize; // D = 2^shift_down * 5^five_down
+    let mut five_down = 0usize;
+    if e >= 0 {
+        n.shl(e as usize);
+    } else {
+        shift_down = (-e) as usize;
+    }
+    if k >= 0 {
+        n.mul_pow5(k as usize);
+        n.shl(k as usize);
+    } else {
+        five_down = (-k) as usize;
+        shift_down += five_down;
+    }
+    if shift_down == 0 && five_down == 0 {
+        return (n, std::cmp::Ordering::Less);
+    }
+    let mut q = n.clone();
+    q.div_pow5(five_down);
+    q.shr(shift_down);
+    // Compare 2N with (2q + 1) * D.
+    let mut t = q.clone();
+    t.shl(1);
+    t.add_small(1);
+    t.mul_pow5(five_down);
+    t.shl(shift_down);
+    n.shl(1);
+    (q, n.cmp(&t))
+}
+
+/// A non-negative arbitrary-precision integer: little-endian 32-bit limbs, no trailing zero
+/// limbs. Only what exact decimal conversion needs.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct Big {
+    limbs: Vec<u32>,
+}
+
+/// `5^13`, the largest power of five that fits in a `u32`.
+const POW5_13: u32 = 1_220_703_125;
+
+impl Big {
+    fn from_u64(v: u64) -> Big {
+        let mut b = Big {
+            limbs: vec![v as u32, (v >> 32) as u32],
+        };
+        b.trim();
+        b
+    }
+
+    fn trim(&mut self) {
+        while self.limbs.last() == Some(&0) {
+            self.limbs.pop();
+        }
+    }
+
+    fn is_odd(&self) -> bool {
+        self.limbs.first().is_some_and(|l| l & 1 == 1)
+    }
+
+    fn add_small(&mut self, mut v: u32) {
+        for limb in &mut self.limbs {
+            let (sum, carry) = limb.overflowing_add(v);
+            *limb = sum;
+            if !carry {
+                return;
+            }
+            v = 1;
+        }
+        if v != 0 {
+            self.limbs.push(v);
+        }
+    }
+
+    fn mul_small(&mut self, factor: u32) {
+        let mut carry = 0u64;
+        for limb in &mut self.limbs {
+            let p = u64::from(*limb) * u64::from(factor) + carry;
+            *limb = p as u32;
+            carry = p >> 32;
+        }
+        if carry != 0 {
+            self.limbs.push(carry as u32);
+        }
+    }
+
+    /// Divides by `divisor` in place, returning the remainder.
+    fn div_small(&mut self, divisor: u32) -> u32 {
+        let mut rem = 0u64;
+        for limb in self.limbs.iter_mut().rev() {
+            let cur = (rem << 32) | u64::from(*limb);
+            *limb = (cur / u64::from(divisor)) as u32;
+            rem = cur % u64::from(divisor);
+        }
+        self.trim();
+        rem as u32
+    }
+
+    fn mul_pow5(&mut self, mut n: usize) {
+        while n >= 13 {
+            self.mul_small(POW5_13);
+            n -= 13;
+        }
+        if n > 0 {
+            self.mul_small(5u32.pow(n as u32));
+        }
+    }
+
+    /// Floor division by `5^n` (successive floor divisions compose exactly).
+    fn div_pow5(&mut self, mut n: usize) {
+        while n >= 13 {
+            self.div_small(POW5_13);
+            n -= 13;
+        }
+        if n > 0 {
+            self.div_small(5u32.pow(n as u32));
+        }
+    }
+
+    fn shl(&mut self, bits: usize) {
+        if self.limbs.is_empty() {
+            return;
+        }
+        let (words, rest) = (bits / 32, bits % 32);
+        if rest != 0 {
+            let mut carry = 0u32;
+            for limb in &mut self.limbs {
+                let next = *limb >> (32 - rest);
+                *limb = (*limb << rest) | carry;
+                carry = next;
+            }
+            if carry != 0 {
+                self.limbs.push(carry);
+            }
+        }
+        if words > 0 {
+            self.limbs.splice(0..0, vec![0; words]);
+        }
+    }
+
+    /// Floor division by `2^bits`.
+    fn shr(&mut self, bits: usize) {
+        let (words, rest) = (bits / 32, bits % 32);
+        if words >= self.limbs.len() {
+            self.limbs.clear();
+            return;
+        }
+        self.limbs.drain(..words);
+        if rest != 0 {
+            let len = self.limbs.len();
+            for i in 0..len {
+                let high = if i + 1 < len {
+                    self.limbs[i + 1] << (32 - rest)
+                } else {
+                    0
+                };
+                self.limbs[i] = (self.limbs[i] >> rest) | high;
+            }
+        }
+        self.trim();
+    }
+
+    /// The decimal digits, most significant first (`"0"` for zero).
+    fn to_decimal(&self) -> Vec<u8> {
+        let mut n = self.clone();
+        let mut chunks = Vec::new();
+        while !n.limbs.is_empty() {
+            chunks.push(n.div_small(1_000_000_000));
+        }
+        let mut text = Vec::with_capacity(chunks.len() * 9 + 1);
+        match chunks.pop() {
+            None => text.push(b'0'),
+            Some(top) => text.extend_from_slice(top.to_string().as_bytes()),
+        }
+        for chunk in chunks.iter().rev() {
+            text.extend_from_slice(format!("{chunk:09}").as_bytes());
+        }
+        text
+    }
+}
+
+impl PartialOrd for Big {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for Big {
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        self.limbs
+            .len()
+            .cmp(&other.limbs.len())
+            .then_with(|| self.limbs.iter().rev().cmp(other.limbs.iter().rev()))
+    }
+}
