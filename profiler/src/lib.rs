@@ -1,1 +1,24 @@
-//! placeholder
+//! Path profiling algorithms on control-flow graphs, independent of any VM.
+//!
+//! Layers, each in its own module:
+//! - [`index`]: typed `u32` indices ([`define_index!`]) and [`index::IndexVec`];
+//! - [`cfg`]: the [`cfg::Cfg`] (ordered successors, one entry, one exit) and its builder;
+//!   [`cfg_text`]: the `.cfg` text format;
+//! - analyses: [`dfs`] (back edges, headers), [`loops`] (natural loops, nesting forest,
+//!   innermost loops), [`dominators`] (and reducibility);
+//! - [`dag`]: the path DAG with Ball-Larus dummy edges, for both path-end strategies.
+#![deny(missing_docs)]
+
+pub mod cfg;
+pub mod cfg_text;
+pub mod dag;
+pub mod dfs;
+pub mod dominators;
+pub mod index;
+pub mod loops;
+
+pub use cfg::{Block, Cfg, CfgBuilder, CfgError, Edge};
+pub use dag::{DagEdge, DagEdgeKind, PathDag, PathEnds};
+pub use dfs::DepthFirst;
+pub use dominators::Dominators;
+pub use loops::{LoopId, Loops};
