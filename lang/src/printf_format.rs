@@ -599,15 +599,13 @@ fn validate(
         Length::Char | Length::Short | Length::LongLong => conv.is_integer(),
     };
     if !length_ok {
-        let what = match conv {
-            Conv::Char | Conv::Str => format!(
-                "wide characters and strings (`%{}{name}`) are not supported",
-                spec.length.as_str()
-            ),
-            _ => format!(
+        let what = if spec.length == Length::Long && matches!(conv, Conv::Char | Conv::Str) {
+            format!("wide characters and strings (`%l{name}`) are not supported")
+        } else {
+            format!(
                 "the length modifier '{}' cannot be used with `%{name}`",
                 spec.length.as_str()
-            ),
+            )
         };
         return Err(err(length_pos, what));
     }
