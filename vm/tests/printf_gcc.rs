@@ -382,7 +382,7 @@ fn hand_picked_chars_strings_and_literals_match_glibc() {
             TArg::F64(1.5),
             TArg::F64(-2.25e-10),
             TArg::F64(1e-5),
-            TArg::F64(3.14159),
+            TArg::F64(1.234_567_5),
             TArg::I32(12),
             TArg::F64(6.02214076e23),
         ],
