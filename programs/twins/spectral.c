@@ -3,7 +3,7 @@
 #include <stdio.h>
 #include <math.h>
 
-double u[400], v[400], tmp[400];
+double u[500], v[500], tmp[500];
 
 double a(int i, int j) { return 1.0 / ((i + j) * (i + j + 1) / 2 + i + 1); }
 
@@ -29,7 +29,7 @@ void mul_atav(int n, double in[], double out[]) {
 }
 
 int main(void) {
-    int n = 400;
+    int n = 500;
     for (int i = 0; i < n; i++) u[i] = 1.0;
     for (int it = 0; it < 10; it++) {
         mul_atav(n, u, v);

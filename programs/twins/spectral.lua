@@ -28,7 +28,7 @@ local function mul_atav(n, inp, out)
   mul_atv(n, tmp, out)
 end
 
-local n = 400
+local n = 500
 for i = 0, n - 1 do u[i] = 1.0; v[i] = 0.0; tmp[i] = 0.0 end
 for it = 0, 9 do
   mul_atav(n, u, v)

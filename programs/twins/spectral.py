@@ -30,7 +30,7 @@ def mul_atav(n, inp, out, tmp):
 
 
 def main():
-    n = 400
+    n = 500
     u = [1.0] * n
     v = [0.0] * n
     tmp = [0.0] * n
