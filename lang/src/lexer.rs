@@ -32,8 +32,8 @@ use crate::span::Span;
 pub enum Tok {
     /// An identifier.
     Ident(String),
-    /// An integer constant: its value (the bit pattern, zero-extended) and C type.
-    Int(u64, ScalarType),
+    /// An integer constant.
+    Int(IntLit),
     /// A floating constant (`double`).
     Double(f64),
     /// A character constant: its `int` value.
@@ -56,6 +56,15 @@ impl fmt::Display for Tok {
             Tok::Unsupported(kw) | Tok::Punct(kw) => write!(f, "`{kw}`"),
         }
     }
+}
+
+/// The value and type of an integer constant.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct IntLit {
+    /// The value (never negative: `-1` is `-` applied to `1`).
+    pub value: u64,
+    /// Its C type by C99 6.4.4.1.
+    pub ty: ScalarType,
 }
 
 /// A header named by an `#include <...>` line.
@@ -183,7 +192,10 @@ pub fn lex(source: &str, diags: &mut Diagnostics) -> Lexed {
                 Ok(tok) => tok,
                 Err(message) => {
                     diags.push(Diagnostic::error(span, message));
-                    Tok::Int(0, ScalarType::Int)
+                    Tok::Int(IntLit {
+                        value: 0,
+                        ty: ScalarType::Int,
+                    })
                 }
             },
             Ok(Raw::CharLit) => char_constant(&text[1..text.len() - 1], span, diags),
@@ -289,7 +301,7 @@ fn number(text: &str) -> Result<Tok, String> {
         _ => true,
     };
     match candidates.iter().find(|t| fits(t)) {
-        Some(&ty) => Ok(Tok::Int(value, ty)),
+        Some(&ty) => Ok(Tok::Int(IntLit { value, ty })),
         None => Err("integer constant is too large for its type".to_string()),
     }
 }
@@ -543,7 +555,7 @@ mod tests {
             ("9223372036854775807", i64::MAX as u64, Long),
         ];
         for &(src, value, ty) in cases {
-            assert_eq!(toks(src), vec![Tok::Int(value, ty)], "{src}");
+            assert_eq!(toks(src), vec![Tok::Int(IntLit { value, ty })], "{src}");
         }
     }
 

@@ -8,15 +8,43 @@
 //! [`Diagnostics`] and rendered in one place ([`Diagnostics::render`]).
 #![deny(missing_docs)]
 
+pub mod ast;
 pub mod builtins;
 pub mod bytecode;
 pub mod diag;
 pub mod hir;
 pub mod lexer;
+pub mod parse;
 pub mod printf_format;
 pub mod span;
 
 pub use diag::{Diagnostic, Diagnostics};
+
+/// The syntax tree of a source file and its `#include` lines.
+#[derive(Clone, Debug)]
+pub struct Parsed {
+    /// The top-level items.
+    pub unit: ast::TranslationUnit,
+    /// The `#include <...>` lines.
+    pub includes: Vec<lexer::Include>,
+}
+
+/// Lex and parse one source file. Returns the AST, or every lexical and syntax error found.
+/// Never panics.
+pub fn parse_source(source: &str) -> Result<Parsed, Diagnostics> {
+    let mut diags = Diagnostics::new();
+    let lexed = lexer::lex(source, &mut diags);
+    let unit = parse::parse(lexed.tokens, source.len(), &mut diags);
+    if diags.is_empty() {
+        Ok(Parsed {
+            unit,
+            includes: lexed.includes,
+        })
+    } else {
+        diags.sort();
+        Err(diags)
+    }
+}
 
 /// Lex, parse and type-check one source file. Returns the typed HIR, or every error found
 /// (lexical, syntax, name and type errors; several per run). Never panics.

@@ -1,0 +1,696 @@
+//! The parser: tokens to AST, with the lalrpop grammar in `grammar.lalrpop`.
+//!
+//! The grammar's actions are one line each and call the node builders of [`ParseState`], which
+//! compute spans and nesting depths and collect errors. Syntax errors are recovered at block-item
+//! and top-level level (lalrpop's `!` token: the parser pops states until one accepts an error,
+//! then skips tokens until one fits); as in yacc, an error within three tokens of the previous
+//! recovery point is not reported, so one mistake gives one message. lalrpop's lists of expected
+//! terminals are turned into readable text by [`describe_expected`] (operators are dropped when
+//! a closing token is possible, the many tokens that start an expression become "an expression").
+//!
+//! Every node builder checks the subtree depth against [`MAX_DEPTH`]: a deeper expression,
+//! statement or initializer is reported once and replaced by an error node, so the AST handed to
+//! the (recursive) checker is never deeper than that.
+
+use lalrpop_util::{lalrpop_mod, ErrorRecovery, ParseError};
+
+use crate::ast::*;
+use crate::diag::{Diagnostic, Diagnostics};
+use crate::hir::ScalarType;
+use crate::lexer::Tok;
+use crate::span::Span;
+
+lalrpop_mod!(
+    #[allow(clippy::all, clippy::pedantic, unused_qualifications, missing_docs)]
+    grammar
+);
+
+/// A lalrpop error over our tokens.
+type Error = ParseError<usize, Tok, ()>;
+/// A recovered lalrpop error.
+type Recovery = ErrorRecovery<usize, Tok, ()>;
+
+/// Parse a token list (from [`crate::lexer::lex`]) into a translation unit. Syntax errors are
+/// appended to `diags`; the returned AST contains error nodes where they were. Never panics.
+pub fn parse(
+    tokens: Vec<(usize, Tok, usize)>,
+    source_len: usize,
+    diags: &mut Diagnostics,
+) -> TranslationUnit {
+    let mut st = ParseState {
+        diags: Diagnostics::new(),
+        token_spans: tokens.iter().map(|(l, _, r)| (*l, *r)).collect(),
+        statement_ends: tokens
+            .iter()
+            .map(|(_, t, _)| matches!(t, Tok::Punct(";" | "}")))
+            .collect(),
+        source_len,
+        resume: None,
+        too_deep_reported: false,
+    };
+    let input = tokens.into_iter().map(Ok::<_, ()>);
+    let result = grammar::TranslationUnitParser::new().parse(&mut st, input);
+    let unit = match result {
+        Ok(unit) => unit,
+        Err(error) => {
+            st.report(error, 0);
+            TranslationUnit { items: Vec::new() }
+        }
+    };
+    diags.extend(st.diags);
+    unit
+}
+
+/// One type keyword (`int`, `unsigned`, `const`, ...).
+#[derive(Clone, Copy, Debug)]
+pub struct TypeWord {
+    word: &'static str,
+}
+
+impl TypeWord {
+    /// The keyword `word`.
+    pub fn new(word: &'static str) -> TypeWord {
+        TypeWord { word }
+    }
+}
+
+/// The parser's state: collected errors and what is needed to report them well.
+pub struct ParseState {
+    /// Syntax errors found so far.
+    diags: Diagnostics,
+    /// Byte range of every token, in order (to find token indices and previous-token ends).
+    token_spans: Vec<(usize, usize)>,
+    /// For every token: true if it is `;` or `}`.
+    statement_ends: Vec<bool>,
+    /// Length of the source (location of end of input).
+    source_len: usize,
+    /// Token index at which parsing resumed after the last recovered error.
+    resume: Option<usize>,
+    /// True once a too-deep nesting has been reported (reported only once).
+    too_deep_reported: bool,
+}
+
+fn max_depth<'a>(depths: impl IntoIterator<Item = &'a u32>) -> u32 {
+    depths.into_iter().copied().max().unwrap_or(0)
+}
+
+impl ParseState {
+    // ----- errors -----
+
+    /// Report a recovered error and return `value` (the node standing for the bad text).
+    pub fn recover<T>(&mut self, e: Recovery, value: T) -> T {
+        let dropped = e.dropped_tokens.len();
+        self.report(e.error, dropped);
+        value
+    }
+
+    /// Report a recovered error inside a block; the bad text becomes an error statement.
+    pub fn recover_item(&mut self, e: Recovery) -> BlockItem {
+        let span = match &e.error {
+            ParseError::UnrecognizedToken {
+                token: (l, _, r), ..
+            } => Span::new(*l, *r),
+            _ => Span::new(self.source_len, self.source_len),
+        };
+        let stmt = Stmt {
+            kind: StmtKind::Error,
+            span,
+            depth: 1,
+        };
+        self.recover(e, BlockItem::Stmt(stmt))
+    }
+
+    fn token_index(&self, offset: usize) -> usize {
+        self.token_spans.partition_point(|&(l, _)| l < offset)
+    }
+
+    /// Turn a lalrpop error into a diagnostic, unless it follows the last recovery too closely.
+    fn report(&mut self, error: Error, dropped: usize) {
+        let (index, diagnostic) = match error {
+            ParseError::UnrecognizedToken {
+                token: (l, tok, r),
+                expected,
+            } => {
+                let index = self.token_index(l);
+                (
+                    index,
+                    self.unexpected_token(index, &tok, Span::new(l, r), &expected),
+                )
+            }
+            ParseError::UnrecognizedEof { location, expected } => {
+                let at = Span::new(location, location);
+                let what = if expected.iter().any(|e| e == "\"}\"") {
+                    "`}`".to_string()
+                } else {
+                    describe_expected(&expected)
+                };
+                (
+                    self.token_spans.len(),
+                    Diagnostic::error(at, format!("expected {what} at end of input"))
+                        .with_label(format!("expected {what}")),
+                )
+            }
+            ParseError::ExtraToken { token: (l, tok, r) } => (
+                self.token_index(l),
+                Diagnostic::error(Span::new(l, r), format!("unexpected {tok}")),
+            ),
+            ParseError::InvalidToken { location } => (
+                self.token_index(location),
+                Diagnostic::error(Span::new(location, location), "invalid token"),
+            ),
+            ParseError::User { error: () } => {
+                (0, Diagnostic::error(Span::default(), "syntax error"))
+            }
+        };
+        // An error right after a statement's end is a new mistake, not a consequence of the
+        // last one.
+        let after_statement =
+            index > 0 && self.statement_ends.get(index - 1).copied().unwrap_or(false);
+        let suppressed = !after_statement && self.resume.is_some_and(|resume| index < resume + 3);
+        if !suppressed {
+            self.diags.push(diagnostic);
+        }
+        self.resume = Some(index + dropped);
+    }
+
+    fn unexpected_token(
+        &self,
+        index: usize,
+        tok: &Tok,
+        span: Span,
+        expected: &[String],
+    ) -> Diagnostic {
+        let wanted = describe_expected(expected);
+        if let Tok::Unsupported(kw) = tok {
+            let message = if matches!(
+                *kw,
+                "float" | "short" | "signed" | "_Bool" | "_Complex" | "_Imaginary"
+            ) {
+                format!("type `{kw}` is not supported")
+            } else {
+                format!("`{kw}` is not supported in this language")
+            };
+            return Diagnostic::error(span, message).with_label("not supported");
+        }
+        let semicolon_missing =
+            expected.iter().any(|e| e == "\";\"") && !matches!(tok, Tok::Punct(";"));
+        if semicolon_missing && wanted == "`;`" && index > 0 {
+            // Like gcc: point just after the previous token.
+            let prev_end = self.token_spans[index - 1].1;
+            return Diagnostic::error(
+                Span::new(prev_end, prev_end),
+                format!("expected `;` before {tok}"),
+            )
+            .with_label("expected `;`");
+        }
+        Diagnostic::error(span, format!("expected {wanted}, found {tok}"))
+            .with_label(format!("expected {wanted}"))
+    }
+
+    // ----- depth guard -----
+
+    fn too_deep(&mut self, span: Span, what: &str) {
+        if !self.too_deep_reported {
+            self.too_deep_reported = true;
+            self.diags.push(
+                Diagnostic::error(span, format!("{what} nested too deeply"))
+                    .with_label(format!("the limit is {MAX_DEPTH} levels")),
+            );
+        }
+    }
+
+    fn expr(&mut self, kind: ExprKind, l: usize, r: usize, child_depth: u32) -> Expr {
+        let span = Span::new(l, r);
+        let depth = child_depth + 1;
+        if depth > MAX_DEPTH {
+            self.too_deep(span, "expression");
+            return Expr {
+                kind: ExprKind::Error,
+                span,
+                depth: 1,
+            };
+        }
+        Expr { kind, span, depth }
+    }
+
+    fn stmt(&mut self, kind: StmtKind, l: usize, r: usize, child_depth: u32) -> Stmt {
+        let span = Span::new(l, r);
+        let depth = child_depth + 1;
+        if depth > MAX_DEPTH {
+            self.too_deep(span, "statement");
+            return Stmt {
+                kind: StmtKind::Error,
+                span,
+                depth: 1,
+            };
+        }
+        Stmt { kind, span, depth }
+    }
+
+    // ----- declarations -----
+
+    /// A function definition.
+    pub fn function(
+        &mut self,
+        specs: DeclSpecs,
+        declarator: Declarator,
+        body: Block,
+        l: usize,
+        r: usize,
+    ) -> Item {
+        Item::Function(FunctionDef {
+            specs,
+            declarator,
+            body,
+            span: Span::new(l, r),
+        })
+    }
+
+    /// A declaration.
+    pub fn declaration(
+        &mut self,
+        specs: DeclSpecs,
+        declarators: Vec<InitDeclarator>,
+        l: usize,
+        r: usize,
+    ) -> Declaration {
+        Declaration {
+            specs,
+            declarators,
+            span: Span::new(l, r),
+        }
+    }
+
+    /// Resolve a list of type keywords to a type (C99 6.7.2's allowed combinations, restricted
+    /// to the language's types).
+    pub fn specs(&mut self, words: Vec<TypeWord>, l: usize, r: usize) -> DeclSpecs {
+        let span = Span::new(l, r);
+        let count = |w: &str| words.iter().filter(|t| t.word == w).count();
+        let is_const = count("const") > 0;
+        let (void, char, int, long, unsigned, double) = (
+            count("void"),
+            count("char"),
+            count("int"),
+            count("long"),
+            count("unsigned"),
+            count("double"),
+        );
+        use ScalarType::*;
+        let ty = match (void, char, int, long, unsigned, double) {
+            (1, 0, 0, 0, 0, 0) => Ok(BaseType::Void),
+            (0, 1, 0, 0, 0, 0) => Ok(BaseType::Scalar(Char)),
+            (0, 0, 1, 0, 0, 0) => Ok(BaseType::Scalar(Int)),
+            (0, 0, 0..=1, 1, 0, 0) => Ok(BaseType::Scalar(Long)),
+            (0, 0, 0..=1, 0, 1, 0) => Ok(BaseType::Scalar(UInt)),
+            (0, 0, 0..=1, 1, 1, 0) => Ok(BaseType::Scalar(ULong)),
+            (0, 0, 0, 0, 0, 1) => Ok(BaseType::Scalar(Double)),
+            (0, 0, 0, 0, 0, 0) => {
+                Err("a type is required (`const` alone is not a type)".to_string())
+            }
+            (0, 0, _, 2, 0, 0) | (0, 0, _, 2, 1, 0) => {
+                Err("type `long long` is not supported (use `long`)".into())
+            }
+            (0, 1, 0, 0, 1, 0) => Err("type `unsigned char` is not supported".into()),
+            (0, 0, 0, 1, 0, 1) => Err("type `long double` is not supported".into()),
+            _ => {
+                let written: Vec<&str> = words
+                    .iter()
+                    .map(|w| w.word)
+                    .filter(|&w| w != "const")
+                    .collect();
+                Err(format!(
+                    "invalid combination of type specifiers `{}`",
+                    written.join(" ")
+                ))
+            }
+        };
+        let ty = match ty {
+            Ok(t) => Some(t),
+            Err(message) => {
+                self.diags.push(Diagnostic::error(span, message));
+                None
+            }
+        };
+        DeclSpecs { ty, is_const, span }
+    }
+
+    /// A declarator with its optional initializer.
+    pub fn init_declarator(
+        &mut self,
+        declarator: Declarator,
+        init: Option<Initializer>,
+        l: usize,
+        r: usize,
+    ) -> InitDeclarator {
+        InitDeclarator {
+            declarator,
+            init,
+            span: Span::new(l, r),
+        }
+    }
+
+    /// `name[dims]...`
+    pub fn object_declarator(
+        &mut self,
+        name: String,
+        dims: Vec<ArrayDim>,
+        l: usize,
+        m: usize,
+        r: usize,
+    ) -> Declarator {
+        Declarator {
+            name,
+            name_span: Span::new(l, m),
+            kind: DeclaratorKind::Object { dims },
+            span: Span::new(l, r),
+        }
+    }
+
+    /// `name(params)`
+    pub fn function_declarator(
+        &mut self,
+        name: String,
+        params: Vec<Param>,
+        l: usize,
+        m: usize,
+        r: usize,
+    ) -> Declarator {
+        Declarator {
+            name,
+            name_span: Span::new(l, m),
+            kind: DeclaratorKind::Function { params },
+            span: Span::new(l, r),
+        }
+    }
+
+    /// `[size]`
+    pub fn array_dim(&mut self, size: Option<Expr>, l: usize, r: usize) -> ArrayDim {
+        ArrayDim {
+            size,
+            span: Span::new(l, r),
+        }
+    }
+
+    /// A parameter list: `(void)` is the empty list.
+    pub fn params(&mut self, params: Vec<Param>) -> Vec<Param> {
+        match params.as_slice() {
+            [p] if p.specs.ty == Some(BaseType::Void)
+                && p.name.is_none()
+                && p.dims.is_empty()
+                && !p.specs.is_const =>
+            {
+                Vec::new()
+            }
+            _ => params,
+        }
+    }
+
+    /// One parameter.
+    pub fn param(
+        &mut self,
+        specs: DeclSpecs,
+        name: Option<(usize, String, usize)>,
+        dims: Vec<ArrayDim>,
+        l: usize,
+        r: usize,
+    ) -> Param {
+        Param {
+            specs,
+            name: name.map(|(nl, n, nr)| (n, Span::new(nl, nr))),
+            dims,
+            span: Span::new(l, r),
+        }
+    }
+
+    /// `{ items }`
+    pub fn init_list(&mut self, items: Vec<Initializer>, l: usize, r: usize) -> Initializer {
+        let span = Span::new(l, r);
+        if items.is_empty() {
+            self.diags.push(
+                Diagnostic::error(span, "empty initializer braces are not allowed in C99")
+                    .with_label("expected at least one initializer"),
+            );
+        }
+        let depth = 1 + items.iter().map(Initializer::depth).max().unwrap_or(0);
+        if depth > MAX_DEPTH {
+            self.too_deep(span, "initializer");
+            return Initializer::List {
+                items: Vec::new(),
+                span,
+                depth: 1,
+            };
+        }
+        Initializer::List { items, span, depth }
+    }
+
+    // ----- statements -----
+
+    /// `{ items }`
+    pub fn block(&mut self, items: Vec<BlockItem>, l: usize, r: usize) -> Block {
+        Block {
+            items,
+            span: Span::new(l, r),
+        }
+    }
+
+    fn block_depth(block: &Block) -> u32 {
+        block
+            .items
+            .iter()
+            .map(|i| match i {
+                BlockItem::Decl(_) => 1,
+                BlockItem::Stmt(s) => s.depth,
+            })
+            .max()
+            .unwrap_or(0)
+    }
+
+    /// A block used as a statement.
+    pub fn block_stmt(&mut self, block: Block, l: usize, r: usize) -> Stmt {
+        let depth = Self::block_depth(&block);
+        self.stmt(StmtKind::Block(block), l, r, depth)
+    }
+
+    /// A statement without sub-statements.
+    pub fn simple(&mut self, kind: StmtKind, l: usize, r: usize) -> Stmt {
+        self.stmt(kind, l, r, 0)
+    }
+
+    /// `if`
+    pub fn if_stmt(
+        &mut self,
+        cond: Expr,
+        then: Stmt,
+        otherwise: Option<Stmt>,
+        l: usize,
+        r: usize,
+    ) -> Stmt {
+        let depth = then.depth.max(otherwise.as_ref().map_or(0, |s| s.depth));
+        self.stmt(
+            StmtKind::If(cond, Box::new(then), otherwise.map(Box::new)),
+            l,
+            r,
+            depth,
+        )
+    }
+
+    /// `while`
+    pub fn while_stmt(&mut self, cond: Expr, body: Stmt, l: usize, r: usize) -> Stmt {
+        let depth = body.depth;
+        self.stmt(StmtKind::While(cond, Box::new(body)), l, r, depth)
+    }
+
+    /// `do ... while`
+    pub fn do_while(&mut self, body: Stmt, cond: Expr, l: usize, r: usize) -> Stmt {
+        let depth = body.depth;
+        self.stmt(StmtKind::DoWhile(Box::new(body), cond), l, r, depth)
+    }
+
+    /// `for`
+    pub fn for_stmt(
+        &mut self,
+        init: ForInit,
+        cond: Option<Expr>,
+        step: Option<Expr>,
+        body: Stmt,
+        l: usize,
+        r: usize,
+    ) -> Stmt {
+        let depth = body.depth;
+        self.stmt(
+            StmtKind::For(Box::new(init), cond, step, Box::new(body)),
+            l,
+            r,
+            depth,
+        )
+    }
+
+    /// `switch`
+    pub fn switch_stmt(&mut self, value: Expr, body: Stmt, l: usize, r: usize) -> Stmt {
+        let depth = body.depth;
+        self.stmt(StmtKind::Switch(value, Box::new(body)), l, r, depth)
+    }
+
+    /// `case v:` (with `Some(v)`) or `default:` and the labelled statement.
+    pub fn case_stmt(&mut self, value: Option<Expr>, body: Stmt, l: usize, r: usize) -> Stmt {
+        let depth = body.depth;
+        let kind = match value {
+            Some(v) => StmtKind::Case(v, Box::new(body)),
+            None => StmtKind::Default(Box::new(body)),
+        };
+        self.stmt(kind, l, r, depth)
+    }
+
+    // ----- expressions -----
+
+    /// A leaf expression.
+    pub fn leaf(&mut self, kind: ExprKind, l: usize, r: usize) -> Expr {
+        self.expr(kind, l, r, 0)
+    }
+
+    /// `a, b`
+    pub fn comma(&mut self, a: Expr, b: Expr, l: usize, r: usize) -> Expr {
+        let d = a.depth.max(b.depth);
+        self.expr(ExprKind::Comma(Box::new(a), Box::new(b)), l, r, d)
+    }
+
+    /// `a = b` or `a op= b`.
+    pub fn assign(&mut self, op: &str, a: Expr, b: Expr, l: usize, r: usize) -> Expr {
+        let d = a.depth.max(b.depth);
+        let op = if op == "=" {
+            None
+        } else {
+            BinaryOp::from_symbol(op)
+        };
+        self.expr(ExprKind::Assign(op, Box::new(a), Box::new(b)), l, r, d)
+    }
+
+    /// `c ? a : b`
+    pub fn conditional(&mut self, c: Expr, a: Expr, b: Expr, l: usize, r: usize) -> Expr {
+        let d = max_depth([&c.depth, &a.depth, &b.depth]);
+        self.expr(
+            ExprKind::Conditional(Box::new(c), Box::new(a), Box::new(b)),
+            l,
+            r,
+            d,
+        )
+    }
+
+    /// `a op b`
+    pub fn binary(&mut self, op: BinaryOp, a: Expr, b: Expr, l: usize, r: usize) -> Expr {
+        let d = a.depth.max(b.depth);
+        self.expr(ExprKind::Binary(op, Box::new(a), Box::new(b)), l, r, d)
+    }
+
+    /// `(type) e`
+    pub fn cast(&mut self, specs: DeclSpecs, e: Expr, l: usize, r: usize) -> Expr {
+        let d = e.depth;
+        self.expr(ExprKind::Cast(specs, Box::new(e)), l, r, d)
+    }
+
+    /// A prefix or postfix unary operator.
+    pub fn unary(&mut self, op: UnaryOp, e: Expr, l: usize, r: usize) -> Expr {
+        let d = e.depth;
+        self.expr(ExprKind::Unary(op, Box::new(e)), l, r, d)
+    }
+
+    /// `a[i]`
+    pub fn index(&mut self, a: Expr, i: Expr, l: usize, r: usize) -> Expr {
+        let d = a.depth.max(i.depth);
+        self.expr(ExprKind::Index(Box::new(a), Box::new(i)), l, r, d)
+    }
+
+    /// `f(args)`
+    pub fn call(&mut self, f: Expr, args: Option<Vec<Expr>>, l: usize, r: usize) -> Expr {
+        let args = args.unwrap_or_default();
+        let d = f.depth.max(max_depth(args.iter().map(|a| &a.depth)));
+        self.expr(ExprKind::Call(Box::new(f), args), l, r, d)
+    }
+}
+
+/// Tokens that can start an expression.
+const EXPR_START: &[&str] = &[
+    "Ident",
+    "IntLit",
+    "DoubleLit",
+    "CharLit",
+    "StrLit",
+    "(",
+    "++",
+    "--",
+    "+",
+    "-",
+    "~",
+    "!",
+];
+/// Type keywords (start a declaration, a parameter or a cast).
+const TYPE_START: &[&str] = &["void", "char", "int", "long", "unsigned", "double", "const"];
+/// Keywords and tokens that can start a statement besides expressions.
+const STMT_START: &[&str] = &[
+    "if", "while", "do", "for", "switch", "case", "default", "break", "continue", "return", "{",
+    ";",
+];
+/// Tokens that continue an expression (dropped from the list when a closing token is possible).
+const CONTINUATION: &[&str] = &[
+    "*", "/", "%", "+", "-", "<<", ">>", "<", ">", "<=", ">=", "==", "!=", "&", "^", "|", "&&",
+    "||", "?", "=", "*=", "/=", "%=", "+=", "-=", "<<=", ">>=", "&=", "^=", "|=", "[", "(", "++",
+    "--",
+];
+/// Tokens that close a construct.
+const CLOSERS: &[&str] = &[";", ")", "]", "}", ":", ","];
+
+/// Describe lalrpop's list of expected terminals in words, e.g. "`;`", "an expression",
+/// "`,` or `)`", "a declaration or statement".
+pub fn describe_expected(expected: &[String]) -> String {
+    let mut names: Vec<&str> = expected.iter().map(|e| e.trim_matches('"')).collect();
+    let has = |names: &[&str], x: &str| names.contains(&x);
+    let binary_ops_possible = has(&names, "+") && has(&names, "*");
+    if binary_ops_possible && CLOSERS.iter().any(|c| has(&names, c)) {
+        names.retain(|n| !CONTINUATION.contains(n));
+    }
+    if CLOSERS.iter().any(|&c| c != "," && has(&names, c)) && !has(&names, "Ident") {
+        // A comma (operator, separator) is rarely what is missing when a closer is possible.
+        names.retain(|&n| n != ",");
+    }
+    let mut phrases: Vec<String> = Vec::new();
+    let expr_possible = has(&names, "Ident") && has(&names, "IntLit");
+    let types_possible = TYPE_START.iter().filter(|t| has(&names, t)).count() >= 3;
+    let stmt_possible = has(&names, "if") && has(&names, "while");
+    if stmt_possible {
+        if types_possible {
+            phrases.push("a declaration".to_string());
+        }
+        phrases.push("a statement".to_string());
+        names.retain(|n| {
+            !STMT_START.contains(n) && !EXPR_START.contains(n) && !TYPE_START.contains(n)
+        });
+    } else {
+        if types_possible {
+            phrases.push("a type".to_string());
+            names.retain(|n| !TYPE_START.contains(n));
+        }
+        if expr_possible {
+            phrases.push("an expression".to_string());
+            names.retain(|n| !EXPR_START.contains(n));
+        }
+    }
+    for n in names {
+        phrases.push(match n {
+            "Ident" => "an identifier".to_string(),
+            "IntLit" | "DoubleLit" => "a number".to_string(),
+            "CharLit" => "a character constant".to_string(),
+            "StrLit" => "a string literal".to_string(),
+            other => format!("`{other}`"),
+        });
+    }
+    phrases.dedup();
+    if phrases.len() > 8 {
+        phrases.truncate(8);
+        phrases.push("...".to_string());
+    }
+    match phrases.as_slice() {
+        [] => "something else".to_string(),
+        [one] => one.clone(),
+        [init @ .., last] => format!("{} or {last}", init.join(", ")),
+    }
+}
