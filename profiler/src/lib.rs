@@ -6,9 +6,11 @@
 //!   [`cfg_text`]: the `.cfg` text format;
 //! - analyses: [`dfs`] (back edges, headers), [`loops`] (natural loops, nesting forest,
 //!   innermost loops), [`dominators`] (and reducibility);
-//! - [`dag`]: the path DAG with Ball-Larus dummy edges, for both path-end strategies.
+//! - [`dag`]: the path DAG with Ball-Larus dummy edges, for both path-end strategies;
+//! - [`ball_larus`]: canonical and smart numbering, with checked counts and the overflow fallback.
 #![deny(missing_docs)]
 
+pub mod ball_larus;
 pub mod cfg;
 pub mod cfg_text;
 pub mod dag;
@@ -16,9 +18,15 @@ pub mod dfs;
 pub mod dominators;
 pub mod index;
 pub mod loops;
+pub mod placement;
+pub mod plan;
+pub mod regenerate;
 
+pub use ball_larus::{BallLarus, BlError, EdgeProfile, Fallback, Numbering, NumberingKind};
 pub use cfg::{Block, Cfg, CfgBuilder, CfgError, Edge};
 pub use dag::{DagEdge, DagEdgeKind, PathDag, PathEnds};
 pub use dfs::DepthFirst;
 pub use dominators::Dominators;
 pub use loops::{LoopId, Loops};
+pub use plan::{BlPlan, Placement, Probe};
+pub use regenerate::Path;

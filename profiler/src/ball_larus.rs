@@ -1,0 +1,518 @@
+//! Ball-Larus path numbering on the path DAG, canonical or smart, with checked path counts and
+//! the overflow fallback.
+//!
+//! **Numbering** (k-BLPP paper, Figure 2; Ball & Larus 1996): visit the blocks in reverse
+//! topological order; the exit has `numPaths = 1`; any other block `v` gets, for each outgoing
+//! DAG edge `e = v -> w` in turn, `val(e) = numPaths(v)` and then `numPaths(v) += numPaths(w)`.
+//! The sum of `val` along any DAG path from the entry to the exit is a unique id in
+//! `0..numPaths(entry)`. The turn order is:
+//! - [`Numbering::Canonical`]: successors in order, dummy edges after real ones
+//!   ([`PathDag::out_edges`]);
+//! - [`Numbering::Smart`] (Bond & McKinley 2005, k-BLPP section 3.2): by decreasing edge
+//!   frequency (ties keep the canonical order), so the hottest edge out of each block gets
+//!   `val = 0` and needs no instrumentation.
+//!
+//! ```text
+//!   Ball-Larus slides:  A -> C B,  B -> C D,  C -> D,  D -> F E,  E -> F   (exit F)
+//!   numPaths: F 1, E 1, D 2 (D->F 0, D->E 1), C 2, B 4 (B->C 0, B->D 2), A 6 (A->C 0, A->B 2)
+//!   path 3 = A->B (2) + B->C (0) + C->D (0) + D->E (1) = A B C D E F
+//! ```
+//!
+//! **No aborts** (issue item 7): every `numPaths` is computed with checked arithmetic against a
+//! configurable `limit` (default `u64::MAX`). When the total would exceed it, [`BallLarus::new`]
+//! adds *extra cut blocks*: a cut block ends every path arriving at it and starts new ones, like
+//! a loop header under `header` path ends. They are chosen greedily in reverse topological order
+//! with a per-block budget `B`: whenever a block's path count exceeds `B`, its successors with
+//! the most paths become cut blocks until it fits. Every start then has at most `B` paths of its
+//! own, so the total is at most `B` times the number of starts. `B` starts at `limit / 2` and is
+//! halved until the total fits (at the latest when `B <= limit / number_of_blocks`): a few O(V+E)
+//! passes. The choice is reported as a [`Fallback::ExtraCuts`], never silently. Only a `limit`
+//! too small for some block's out-degree makes numbering impossible
+//! ([`BlError::LimitTooSmall`]).
+
+use crate::cfg::{Block, Cfg, Edge};
+use crate::dag::{DagEdge, DagEdgeKind, PathDag, PathEnds};
+use crate::dfs::DepthFirst;
+use crate::index::IndexVec;
+use std::fmt;
+use std::str::FromStr;
+
+/// Execution counts of the CFG's edges (a tier-0 edge profile, or edges counted along a trace).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EdgeProfile {
+    /// Count of every CFG edge, indexed by [`Edge`].
+    pub edges: IndexVec<Edge, u64>,
+}
+
+impl EdgeProfile {
+    /// An all-zero profile for `cfg`.
+    pub fn zeros(cfg: &Cfg) -> Self {
+        EdgeProfile {
+            edges: IndexVec::from_elem(0, cfg.num_edges()),
+        }
+    }
+
+    /// The frequency of every DAG edge: a real or `End` edge has its CFG edge's count; the
+    /// `Start` edge of block `h` has the total count of the cut edges into `h`.
+    pub fn dag_frequencies(&self, cfg: &Cfg, dag: &PathDag) -> IndexVec<DagEdge, u64> {
+        let mut into_start = IndexVec::from_elem(0u64, cfg.num_blocks());
+        for e in cfg.edges() {
+            if dag.is_cut(e) {
+                let t = cfg.target(e);
+                into_start[t] = into_start[t].saturating_add(self.edges[e]);
+            }
+        }
+        let freqs = dag
+            .edges()
+            .map(|d| match dag.kind(d) {
+                DagEdgeKind::Real(e) | DagEdgeKind::End(e) => self.edges[e],
+                DagEdgeKind::Start(h) => into_start[h],
+            })
+            .collect();
+        IndexVec::from_raw(freqs)
+    }
+}
+
+/// The order in which a block's outgoing edges receive their values.
+#[derive(Clone, Copy, Debug)]
+pub enum Numbering<'a> {
+    /// Successors in order, dummy edges after real ones.
+    Canonical,
+    /// Hottest edge first (value 0), by the given edge frequencies.
+    Smart(&'a EdgeProfile),
+}
+
+/// The name of a numbering, for command lines (`canonical` or `smart`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum NumberingKind {
+    /// [`Numbering::Canonical`].
+    #[default]
+    Canonical,
+    /// [`Numbering::Smart`].
+    Smart,
+}
+
+impl FromStr for NumberingKind {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        match s {
+            "canonical" => Ok(NumberingKind::Canonical),
+            "smart" => Ok(NumberingKind::Smart),
+            _ => Err(format!(
+                "unknown numbering '{s}' (expected canonical or smart)"
+            )),
+        }
+    }
+}
+
+impl fmt::Display for NumberingKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            NumberingKind::Canonical => "canonical",
+            NumberingKind::Smart => "smart",
+        })
+    }
+}
+
+/// A fallback taken instead of aborting (issue item 7). Every fallback is listed in the plan.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Fallback {
+    /// The acyclic path count exceeded the limit; these blocks also cut paths (like headers).
+    ExtraCuts {
+        /// The extra cut blocks, by block index.
+        blocks: Vec<Block>,
+        /// The configured limit on the number of static paths.
+        limit: u64,
+        /// The path count without the extra cuts, or `None` if it does not even fit in a u64.
+        paths_without: Option<u64>,
+    },
+    /// A k-iteration loop is profiled acyclically instead (used by the k-iteration plans).
+    LoopToAcyclic {
+        /// The loop's header.
+        header: Block,
+        /// Why.
+        reason: String,
+    },
+}
+
+impl fmt::Display for Fallback {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Fallback::ExtraCuts {
+                blocks,
+                limit,
+                paths_without,
+            } => {
+                let without = paths_without.map_or("more than 2^64".to_string(), |n| n.to_string());
+                write!(
+                    f,
+                    "{without} acyclic paths exceed the limit {limit}; paths are also cut on arriving at {} extra block(s)",
+                    blocks.len()
+                )
+            }
+            Fallback::LoopToAcyclic { header, reason } => {
+                write!(f, "loop at {header} is profiled acyclically: {reason}")
+            }
+        }
+    }
+}
+
+/// Why paths could not be numbered.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum BlError {
+    /// Even cutting paths after every block leaves more paths than the limit allows.
+    LimitTooSmall {
+        /// The limit.
+        limit: u64,
+        /// A block whose out-degree alone exceeds the per-block budget.
+        block: Block,
+    },
+}
+
+impl fmt::Display for BlError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            BlError::LimitTooSmall { limit, block } => write!(
+                f,
+                "the path limit {limit} is too small: block {block} has too many successors even with paths cut at every block"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for BlError {}
+
+/// `numPaths` and `val` of a numbering, and each block's out-edges in value order.
+#[derive(Clone, Debug)]
+pub struct BlNumbering {
+    num_paths: IndexVec<Block, u64>,
+    val: IndexVec<DagEdge, u64>,
+    /// The DAG edges grouped as in [`PathDag::out_edges`], each group sorted by `val`.
+    by_value: Vec<DagEdge>,
+    /// `by_value_start[b]..by_value_start[b+1]` is block b's group.
+    by_value_start: Vec<u32>,
+}
+
+impl BlNumbering {
+    /// Numbers `dag` (Figure 2 of k-BLPP) in the order `numbering`, or returns the first block
+    /// (in reverse topological order) whose path count exceeds `limit`.
+    pub fn compute(
+        cfg: &Cfg,
+        dag: &PathDag,
+        numbering: Numbering<'_>,
+        limit: u64,
+    ) -> Result<Self, Block> {
+        let n = dag.num_blocks();
+        let freqs = match numbering {
+            Numbering::Canonical => None,
+            Numbering::Smart(p) => Some(p.dag_frequencies(cfg, dag)),
+        };
+        let mut num_paths = IndexVec::from_elem(0u64, n);
+        let mut val = IndexVec::from_elem(0u64, dag.num_edges());
+        let mut by_value_start = Vec::with_capacity(n + 1);
+        let mut acc = 0u32;
+        for b in 0..n {
+            by_value_start.push(acc);
+            acc += dag.out_degree(Block::new(b)) as u32;
+        }
+        by_value_start.push(acc);
+        let mut by_value = vec![DagEdge::new(0); dag.num_edges()];
+        for &v in dag.topological_order().iter().rev() {
+            let slot = by_value_start[v.index()] as usize;
+            let group = &mut by_value[slot..slot + dag.out_degree(v)];
+            for (g, d) in group.iter_mut().zip(dag.out_edges(v)) {
+                *g = d;
+            }
+            if let Some(f) = &freqs {
+                group.sort_by_key(|&d| std::cmp::Reverse(f[d]));
+            }
+            if v == dag.exit() {
+                num_paths[v] = 1;
+                continue;
+            }
+            let mut np = 0u64;
+            for &d in group.iter() {
+                val[d] = np;
+                np = np
+                    .checked_add(num_paths[dag.target(d)])
+                    .filter(|&x| x <= limit)
+                    .ok_or(v)?;
+            }
+            num_paths[v] = np;
+        }
+        Ok(BlNumbering {
+            num_paths,
+            val,
+            by_value,
+            by_value_start,
+        })
+    }
+
+    /// Number of paths from `b` to the exit in the DAG.
+    #[inline]
+    pub fn num_paths(&self, b: Block) -> u64 {
+        self.num_paths[b]
+    }
+
+    /// The value of DAG edge `d`.
+    #[inline]
+    pub fn val(&self, d: DagEdge) -> u64 {
+        self.val[d]
+    }
+
+    /// The DAG edges leaving `b`, by increasing value (the order they were numbered in).
+    #[inline]
+    pub fn out_edges_by_value(&self, b: Block) -> &[DagEdge] {
+        let lo = self.by_value_start[b.index()] as usize;
+        let hi = self.by_value_start[b.index() + 1] as usize;
+        &self.by_value[lo..hi]
+    }
+}
+
+/// Path counts only, for choosing extra cuts: greedy in reverse topological order with a
+/// per-block budget (see the [module documentation](self)). Fails with a block that cannot fit
+/// the budget even with all its successors cut.
+fn choose_extra_cuts(
+    cfg: &Cfg,
+    dfs: &DepthFirst,
+    path_ends: PathEnds,
+    budget: u64,
+) -> Result<Vec<Block>, Block> {
+    let dag = PathDag::new(cfg, dfs, path_ends, &[]);
+    let n = cfg.num_blocks();
+    let mut cut = IndexVec::from_elem(false, n);
+    let mut count = IndexVec::from_elem(0u64, n);
+    let mut real: Vec<(u64, Block)> = Vec::new();
+    for &v in dag.topological_order().iter().rev() {
+        if v == dag.exit() {
+            count[v] = 1;
+            continue;
+        }
+        // Contributions: a cut target (or dummy edge) counts 1; a real target its count.
+        let mut ones = 0u64;
+        real.clear();
+        for d in dag.out_edges(v) {
+            match dag.kind(d) {
+                DagEdgeKind::Real(_) => {
+                    let w = dag.target(d);
+                    if cut[w] || w == dag.exit() {
+                        ones += 1;
+                    } else {
+                        real.push((count[w], w));
+                    }
+                }
+                // A start dummy (from the entry) leads to a start block, which keeps its own
+                // paths: the entry's budget covers only its own real paths (module docs).
+                DagEdgeKind::Start(_) => {}
+                DagEdgeKind::End(_) => ones += 1,
+            }
+        }
+        let mut total = real.iter().fold(ones, |acc, &(c, _)| acc.saturating_add(c));
+        if total > budget {
+            real.sort_by_key(|&(c, w)| (std::cmp::Reverse(c), w));
+            for &(c, w) in real.iter() {
+                if total <= budget {
+                    break;
+                }
+                cut[w] = true;
+                total = total - c + 1;
+            }
+            if total > budget {
+                return Err(v);
+            }
+        }
+        count[v] = total;
+    }
+    Ok(cfg.blocks().filter(|&b| cut[b]).collect())
+}
+
+/// A numbered CFG: the depth-first search, the path DAG (with any extra cuts), the numbering
+/// and the fallbacks taken. This is the entry point for Ball-Larus profiling:
+/// [`BallLarus::plan`] gives the instrumentation, [`BallLarus::regenerate`] turns ids into paths.
+#[derive(Clone, Debug)]
+pub struct BallLarus {
+    dfs: DepthFirst,
+    dag: PathDag,
+    numbering: BlNumbering,
+    fallbacks: Vec<Fallback>,
+    numbering_kind: NumberingKind,
+}
+
+impl BallLarus {
+    /// Numbers the paths of `cfg` under `path_ends`, with at most `limit` static paths (use
+    /// `u64::MAX` for no limit other than the id width).
+    pub fn new(
+        cfg: &Cfg,
+        path_ends: PathEnds,
+        numbering: Numbering<'_>,
+        limit: u64,
+    ) -> Result<Self, BlError> {
+        let dfs = DepthFirst::compute(cfg);
+        let dag = PathDag::new(cfg, &dfs, path_ends, &[]);
+        let numbering_kind = match numbering {
+            Numbering::Canonical => NumberingKind::Canonical,
+            Numbering::Smart(_) => NumberingKind::Smart,
+        };
+        match BlNumbering::compute(cfg, &dag, numbering, limit) {
+            Ok(nb) => Ok(BallLarus {
+                dfs,
+                dag,
+                numbering: nb,
+                fallbacks: Vec::new(),
+                numbering_kind,
+            }),
+            Err(_) => {
+                let paths_without = BlNumbering::compute(cfg, &dag, Numbering::Canonical, u64::MAX)
+                    .ok()
+                    .map(|nb| nb.num_paths(cfg.entry()));
+                // Gallop down the per-block budget until the total fits (module docs).
+                let mut last_block = cfg.entry();
+                for halvings in 1..64 {
+                    let budget = limit >> halvings;
+                    if budget == 0 {
+                        break;
+                    }
+                    let extra = match choose_extra_cuts(cfg, &dfs, path_ends, budget) {
+                        Ok(extra) => extra,
+                        Err(block) => {
+                            last_block = block;
+                            break;
+                        }
+                    };
+                    let dag = PathDag::new(cfg, &dfs, path_ends, &extra);
+                    match BlNumbering::compute(cfg, &dag, numbering, limit) {
+                        Ok(nb) => {
+                            let fallbacks = vec![Fallback::ExtraCuts {
+                                blocks: extra,
+                                limit,
+                                paths_without,
+                            }];
+                            return Ok(BallLarus {
+                                dfs,
+                                dag,
+                                numbering: nb,
+                                fallbacks,
+                                numbering_kind,
+                            });
+                        }
+                        Err(block) => last_block = block,
+                    }
+                }
+                Err(BlError::LimitTooSmall {
+                    limit,
+                    block: last_block,
+                })
+            }
+        }
+    }
+
+    /// The number of static paths (ids are `0..num_paths()`).
+    pub fn num_paths(&self) -> u64 {
+        self.numbering.num_paths(self.dag.entry())
+    }
+
+    /// The depth-first search of the CFG.
+    pub fn dfs(&self) -> &DepthFirst {
+        &self.dfs
+    }
+
+    /// The path DAG (with the extra cuts, if any).
+    pub fn dag(&self) -> &PathDag {
+        &self.dag
+    }
+
+    /// `numPaths` and `val`.
+    pub fn numbering(&self) -> &BlNumbering {
+        &self.numbering
+    }
+
+    /// Which numbering order was used.
+    pub fn numbering_kind(&self) -> NumberingKind {
+        self.numbering_kind
+    }
+
+    /// The fallbacks taken (empty when the paths fit the limit as they are).
+    pub fn fallbacks(&self) -> &[Fallback] {
+        &self.fallbacks
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cfg_text::parse_cfg;
+
+    #[test]
+    fn ball_larus_slides_num_paths_table() {
+        let p =
+            parse_cfg("entry A\nexit F\nA -> C B\nB -> C D\nC -> D\nD -> F E\nE -> F\n").unwrap();
+        let bl =
+            BallLarus::new(&p.cfg, PathEnds::Backedge, Numbering::Canonical, u64::MAX).unwrap();
+        let table: Vec<(&str, u64)> = p
+            .cfg
+            .blocks()
+            .map(|b| (p.name(b), bl.numbering().num_paths(b)))
+            .collect();
+        let mut table = table;
+        table.sort();
+        assert_eq!(
+            table,
+            vec![("A", 6), ("B", 4), ("C", 2), ("D", 2), ("E", 1), ("F", 1)]
+        );
+        let ab = bl.dag().dag_edge(
+            p.cfg
+                .find_edge(p.block("A").unwrap(), p.block("B").unwrap())
+                .unwrap(),
+        );
+        assert_eq!(bl.numbering().val(ab), 2);
+    }
+
+    #[test]
+    fn smart_numbering_gives_the_hottest_edge_zero() {
+        let p =
+            parse_cfg("entry A\nexit F\nA -> C B\nB -> C D\nC -> D\nD -> F E\nE -> F\n").unwrap();
+        let mut prof = EdgeProfile::zeros(&p.cfg);
+        let ab = p
+            .cfg
+            .find_edge(p.block("A").unwrap(), p.block("B").unwrap())
+            .unwrap();
+        prof.edges[ab] = 10;
+        let bl = BallLarus::new(
+            &p.cfg,
+            PathEnds::Backedge,
+            Numbering::Smart(&prof),
+            u64::MAX,
+        )
+        .unwrap();
+        assert_eq!(bl.numbering().val(bl.dag().dag_edge(ab)), 0);
+        assert_eq!(bl.num_paths(), 6);
+    }
+
+    #[test]
+    fn overflow_adds_reported_cuts() {
+        // A chain of 5 diamonds has 32 paths; a limit of 20 forces extra cuts.
+        let mut text = String::from("entry s\nexit z\n");
+        for i in 0..5 {
+            text += &format!(
+                "s{i} -> a{i} b{i}\na{i} -> s{}\nb{i} -> s{}\n",
+                i + 1,
+                i + 1
+            );
+        }
+        text = text.replace("s0", "s").replace("s5", "z");
+        let p = parse_cfg(&text).unwrap();
+        let bl = BallLarus::new(&p.cfg, PathEnds::Header, Numbering::Canonical, 20).unwrap();
+        assert!(bl.num_paths() <= 20);
+        assert!(matches!(
+            bl.fallbacks(),
+            [Fallback::ExtraCuts {
+                paths_without: Some(32),
+                ..
+            }]
+        ));
+        assert!(matches!(
+            BallLarus::new(&p.cfg, PathEnds::Header, Numbering::Canonical, 3),
+            Err(BlError::LimitTooSmall { limit: 3, .. })
+        ));
+    }
+}

@@ -1,0 +1,300 @@
+//! k-iteration path profiling (Roy & Srikant, "Profiling k-Iteration Paths: A Generalization of
+//! the Ball-Larus Profiling Algorithm", CGO 2009), in mixed mode: innermost loops are profiled
+//! with paths spanning up to K iterations, the other loops acyclically.
+//!
+//! ```text
+//!        1                Roy & Srikant Figure 1, K = 2, backedge path ends: 23 static paths,
+//!        |                e.g. id 3 = 1-2-3-5-2-4-5 (ends at the back edge 5 -> 2 after two
+//!   +--> 2                iterations), id 19 = 2-4-5-2-3-5, id 15 = 2-3-5-2-4-5-6.
+//!   |   / \               The unrolled DAG has two versions of the loop {2,3,4,5}:
+//!   |  3   4 --+          Start -> 1 -> 2' -> {3',4'} -> 5' -> 2'' -> {3'',4''} -> 5'' -> End
+//!   |   \ /    |          plus Start -> 2' (delta start) and 5'' -> End (delta end); the paths
+//!   +--- 5     |          from 2' that leave the loop in the first iteration (via 4' -> 6 or
+//!        |     |          5' -> 6) are invalid and compensated away (cval).
+//!        6 <---+
+//! ```
+//!
+//! What is counted is normative: the design note `cfg-format.md`, "Reference semantics of
+//! k-iteration counting". The pieces, one module each:
+//! - [`unrolled`](self) (private): the loop-unrolled DAG `G_lu(K)` of section 3.1, implicit, as
+//!   states `(block, iteration)`; reachable states only;
+//! - numbering (private): Algorithm 1, `numPaths`/`val` per iteration and the compensation
+//!   `invalidPaths`/`cval` of section 3.2.2, with checked arithmetic;
+//! - [`identify`]: Algorithm 2, id -> path, linear in the path's length;
+//! - [`plan`]: removal of the dummy edges (section 4.1) and the instrumentation of Algorithm 3,
+//!   as plain data ([`KIterPlan`]) that the VM and [`execute`] run;
+//! - [`execute`]: runs a plan along a trace, as the VM's probes would (the paper's Table 2);
+//! - [`report`]: the numbering tables (the paper's Table 1) and the static path listing.
+//!
+//! **No aborts** (the paper gives up above 60,000 static paths). [`KIteration::compute`] first
+//! numbers with every innermost loop as a k-loop. If a count exceeds `u64` or
+//! [`KIterConfig::max_paths`], it checks that acyclic profiling of every loop fits, then demotes
+//! k-loops to acyclic profiling, largest first (ranked by their saturated number of paths from
+//! the header's first version), in cumulative batches of 1, 2, 4, ... loops until the numbering
+//! fits. If even acyclic profiling does not fit, every loop is profiled acyclically and paths are
+//! additionally cut at blocks chosen by `choose_cuts` (see [`Fallback::CutBlock`]). Every demoted loop and every cut block
+//! is reported in [`KIteration::fallbacks`] and in the plan.
+
+mod identify;
+mod numbering;
+pub mod execute;
+pub mod plan;
+pub mod report;
+mod unrolled;
+
+pub use execute::{execute, KIterRun, StepRow, StreamItem};
+pub use identify::KPath;
+pub use plan::{Action, AfterExit, EdgeProbes, KIterPlan, KPlacement, Probe};
+
+use crate::cfg::{Block, Cfg};
+use crate::dag::PathEnds;
+use crate::dfs::DepthFirst;
+use crate::loops::{LoopId, Loops};
+use numbering::{Numbers, Overflow};
+use std::fmt;
+use unrolled::{KLoops, Unrolled, END};
+
+/// Parameters of k-iteration numbering.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct KIterConfig {
+    /// The number of iterations K a path may span (>= 1; K = 1 is Ball-Larus).
+    pub k: u32,
+    /// Where paths end.
+    pub path_ends: PathEnds,
+    /// The largest number of (valid and invalid) paths of the unrolled DAG accepted before
+    /// falling back; `u64::MAX` by default. Tests lower it to force the fallbacks.
+    pub max_paths: u64,
+}
+
+impl KIterConfig {
+    /// K iterations, the given path ends, no limit below `u64`.
+    pub fn new(k: u32, path_ends: PathEnds) -> Self {
+        KIterConfig { k, path_ends, max_paths: u64::MAX }
+    }
+}
+
+/// Why k-iteration numbering is impossible.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum KIterError {
+    /// K must be at least 1.
+    ZeroK,
+    /// Even cutting paths at every block leaves more than `max_paths` paths (the limit is below
+    /// the CFG's out-degree times its number of blocks).
+    LimitTooSmall {
+        /// The configured limit.
+        max_paths: u64,
+    },
+    /// A broken internal invariant (a bug), reported instead of panicking.
+    Internal(String),
+}
+
+impl fmt::Display for KIterError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            KIterError::ZeroK => write!(f, "k-iteration profiling needs K >= 1"),
+            KIterError::LimitTooSmall { max_paths } => {
+                write!(f, "the path limit {max_paths} is too small even when paths are cut at every block")
+            }
+            KIterError::Internal(m) => write!(f, "internal error in k-iteration numbering: {m}"),
+        }
+    }
+}
+
+impl std::error::Error for KIterError {}
+
+/// A fallback taken because the path counts did not fit.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Fallback {
+    /// This innermost loop is profiled acyclically instead of over K iterations.
+    AcyclicLoop {
+        /// The loop.
+        id: LoopId,
+        /// Its header.
+        header: Block,
+    },
+    /// Paths also end on arriving at this block and start again there (acyclic ids of the whole
+    /// CFG did not fit). With `T = max(1, limit / (V + 1))` for V blocks, the blocks are visited
+    /// in reverse topological order of the acyclic DAG; when the paths from a block would exceed
+    /// `T`, its successors with the most paths (ties: the first in successor order) are cut, each
+    /// then counting for one path, until at most `T` remain. The entry and the exit are never
+    /// cut. Every block then has at most `T` paths and the whole CFG at most `limit`.
+    CutBlock(Block),
+}
+
+impl fmt::Display for Fallback {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Fallback::AcyclicLoop { id, header } => {
+                write!(f, "loop {id} (header {header}) is profiled acyclically: its k-iteration ids do not fit")
+            }
+            Fallback::CutBlock(b) => write!(f, "paths are also cut at block {b}: acyclic ids do not fit"),
+        }
+    }
+}
+
+/// The k-iteration numbering of one CFG: the unrolled DAG with Algorithm 1's values, the
+/// fallbacks taken, path identification ([`KIteration::identify`]) and the instrumentation plan
+/// ([`KIteration::plan`]).
+#[derive(Clone, Debug)]
+pub struct KIteration<'a> {
+    un: Unrolled<'a>,
+    nums: Numbers,
+    config: KIterConfig,
+    fallbacks: Vec<Fallback>,
+}
+
+impl<'a> KIteration<'a> {
+    /// Numbers the k-iteration paths of `cfg` (with its depth-first search and loops), falling
+    /// back as described in the [module documentation](self) when the counts do not fit.
+    pub fn compute(cfg: &'a Cfg, dfs: &'a DepthFirst, loops: &Loops, config: KIterConfig) -> Result<Self, KIterError> {
+        if config.k == 0 {
+            return Err(KIterError::ZeroK);
+        }
+        let limit = config.max_paths;
+        let innermost: Vec<LoopId> = loops.ids().filter(|&l| loops.get(l).innermost).collect();
+        let attempt = |chosen: &[LoopId], cuts: &[Block]| -> Result<(Unrolled<'a>, Result<Numbers, Overflow>), KIterError> {
+            let un = Unrolled::new(cfg, dfs, config.k, config.path_ends, KLoops::new(cfg, loops, chosen), cuts)?;
+            let nums = numbering::number(&un, limit);
+            Ok((un, nums))
+        };
+        let (first, nums) = attempt(&innermost, &[])?;
+        if let Ok(nums) = nums {
+            return Ok(KIteration { un: first, nums, config, fallbacks: Vec::new() });
+        }
+        let demote_all: Vec<Fallback> =
+            innermost.iter().map(|&id| Fallback::AcyclicLoop { id, header: loops.header(id) }).collect();
+        let (acyclic, acyclic_nums) = attempt(&[], &[])?;
+        if acyclic_nums.is_err() {
+            let cuts = choose_cuts(&acyclic, limit)?;
+            let (un, nums) = attempt(&[], &cuts)?;
+            let nums = nums.map_err(|_| KIterError::Internal("the chosen cuts do not make the ids fit".into()))?;
+            let mut fallbacks = if config.k > 1 { demote_all } else { Vec::new() };
+            fallbacks.extend(cuts.iter().map(|&b| Fallback::CutBlock(b)));
+            return Ok(KIteration { un, nums, config, fallbacks });
+        }
+        // Rank the k-loops by their saturated path count from the header's first version.
+        let sat = numbering::saturating_paths(&first);
+        let mut ranked: Vec<(u64, LoopId)> = innermost
+            .iter()
+            .enumerate()
+            .map(|(i, &id)| (sat[first.state(first.kloops.header[i], 1) as usize], id))
+            .collect();
+        ranked.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
+        let mut batch = 1usize;
+        loop {
+            let demoted: Vec<LoopId> = ranked.iter().take(batch).map(|&(_, id)| id).collect();
+            let kept: Vec<LoopId> = innermost.iter().copied().filter(|id| !demoted.contains(id)).collect();
+            let (un, nums) = attempt(&kept, &[])?;
+            if let Ok(nums) = nums {
+                let fallbacks = innermost
+                    .iter()
+                    .filter(|id| demoted.contains(id))
+                    .map(|&id| Fallback::AcyclicLoop { id, header: loops.header(id) })
+                    .collect();
+                return Ok(KIteration { un, nums, config, fallbacks });
+            }
+            if batch >= ranked.len() {
+                return Err(KIterError::Internal("acyclic numbering fits but demoting every loop does not".into()));
+            }
+            batch = (batch * 2).min(ranked.len());
+        }
+    }
+
+    /// The parameters.
+    pub fn config(&self) -> KIterConfig {
+        self.config
+    }
+
+    /// K.
+    pub fn k(&self) -> u32 {
+        self.config.k
+    }
+
+    /// The CFG.
+    pub fn cfg(&self) -> &'a Cfg {
+        self.un.cfg
+    }
+
+    /// The number N of static k-iteration paths: the ids are exactly `0..N`.
+    pub fn num_paths(&self) -> u64 {
+        self.nums.num_paths()
+    }
+
+    /// The fallbacks taken (empty when every innermost loop is a k-loop and nothing is cut).
+    pub fn fallbacks(&self) -> &[Fallback] {
+        &self.fallbacks
+    }
+
+    /// The loops profiled over K iterations (innermost loops not demoted), in loop order.
+    pub fn k_loops(&self) -> &[LoopId] {
+        &self.un.kloops.ids
+    }
+
+    /// The extra cut blocks (empty unless acyclic ids did not fit).
+    pub fn cut_blocks(&self) -> Vec<Block> {
+        self.fallbacks
+            .iter()
+            .filter_map(|f| match f {
+                Fallback::CutBlock(b) => Some(*b),
+                Fallback::AcyclicLoop { .. } => None,
+            })
+            .collect()
+    }
+
+    /// Whether k-loop `l` uses compensation (its header starts only `delta^start` paths, which
+    /// are invalid when they leave the loop before K iterations). `None` if `l` is not a k-loop.
+    pub fn is_compensated(&self, l: LoopId) -> Option<bool> {
+        let i = self.un.kloops.ids.iter().position(|&x| x == l)?;
+        Some(self.nums.compensated[i])
+    }
+}
+
+/// Chooses extra cut blocks so that acyclic ids fit in `limit`, on the acyclic unrolled DAG `un`
+/// (no k-loops, no cuts). With `T = max(1, limit / (V + 1))` for V blocks, states are visited in
+/// reverse topological order; when the paths from a block would exceed `T`, its successors with
+/// the most paths (ties: the first in successor order) become cut blocks, each then counting for
+/// one path (the path ends on arriving there), until the block has at most `T` paths. Every block
+/// then has at most `T` paths, so `numPaths(Start)`, a sum over the entry and at most `V - 1`
+/// start blocks, is at most `limit`. The entry and the exit are never cut.
+pub(crate) fn choose_cuts(un: &Unrolled<'_>, limit: u64) -> Result<Vec<Block>, KIterError> {
+    let cfg = un.cfg;
+    let t_max = (limit / (cfg.num_blocks() as u64 + 1)).max(1);
+    let mut cut = vec![false; cfg.num_blocks()];
+    let mut paths = vec![0u64; un.num_states()];
+    for &x in &un.postorder {
+        let contribution = |d: usize, paths: &[u64], cut: &[bool]| -> u64 {
+            let t = un.target[d];
+            if t == END || cut[un.state_block[t as usize].index()] {
+                1
+            } else {
+                paths[t as usize]
+            }
+        };
+        let edges: Vec<usize> = numbering::out_edges(un, x).map(|(d, _)| d).collect();
+        let mut sum: u64 = edges.iter().map(|&d| contribution(d, &paths, &cut)).fold(0, u64::saturating_add);
+        while sum > t_max {
+            let best = edges
+                .iter()
+                .copied()
+                .filter(|&d| {
+                    let t = un.target[d];
+                    t != END && {
+                        let b = un.state_block[t as usize];
+                        !cut[b.index()] && b != cfg.exit() && paths[t as usize] > 1
+                    }
+                })
+                .fold(None::<usize>, |best, d| match best {
+                    Some(b) if paths[un.target[b] as usize] >= paths[un.target[d] as usize] => Some(b),
+                    _ => Some(d),
+                });
+            let Some(d) = best else {
+                return Err(KIterError::LimitTooSmall { max_paths: limit });
+            };
+            let t = un.target[d] as usize;
+            cut[un.state_block[t].index()] = true;
+            sum = edges.iter().map(|&d| contribution(d, &paths, &cut)).fold(0, u64::saturating_add);
+        }
+        paths[x as usize] = sum;
+    }
+    Ok(cfg.blocks().filter(|b| cut[b.index()]).collect())
+}

@@ -1,0 +1,407 @@
+//! Increment placement: from edge values to an instrumentation plan ([`BlPlan`]).
+//!
+//! **Plain**: each DAG edge carries its own value. `r = 0` at the entry; `r += val(e)` on each
+//! real edge with a non-zero value; a cut edge `u -> h` runs `count[r + val(u -> EXIT)]` then
+//! `r = val(ENTRY -> h)`; `count[r]` at the exit.
+//!
+//! **Event counting** (Ball & Larus 1996 section 3.3-3.4, after Ball 1994): add the edge
+//! `EXIT -> ENTRY` to the DAG and build a maximum spanning tree of the undirected graph by edge
+//! weight (Kruskal, with `EXIT -> ENTRY` forced in). Only the *chords* (non-tree edges) get
+//! increments: with potentials `phi` along the tree (`phi(ENTRY) = 0`, `phi(w) = phi(v) + val(e)`
+//! across a tree edge `e = v -> w`), `Inc(c) = val(c) + phi(v) - phi(w)` for a chord `c = v -> w`,
+//! so the sum of `Inc` over the chords of any ENTRY-EXIT path equals the sum of `val` over all its
+//! edges (the `phi` terms telescope). Then the two foldings of the paper:
+//! - *initialization*: walk forward from ENTRY through tree edges into blocks with a single
+//!   incoming edge; the first edges beyond that region get `r = Inc(c)` (a chord) or `r = 0` (a
+//!   tree edge) instead of a separate `r = 0` at the entry;
+//! - *counting*: walk backward from EXIT through tree edges out of blocks with a single outgoing
+//!   edge; the edges entering that region get `count[r + Inc(c)]` (a chord) or `count[r]`
+//!   instead of `count[r]` at the exit (`count[Inc(c)]` when both meet on one edge).
+//!
+//! The remaining chords get `r += Inc(c)`. Weights are the edge frequencies of a profile, or
+//! without one a static estimate, `10^(loop depth)`. Dummy edges weigh 0: their increments fold
+//! into the count and the reset that a cut edge performs anyway, so they are the best chords.
+//!
+//! ```text
+//!   slides graph, all weights equal:  tree = the edges Kruskal meets first; every path from A
+//!   to F crosses the chords once per chord on it, and sum(Inc) = path id.
+//! ```
+
+use crate::ball_larus::{BallLarus, EdgeProfile};
+use crate::cfg::{Block, Cfg};
+use crate::dag::{DagEdge, DagEdgeKind, PathDag};
+use crate::index::IndexVec;
+use crate::loops::Loops;
+use crate::plan::{BlPlan, Placement, Probe};
+
+impl BallLarus {
+    /// The instrumentation plan for `placement`. Event counting uses `weights` (edge
+    /// frequencies) when given, else the static estimate.
+    pub fn plan(&self, cfg: &Cfg, placement: Placement, weights: Option<&EdgeProfile>) -> BlPlan {
+        let dag = self.dag();
+        let dag_probes = match placement {
+            Placement::Plain => None,
+            Placement::EventCounting => Some(event_counting(self, cfg, weights)),
+        };
+        let n = cfg.num_blocks();
+        let mut plan = BlPlan {
+            path_ends: dag.path_ends(),
+            placement,
+            num_paths: self.num_paths(),
+            entry: Probe::None,
+            edges: IndexVec::from_elem(Probe::None, cfg.num_edges()),
+            cut: IndexVec::from_raw(cfg.edges().map(|e| dag.is_cut(e)).collect()),
+            start: IndexVec::from_elem(Probe::None, n),
+            is_start: IndexVec::from_elem(false, n),
+            exit: Probe::None,
+            extra_cuts: dag.extra_cuts().to_vec(),
+            fallbacks: self.fallbacks().to_vec(),
+        };
+        for &h in dag.starts() {
+            plan.is_start[h] = true;
+        }
+        match dag_probes {
+            None => {
+                let nb = self.numbering();
+                plan.entry = Probe::Set(0);
+                plan.exit = Probe::CountAdd(0);
+                for e in cfg.edges() {
+                    let d = dag.dag_edge(e);
+                    plan.edges[e] = if dag.is_cut(e) {
+                        Probe::CountAdd(nb.val(d))
+                    } else {
+                        Probe::add(nb.val(d))
+                    };
+                }
+                for &h in dag.starts() {
+                    plan.start[h] = Probe::Set(dag.start_edge(h).map_or(0, |d| nb.val(d)));
+                }
+            }
+            Some(EventCounting::SinglePath) => plan.exit = Probe::CountConst(0),
+            Some(EventCounting::Probes(probes)) => {
+                for e in cfg.edges() {
+                    plan.edges[e] = probes[dag.dag_edge(e)];
+                }
+                for &h in dag.starts() {
+                    if let Some(d) = dag.start_edge(h) {
+                        plan.start[h] = probes[d];
+                    }
+                }
+            }
+        }
+        plan
+    }
+}
+
+enum EventCounting {
+    /// The DAG is a single path (id 0): count it at the exit.
+    SinglePath,
+    /// A probe per DAG edge.
+    Probes(IndexVec<DagEdge, Probe>),
+}
+
+/// Static weights: `10^min(loop depth, 12)` for real edges (depth of the shallower end), 0 for
+/// dummy edges.
+fn static_weights(cfg: &Cfg, bl: &BallLarus) -> IndexVec<DagEdge, u64> {
+    let dag = bl.dag();
+    let loops = Loops::compute(cfg, bl.dfs());
+    let w = dag
+        .edges()
+        .map(|d| match dag.kind(d) {
+            DagEdgeKind::Real(e) => {
+                let depth = loops
+                    .block_depth(cfg.source(e))
+                    .min(loops.block_depth(cfg.target(e)));
+                10u64.pow(depth.min(12))
+            }
+            DagEdgeKind::Start(_) | DagEdgeKind::End(_) => 0,
+        })
+        .collect();
+    IndexVec::from_raw(w)
+}
+
+fn event_counting(bl: &BallLarus, cfg: &Cfg, weights: Option<&EdgeProfile>) -> EventCounting {
+    let dag = bl.dag();
+    let nb = bl.numbering();
+    let n = dag.num_blocks();
+    let m = dag.num_edges();
+    let weight = match weights {
+        Some(p) => {
+            let mut w = p.dag_frequencies(cfg, dag);
+            for d in dag.edges() {
+                if !matches!(dag.kind(d), DagEdgeKind::Real(_)) {
+                    w[d] = 0;
+                }
+            }
+            w
+        }
+        None => static_weights(cfg, bl),
+    };
+
+    // Maximum spanning tree (Kruskal), EXIT -> ENTRY first.
+    let mut uf = UnionFind::new(n);
+    uf.union(dag.exit().index(), dag.entry().index());
+    let mut order: Vec<u32> = (0..m as u32).collect();
+    order.sort_by_key(|&i| std::cmp::Reverse(weight[DagEdge::from_u32(i)]));
+    let mut in_tree = IndexVec::from_elem(false, m);
+    for &i in &order {
+        let d = DagEdge::from_u32(i);
+        if uf.union(dag.source(d).index(), dag.target(d).index()) {
+            in_tree[d] = true;
+        }
+    }
+
+    // Potentials along the tree (undirected walk from ENTRY; EXIT -> ENTRY has value 0).
+    let mut adj_start = vec![0u32; n + 1];
+    for d in dag.edges().filter(|&d| in_tree[d]) {
+        adj_start[dag.source(d).index() + 1] += 1;
+        adj_start[dag.target(d).index() + 1] += 1;
+    }
+    for i in 0..n {
+        adj_start[i + 1] += adj_start[i];
+    }
+    let mut fill = adj_start.clone();
+    let mut adj = vec![DagEdge::new(0); adj_start[n] as usize];
+    for d in dag.edges().filter(|&d| in_tree[d]) {
+        for b in [dag.source(d), dag.target(d)] {
+            adj[fill[b.index()] as usize] = d;
+            fill[b.index()] += 1;
+        }
+    }
+    let mut phi = IndexVec::from_elem(0u64, n);
+    let mut seen = IndexVec::from_elem(false, n);
+    let mut stack = vec![dag.entry()];
+    seen[dag.entry()] = true;
+    if !seen[dag.exit()] {
+        seen[dag.exit()] = true;
+        stack.push(dag.exit());
+    }
+    while let Some(v) = stack.pop() {
+        for &d in &adj[adj_start[v.index()] as usize..adj_start[v.index() + 1] as usize] {
+            let (a, b) = (dag.source(d), dag.target(d));
+            let (w, p) = if a == v {
+                (b, phi[v].wrapping_add(nb.val(d)))
+            } else {
+                (a, phi[v].wrapping_sub(nb.val(d)))
+            };
+            if !seen[w] {
+                seen[w] = true;
+                phi[w] = p;
+                stack.push(w);
+            }
+        }
+    }
+    let inc = |d: DagEdge| {
+        nb.val(d)
+            .wrapping_add(phi[dag.source(d)])
+            .wrapping_sub(phi[dag.target(d)])
+    };
+
+    // Initialization region: forward from ENTRY through tree edges into single-entry blocks.
+    let mut in_init = IndexVec::from_elem(false, n);
+    let mut set = IndexVec::from_elem(false, m);
+    in_init[dag.entry()] = true;
+    let mut work = vec![dag.entry()];
+    while let Some(v) = work.pop() {
+        for d in dag.out_edges(v) {
+            let w = dag.target(d);
+            if in_tree[d] && dag.in_degree(w) == 1 {
+                in_init[w] = true;
+                work.push(w);
+            } else {
+                set[d] = true;
+            }
+        }
+    }
+    // Counting region: backward from EXIT through tree edges out of single-exit blocks.
+    let in_edges = InEdges::new(dag);
+    let mut in_count = IndexVec::from_elem(false, n);
+    let mut count = IndexVec::from_elem(false, m);
+    in_count[dag.exit()] = true;
+    let mut work = vec![dag.exit()];
+    while let Some(w) = work.pop() {
+        for &d in in_edges.of(w) {
+            let v = dag.source(d);
+            if in_tree[d] && dag.out_degree(v) == 1 {
+                in_count[v] = true;
+                work.push(v);
+            } else {
+                count[d] = true;
+            }
+        }
+    }
+    if in_count[dag.entry()] || in_init[dag.exit()] {
+        return EventCounting::SinglePath;
+    }
+
+    let mut probes = IndexVec::from_elem(Probe::None, m);
+    for d in dag.edges() {
+        let v = dag.source(d);
+        if in_count[v] {
+            continue; // after the count: r is dead
+        }
+        let c = if in_tree[d] { 0 } else { inc(d) };
+        // Out of the initialization region r is not yet set: a count there uses constants.
+        let set = set[d] || (in_init[v] && count[d]);
+        probes[d] = match (set, count[d]) {
+            (true, true) => Probe::CountConst(c),
+            (true, false) => Probe::Set(c),
+            (false, true) => Probe::CountAdd(c),
+            (false, false) => Probe::add(c),
+        };
+    }
+    EventCounting::Probes(probes)
+}
+
+/// DAG edges grouped by target.
+struct InEdges {
+    start: Vec<u32>,
+    list: Vec<DagEdge>,
+}
+
+impl InEdges {
+    fn new(dag: &PathDag) -> Self {
+        let n = dag.num_blocks();
+        let mut start = vec![0u32; n + 1];
+        for d in dag.edges() {
+            start[dag.target(d).index() + 1] += 1;
+        }
+        for i in 0..n {
+            start[i + 1] += start[i];
+        }
+        let mut fill = start.clone();
+        let mut list = vec![DagEdge::new(0); dag.num_edges()];
+        for d in dag.edges() {
+            let t = dag.target(d).index();
+            list[fill[t] as usize] = d;
+            fill[t] += 1;
+        }
+        InEdges { start, list }
+    }
+
+    fn of(&self, b: Block) -> &[DagEdge] {
+        &self.list[self.start[b.index()] as usize..self.start[b.index() + 1] as usize]
+    }
+}
+
+/// Union-find with path halving and union by size.
+struct UnionFind {
+    parent: Vec<u32>,
+    size: Vec<u32>,
+}
+
+impl UnionFind {
+    fn new(n: usize) -> Self {
+        UnionFind {
+            parent: (0..n as u32).collect(),
+            size: vec![1; n],
+        }
+    }
+
+    fn find(&mut self, mut x: usize) -> usize {
+        while self.parent[x] as usize != x {
+            let gp = self.parent[self.parent[x] as usize];
+            self.parent[x] = gp;
+            x = gp as usize;
+        }
+        x
+    }
+
+    /// Joins the sets of `a` and `b`; false if they were already one.
+    fn union(&mut self, a: usize, b: usize) -> bool {
+        let (mut a, mut b) = (self.find(a), self.find(b));
+        if a == b {
+            return false;
+        }
+        if self.size[a] < self.size[b] {
+            std::mem::swap(&mut a, &mut b);
+        }
+        self.parent[b] = a as u32;
+        self.size[a] += self.size[b];
+        true
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::ball_larus::{BallLarus, EdgeProfile, Numbering};
+    use crate::cfg_text::parse_cfg;
+    use crate::dag::PathEnds;
+    use crate::plan::{Placement, Probe};
+
+    /// Sums the probes along a path of the slides graph by hand (no executor).
+    fn run(plan: &crate::plan::BlPlan, p: &crate::cfg_text::ParsedCfg, names: &[&str]) -> Vec<u64> {
+        let mut out = Vec::new();
+        let mut r = 0xdead_beef;
+        out.extend(plan.entry.apply(&mut r));
+        for w in names.windows(2) {
+            let (a, b) = (p.block(w[0]).unwrap(), p.block(w[1]).unwrap());
+            plan.on_edge(&mut r, p.cfg.find_edge(a, b).unwrap(), b, |id| out.push(id));
+        }
+        out.extend(plan.exit.apply(&mut r));
+        out
+    }
+
+    #[test]
+    fn both_placements_count_the_slides_paths_by_their_ids() {
+        let p =
+            parse_cfg("entry A\nexit F\nA -> C B\nB -> C D\nC -> D\nD -> F E\nE -> F\n").unwrap();
+        let bl =
+            BallLarus::new(&p.cfg, PathEnds::Backedge, Numbering::Canonical, u64::MAX).unwrap();
+        let paths: [&[&str]; 6] = [
+            &["A", "C", "D", "F"],
+            &["A", "C", "D", "E", "F"],
+            &["A", "B", "C", "D", "F"],
+            &["A", "B", "C", "D", "E", "F"],
+            &["A", "B", "D", "F"],
+            &["A", "B", "D", "E", "F"],
+        ];
+        for placement in [Placement::Plain, Placement::EventCounting] {
+            let plan = bl.plan(&p.cfg, placement, None);
+            for (id, path) in paths.iter().enumerate() {
+                assert_eq!(
+                    run(&plan, &p, path),
+                    vec![id as u64],
+                    "{placement} path {path:?}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn event_counting_keeps_the_hot_path_nearly_free() {
+        let p =
+            parse_cfg("entry A\nexit F\nA -> C B\nB -> C D\nC -> D\nD -> F E\nE -> F\n").unwrap();
+        let bl =
+            BallLarus::new(&p.cfg, PathEnds::Backedge, Numbering::Canonical, u64::MAX).unwrap();
+        let hot = ["A", "B", "C", "D", "E", "F"];
+        let mut prof = EdgeProfile::zeros(&p.cfg);
+        for e in p.cfg.edges() {
+            prof.edges[e] = 1;
+        }
+        for w in hot.windows(2) {
+            let e = p
+                .cfg
+                .find_edge(p.block(w[0]).unwrap(), p.block(w[1]).unwrap())
+                .unwrap();
+            prof.edges[e] = 100;
+        }
+        let executed = |plan: &crate::plan::BlPlan| {
+            let mut k = usize::from(!plan.entry.is_none()) + usize::from(!plan.exit.is_none());
+            for w in hot.windows(2) {
+                let e = p
+                    .cfg
+                    .find_edge(p.block(w[0]).unwrap(), p.block(w[1]).unwrap())
+                    .unwrap();
+                k += usize::from(!plan.edges[e].is_none());
+            }
+            k
+        };
+        let ec = bl.plan(&p.cfg, Placement::EventCounting, Some(&prof));
+        let plain = bl.plan(&p.cfg, Placement::Plain, None);
+        assert_eq!(run(&ec, &p, &hot), vec![3]);
+        assert_eq!(executed(&plain), 4);
+        assert_eq!(executed(&ec), 2, "r = 0 where paths join, and the count");
+        assert_eq!(ec.entry, Probe::None);
+    }
+}
