@@ -17,6 +17,7 @@ pub mod dag;
 pub mod dfs;
 pub mod dominators;
 pub mod index;
+pub mod k_iteration;
 pub mod loops;
 pub mod placement;
 pub mod plan;
