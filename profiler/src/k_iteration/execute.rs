@@ -50,9 +50,22 @@ pub enum ExecError {
 impl fmt::Display for ExecError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            ExecError::BadInvocation { invocation, message } => write!(f, "invocation {}: {message}", invocation + 1),
-            ExecError::NoEdge { invocation, step, from, to } => {
-                write!(f, "invocation {}, step {}: there is no edge {from} -> {to}", invocation + 1, step + 1)
+            ExecError::BadInvocation {
+                invocation,
+                message,
+            } => write!(f, "invocation {}: {message}", invocation + 1),
+            ExecError::NoEdge {
+                invocation,
+                step,
+                from,
+                to,
+            } => {
+                write!(
+                    f,
+                    "invocation {}, step {}: there is no edge {from} -> {to}",
+                    invocation + 1,
+                    step + 1
+                )
             }
             ExecError::PlanMismatch(m) => write!(f, "the plan does not fit the trace: {m}"),
         }
@@ -66,26 +79,43 @@ impl KIterState {
     pub fn new(plan: &KIterPlan) -> Self {
         let mut c = vec![0u64; plan.k.max(1) as usize];
         c[0] = plan.entry_init;
-        KIterState { c, itr: 0, active: false }
+        KIterState {
+            c,
+            itr: 0,
+            active: false,
+        }
     }
 
     /// Runs the probe of edge `e`, calling `count` with every path id completed.
-    pub fn take_edge(&mut self, plan: &KIterPlan, e: Edge, count: &mut impl FnMut(u64)) -> Result<(), ExecError> {
+    pub fn take_edge(
+        &mut self,
+        plan: &KIterPlan,
+        e: Edge,
+        count: &mut impl FnMut(u64),
+    ) -> Result<(), ExecError> {
         let probes = plan
             .edges
             .get(e)
             .ok_or_else(|| ExecError::PlanMismatch(format!("edge {e} is not in the plan")))?;
-        let probe = if self.active { &probes.inside } else { &probes.outside };
+        let probe = if self.active {
+            &probes.inside
+        } else {
+            &probes.outside
+        };
         let probe: &Probe = probe.as_ref().ok_or_else(|| {
-            let state = if self.active { "inside an active loop" } else { "outside k-loops" };
+            let state = if self.active {
+                "inside an active loop"
+            } else {
+                "outside k-loops"
+            };
             ExecError::PlanMismatch(format!("edge {e} has no probe {state}"))
         })?;
         let k = self.c.len();
         if self.active {
             let itr = self.itr as usize;
             let comp = probe.inc_compensated.as_ref().unwrap_or(&probe.inc);
-            for j in 0..itr {
-                self.c[j] = self.c[j].wrapping_add(comp[j]);
+            for (c, &inc) in self.c[..itr].iter_mut().zip(comp) {
+                *c = c.wrapping_add(inc);
             }
             self.c[itr] = self.c[itr].wrapping_add(probe.inc[itr]);
         } else {
@@ -125,9 +155,15 @@ impl KIterState {
     }
 
     /// Counts the last path of an invocation, at the exit.
-    pub fn finish(&mut self, plan: &KIterPlan, count: &mut impl FnMut(u64)) -> Result<(), ExecError> {
+    pub fn finish(
+        &mut self,
+        plan: &KIterPlan,
+        count: &mut impl FnMut(u64),
+    ) -> Result<(), ExecError> {
         if self.active {
-            return Err(ExecError::PlanMismatch("the exit is reached inside a k-loop".into()));
+            return Err(ExecError::PlanMismatch(
+                "the exit is reached inside a k-loop".into(),
+            ));
         }
         emit(plan, self.c[0].wrapping_add(plan.exit_add), count)
     }
@@ -137,7 +173,13 @@ impl KIterState {
         self.itr = 0;
     }
 
-    fn end(&mut self, restart: u64, enter: bool, plan: &KIterPlan, count: &mut impl FnMut(u64)) -> Result<(), ExecError> {
+    fn end(
+        &mut self,
+        restart: u64,
+        enter: bool,
+        plan: &KIterPlan,
+        count: &mut impl FnMut(u64),
+    ) -> Result<(), ExecError> {
         emit(plan, self.c[0], count)?;
         self.c[0] = restart;
         if enter {
@@ -176,7 +218,8 @@ impl fmt::Display for StreamItem {
     }
 }
 
-/// One edge taken, with the state after its probe (the paper's Table 2 rows).
+/// One edge taken, with the state after its probe (the paper's Table 2 rows). The id counted at
+/// the exit is listed on the invocation's last edge, as in Table 2.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct StepRow {
     /// The edge.
@@ -200,10 +243,18 @@ pub struct KIterRun {
 
 /// Runs `plan` along `invocations` (each a block sequence from the entry to the exit); records
 /// every step when `record_steps`.
-pub fn execute(plan: &KIterPlan, cfg: &Cfg, invocations: &[Vec<Block>], record_steps: bool) -> Result<KIterRun, ExecError> {
+pub fn execute(
+    plan: &KIterPlan,
+    cfg: &Cfg,
+    invocations: &[Vec<Block>],
+    record_steps: bool,
+) -> Result<KIterRun, ExecError> {
     let mut run = KIterRun::default();
     for (inv, blocks) in invocations.iter().enumerate() {
-        let bad = |message: &str| ExecError::BadInvocation { invocation: inv, message: message.to_string() };
+        let bad = |message: &str| ExecError::BadInvocation {
+            invocation: inv,
+            message: message.to_string(),
+        };
         match (blocks.first(), blocks.last()) {
             (Some(&f), Some(&l)) if f == cfg.entry() && l == cfg.exit() => {}
             (None, _) => return Err(bad("it is empty")),
@@ -214,16 +265,23 @@ pub fn execute(plan: &KIterPlan, cfg: &Cfg, invocations: &[Vec<Block>], record_s
         let mut st = KIterState::new(plan);
         let mut counted = Vec::new();
         for (i, w) in blocks.windows(2).enumerate() {
-            let e = cfg
-                .find_edge(w[0], w[1])
-                .ok_or(ExecError::NoEdge { invocation: inv, step: i, from: w[0], to: w[1] })?;
+            let e = cfg.find_edge(w[0], w[1]).ok_or(ExecError::NoEdge {
+                invocation: inv,
+                step: i,
+                from: w[0],
+                to: w[1],
+            })?;
             st.take_edge(plan, e, &mut |id| counted.push(id))?;
             for &id in &counted {
                 run.stream.push(StreamItem::Path(id));
                 *run.counts.entry(id).or_insert(0) += 1;
             }
             if record_steps {
-                run.steps.push(StepRow { edge: e, state: st.clone(), counted: std::mem::take(&mut counted) });
+                run.steps.push(StepRow {
+                    edge: e,
+                    state: st.clone(),
+                    counted: std::mem::take(&mut counted),
+                });
             }
             counted.clear();
         }
@@ -231,6 +289,10 @@ pub fn execute(plan: &KIterPlan, cfg: &Cfg, invocations: &[Vec<Block>], record_s
         for &id in &counted {
             run.stream.push(StreamItem::Path(id));
             *run.counts.entry(id).or_insert(0) += 1;
+        }
+        // As in the paper's Table 2, the exit's count is shown on the last edge's row.
+        if let (true, Some(last)) = (record_steps && blocks.len() > 1, run.steps.last_mut()) {
+            last.counted.extend_from_slice(&counted);
         }
     }
     Ok(run)

@@ -11,23 +11,12 @@ use super::numbering::out_edges;
 use super::unrolled::{END, NONE};
 use super::{KIterError, KIteration};
 use crate::cfg::Block;
-
-/// A static k-iteration path, written as the design note says: the blocks visited in order, and
-/// `end`, the header (or cut block) where the path was cut, or `None` when it reached the exit
-/// (then the exit is the last of `nodes`).
-#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct KPath {
-    /// The path id.
-    pub id: u64,
-    /// The blocks visited, in order.
-    pub nodes: Vec<Block>,
-    /// Where the path was cut, or `None` at the exit.
-    pub end: Option<Block>,
-}
+use crate::regenerate::Path;
 
 impl KIteration<'_> {
-    /// The path with id `id`, or `None` if `id >= num_paths()`.
-    pub fn identify(&self, id: u64) -> Result<Option<KPath>, KIterError> {
+    /// The path with id `id` (the blocks visited and where it was cut, as the design note
+    /// writes paths), or `None` if `id >= num_paths()`.
+    pub fn identify(&self, id: u64) -> Result<Option<Path>, KIterError> {
         if id >= self.num_paths() {
             return Ok(None);
         }
@@ -47,14 +36,24 @@ impl KIteration<'_> {
         let (j, mut x, off) = chosen.ok_or_else(broken)?;
         r -= off;
         // A path starting at a compensated loop's header is a delta^start path of that loop.
-        let delta_loop = if j > 0 && nums.is_compensated(un, x) { un.state_loop[x as usize] } else { NONE };
+        let delta_loop = if j > 0 && nums.is_compensated(un, x) {
+            un.state_loop[x as usize]
+        } else {
+            NONE
+        };
         let mut nodes = vec![un.state_block[x as usize]];
         loop {
-            let comp = delta_loop != NONE && un.state_loop[x as usize] == delta_loop && nums.is_compensated(un, x);
+            let comp = delta_loop != NONE
+                && un.state_loop[x as usize] == delta_loop
+                && nums.is_compensated(un, x);
             let mut next = None;
             for (d, e) in out_edges(un, x) {
                 let (tp, via) = nums.through(un, d);
-                let (off, count) = if comp { (nums.val[d] - nums.cval[d], tp - via) } else { (nums.val[d], tp) };
+                let (off, count) = if comp {
+                    (nums.val[d] - nums.cval[d], tp - via)
+                } else {
+                    (nums.val[d], tp)
+                };
                 if r >= off && r - off < count {
                     next = Some((d, e, off));
                     break;
@@ -65,17 +64,20 @@ impl KIteration<'_> {
             let t = un.target[d];
             if t == END {
                 let end: Option<Block> = e.map(|e| un.cfg.target(e));
-                return Ok(Some(KPath { id, nodes, end }));
+                return Ok(Some(Path { nodes, end }));
             }
             x = t;
             nodes.push(un.state_block[x as usize]);
         }
     }
 
-    /// Every static path, in id order (`identify(0)`, `identify(1)`, ...).
-    pub fn paths(&self) -> impl Iterator<Item = Result<KPath, KIterError>> + '_ {
+    /// Every static path with its id, in id order.
+    pub fn paths(&self) -> impl Iterator<Item = Result<(u64, Path), KIterError>> + '_ {
         (0..self.num_paths()).map(move |id| {
-            self.identify(id)?.ok_or_else(|| KIterError::Internal(format!("path id {id} has no path")))
+            let p = self
+                .identify(id)?
+                .ok_or_else(|| KIterError::Internal(format!("path id {id} has no path")))?;
+            Ok((id, p))
         })
     }
 }

@@ -32,27 +32,31 @@
 //! k-loops to acyclic profiling, largest first (ranked by their saturated number of paths from
 //! the header's first version), in cumulative batches of 1, 2, 4, ... loops until the numbering
 //! fits. If even acyclic profiling does not fit, every loop is profiled acyclically and paths are
-//! additionally cut at blocks chosen by `choose_cuts` (see [`Fallback::CutBlock`]). Every demoted loop and every cut block
-//! is reported in [`KIteration::fallbacks`] and in the plan.
+//! additionally cut at the extra cut blocks Ball-Larus numbering chooses for the same limit
+//! ([`crate::ball_larus`]), so that K = 1 stays identical to Ball-Larus. Every demoted loop and
+//! the cut blocks are reported in [`KIteration::fallbacks`] and in the plan
+//! ([`Fallback::LoopToAcyclic`], [`Fallback::ExtraCuts`]).
 
+pub mod execute;
 mod identify;
 mod numbering;
-pub mod execute;
 pub mod plan;
 pub mod report;
 mod unrolled;
 
 pub use execute::{execute, KIterRun, StepRow, StreamItem};
-pub use identify::KPath;
 pub use plan::{Action, AfterExit, EdgeProbes, KIterPlan, KPlacement, Probe};
 
+pub use crate::ball_larus::Fallback;
+
+use crate::ball_larus::{BallLarus, BlError, Numbering};
 use crate::cfg::{Block, Cfg};
 use crate::dag::PathEnds;
 use crate::dfs::DepthFirst;
 use crate::loops::{LoopId, Loops};
 use numbering::{Numbers, Overflow};
 use std::fmt;
-use unrolled::{KLoops, Unrolled, END};
+use unrolled::{KLoops, Unrolled};
 
 /// Parameters of k-iteration numbering.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -62,14 +66,19 @@ pub struct KIterConfig {
     /// Where paths end.
     pub path_ends: PathEnds,
     /// The largest number of (valid and invalid) paths of the unrolled DAG accepted before
-    /// falling back; `u64::MAX` by default. Tests lower it to force the fallbacks.
+    /// falling back; `u64::MAX` by default. Tests lower it to force the fallbacks. Under it,
+    /// every id is below `max_paths` too.
     pub max_paths: u64,
 }
 
 impl KIterConfig {
     /// K iterations, the given path ends, no limit below `u64`.
     pub fn new(k: u32, path_ends: PathEnds) -> Self {
-        KIterConfig { k, path_ends, max_paths: u64::MAX }
+        KIterConfig {
+            k,
+            path_ends,
+            max_paths: u64::MAX,
+        }
     }
 }
 
@@ -78,8 +87,8 @@ impl KIterConfig {
 pub enum KIterError {
     /// K must be at least 1.
     ZeroK,
-    /// Even cutting paths at every block leaves more than `max_paths` paths (the limit is below
-    /// the CFG's out-degree times its number of blocks).
+    /// Even cutting paths at every block leaves more than `max_paths` paths (a block's
+    /// out-degree exceeds what the limit allows; see [`BlError::LimitTooSmall`]).
     LimitTooSmall {
         /// The configured limit.
         max_paths: u64,
@@ -102,36 +111,6 @@ impl fmt::Display for KIterError {
 
 impl std::error::Error for KIterError {}
 
-/// A fallback taken because the path counts did not fit.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Fallback {
-    /// This innermost loop is profiled acyclically instead of over K iterations.
-    AcyclicLoop {
-        /// The loop.
-        id: LoopId,
-        /// Its header.
-        header: Block,
-    },
-    /// Paths also end on arriving at this block and start again there (acyclic ids of the whole
-    /// CFG did not fit). With `T = max(1, limit / (V + 1))` for V blocks, the blocks are visited
-    /// in reverse topological order of the acyclic DAG; when the paths from a block would exceed
-    /// `T`, its successors with the most paths (ties: the first in successor order) are cut, each
-    /// then counting for one path, until at most `T` remain. The entry and the exit are never
-    /// cut. Every block then has at most `T` paths and the whole CFG at most `limit`.
-    CutBlock(Block),
-}
-
-impl fmt::Display for Fallback {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Fallback::AcyclicLoop { id, header } => {
-                write!(f, "loop {id} (header {header}) is profiled acyclically: its k-iteration ids do not fit")
-            }
-            Fallback::CutBlock(b) => write!(f, "paths are also cut at block {b}: acyclic ids do not fit"),
-        }
-    }
-}
-
 /// The k-iteration numbering of one CFG: the unrolled DAG with Algorithm 1's values, the
 /// fallbacks taken, path identification ([`KIteration::identify`]) and the instrumentation plan
 /// ([`KIteration::plan`]).
@@ -146,31 +125,74 @@ pub struct KIteration<'a> {
 impl<'a> KIteration<'a> {
     /// Numbers the k-iteration paths of `cfg` (with its depth-first search and loops), falling
     /// back as described in the [module documentation](self) when the counts do not fit.
-    pub fn compute(cfg: &'a Cfg, dfs: &'a DepthFirst, loops: &Loops, config: KIterConfig) -> Result<Self, KIterError> {
+    pub fn compute(
+        cfg: &'a Cfg,
+        dfs: &'a DepthFirst,
+        loops: &Loops,
+        config: KIterConfig,
+    ) -> Result<Self, KIterError> {
         if config.k == 0 {
             return Err(KIterError::ZeroK);
         }
         let limit = config.max_paths;
         let innermost: Vec<LoopId> = loops.ids().filter(|&l| loops.get(l).innermost).collect();
-        let attempt = |chosen: &[LoopId], cuts: &[Block]| -> Result<(Unrolled<'a>, Result<Numbers, Overflow>), KIterError> {
-            let un = Unrolled::new(cfg, dfs, config.k, config.path_ends, KLoops::new(cfg, loops, chosen), cuts)?;
+        let attempt = |chosen: &[LoopId],
+                       cuts: &[Block]|
+         -> Result<(Unrolled<'a>, Result<Numbers, Overflow>), KIterError> {
+            let un = Unrolled::new(
+                cfg,
+                dfs,
+                config.k,
+                config.path_ends,
+                KLoops::new(cfg, loops, chosen),
+                cuts,
+            )?;
             let nums = numbering::number(&un, limit);
             Ok((un, nums))
         };
         let (first, nums) = attempt(&innermost, &[])?;
         if let Ok(nums) = nums {
-            return Ok(KIteration { un: first, nums, config, fallbacks: Vec::new() });
+            return Ok(KIteration {
+                un: first,
+                nums,
+                config,
+                fallbacks: Vec::new(),
+            });
         }
-        let demote_all: Vec<Fallback> =
-            innermost.iter().map(|&id| Fallback::AcyclicLoop { id, header: loops.header(id) }).collect();
-        let (acyclic, acyclic_nums) = attempt(&[], &[])?;
+        let demoted = |ids: &[LoopId], why: &str| -> Vec<Fallback> {
+            ids.iter()
+                .map(|&id| Fallback::LoopToAcyclic {
+                    header: loops.header(id),
+                    reason: why.to_string(),
+                })
+                .collect()
+        };
+        let (_, acyclic_nums) = attempt(&[], &[])?;
         if acyclic_nums.is_err() {
-            let cuts = choose_cuts(&acyclic, limit)?;
+            let bl = BallLarus::new(cfg, config.path_ends, Numbering::Canonical, limit).map_err(
+                |e| match e {
+                    BlError::LimitTooSmall { limit, .. } => {
+                        KIterError::LimitTooSmall { max_paths: limit }
+                    }
+                },
+            )?;
+            let cuts = bl.dag().extra_cuts().to_vec();
             let (un, nums) = attempt(&[], &cuts)?;
-            let nums = nums.map_err(|_| KIterError::Internal("the chosen cuts do not make the ids fit".into()))?;
-            let mut fallbacks = if config.k > 1 { demote_all } else { Vec::new() };
-            fallbacks.extend(cuts.iter().map(|&b| Fallback::CutBlock(b)));
-            return Ok(KIteration { un, nums, config, fallbacks });
+            let nums = nums.map_err(|_| {
+                KIterError::Internal("the extra cuts do not make the ids fit".into())
+            })?;
+            let mut fallbacks = if config.k > 1 {
+                demoted(&innermost, "even acyclic ids do not fit the limit")
+            } else {
+                Vec::new()
+            };
+            fallbacks.extend(bl.fallbacks().iter().cloned());
+            return Ok(KIteration {
+                un,
+                nums,
+                config,
+                fallbacks,
+            });
         }
         // Rank the k-loops by their saturated path count from the header's first version.
         let sat = numbering::saturating_paths(&first);
@@ -182,19 +204,31 @@ impl<'a> KIteration<'a> {
         ranked.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
         let mut batch = 1usize;
         loop {
-            let demoted: Vec<LoopId> = ranked.iter().take(batch).map(|&(_, id)| id).collect();
-            let kept: Vec<LoopId> = innermost.iter().copied().filter(|id| !demoted.contains(id)).collect();
+            let demoted_ids: Vec<LoopId> = ranked.iter().take(batch).map(|&(_, id)| id).collect();
+            let kept: Vec<LoopId> = innermost
+                .iter()
+                .copied()
+                .filter(|id| !demoted_ids.contains(id))
+                .collect();
             let (un, nums) = attempt(&kept, &[])?;
             if let Ok(nums) = nums {
-                let fallbacks = innermost
+                let ids: Vec<LoopId> = innermost
                     .iter()
-                    .filter(|id| demoted.contains(id))
-                    .map(|&id| Fallback::AcyclicLoop { id, header: loops.header(id) })
+                    .copied()
+                    .filter(|id| demoted_ids.contains(id))
                     .collect();
-                return Ok(KIteration { un, nums, config, fallbacks });
+                let fallbacks = demoted(&ids, "its k-iteration ids do not fit the limit");
+                return Ok(KIteration {
+                    un,
+                    nums,
+                    config,
+                    fallbacks,
+                });
             }
             if batch >= ranked.len() {
-                return Err(KIterError::Internal("acyclic numbering fits but demoting every loop does not".into()));
+                return Err(KIterError::Internal(
+                    "acyclic numbering fits but demoting every loop does not".into(),
+                ));
             }
             batch = (batch * 2).min(ranked.len());
         }
@@ -234,9 +268,9 @@ impl<'a> KIteration<'a> {
     pub fn cut_blocks(&self) -> Vec<Block> {
         self.fallbacks
             .iter()
-            .filter_map(|f| match f {
-                Fallback::CutBlock(b) => Some(*b),
-                Fallback::AcyclicLoop { .. } => None,
+            .flat_map(|f| match f {
+                Fallback::ExtraCuts { blocks, .. } => blocks.clone(),
+                Fallback::LoopToAcyclic { .. } => Vec::new(),
             })
             .collect()
     }
@@ -247,54 +281,4 @@ impl<'a> KIteration<'a> {
         let i = self.un.kloops.ids.iter().position(|&x| x == l)?;
         Some(self.nums.compensated[i])
     }
-}
-
-/// Chooses extra cut blocks so that acyclic ids fit in `limit`, on the acyclic unrolled DAG `un`
-/// (no k-loops, no cuts). With `T = max(1, limit / (V + 1))` for V blocks, states are visited in
-/// reverse topological order; when the paths from a block would exceed `T`, its successors with
-/// the most paths (ties: the first in successor order) become cut blocks, each then counting for
-/// one path (the path ends on arriving there), until the block has at most `T` paths. Every block
-/// then has at most `T` paths, so `numPaths(Start)`, a sum over the entry and at most `V - 1`
-/// start blocks, is at most `limit`. The entry and the exit are never cut.
-pub(crate) fn choose_cuts(un: &Unrolled<'_>, limit: u64) -> Result<Vec<Block>, KIterError> {
-    let cfg = un.cfg;
-    let t_max = (limit / (cfg.num_blocks() as u64 + 1)).max(1);
-    let mut cut = vec![false; cfg.num_blocks()];
-    let mut paths = vec![0u64; un.num_states()];
-    for &x in &un.postorder {
-        let contribution = |d: usize, paths: &[u64], cut: &[bool]| -> u64 {
-            let t = un.target[d];
-            if t == END || cut[un.state_block[t as usize].index()] {
-                1
-            } else {
-                paths[t as usize]
-            }
-        };
-        let edges: Vec<usize> = numbering::out_edges(un, x).map(|(d, _)| d).collect();
-        let mut sum: u64 = edges.iter().map(|&d| contribution(d, &paths, &cut)).fold(0, u64::saturating_add);
-        while sum > t_max {
-            let best = edges
-                .iter()
-                .copied()
-                .filter(|&d| {
-                    let t = un.target[d];
-                    t != END && {
-                        let b = un.state_block[t as usize];
-                        !cut[b.index()] && b != cfg.exit() && paths[t as usize] > 1
-                    }
-                })
-                .fold(None::<usize>, |best, d| match best {
-                    Some(b) if paths[un.target[b] as usize] >= paths[un.target[d] as usize] => Some(b),
-                    _ => Some(d),
-                });
-            let Some(d) = best else {
-                return Err(KIterError::LimitTooSmall { max_paths: limit });
-            };
-            let t = un.target[d] as usize;
-            cut[un.state_block[t].index()] = true;
-            sum = edges.iter().map(|&d| contribution(d, &paths, &cut)).fold(0, u64::saturating_add);
-        }
-        paths[x as usize] = sum;
-    }
-    Ok(cfg.blocks().filter(|b| cut[b.index()]).collect())
 }

@@ -97,11 +97,18 @@ impl Numbers {
 /// The out-edges of state `x` in DAG order, with their CFG edges: edges to states in successor
 /// order, then the edges to `End` in successor order (for the exit block, its single edge to
 /// `End`, which has no CFG edge).
-pub(crate) fn out_edges<'u>(un: &'u Unrolled<'_>, x: u32) -> impl Iterator<Item = (usize, Option<Edge>)> + 'u {
+pub(crate) fn out_edges<'u>(
+    un: &'u Unrolled<'_>,
+    x: u32,
+) -> impl Iterator<Item = (usize, Option<Edge>)> + 'u {
     let u = un.state_block[x as usize];
     let s = un.iteration(x);
     let exit = (u == un.cfg.exit()).then_some((un.exit_dedge as usize, None));
-    let all = move || un.cfg.succ_edges(u).map(move |e| (un.dedge(e, s) as usize, Some(e)));
+    let all = move || {
+        un.cfg
+            .succ_edges(u)
+            .map(move |e| (un.dedge(e, s) as usize, Some(e)))
+    };
     let real = all().filter(move |&(d, _)| un.target[d] != END);
     let ends = all().filter(move |&(d, _)| un.target[d] == END);
     real.chain(ends).chain(exit)
@@ -110,7 +117,11 @@ pub(crate) fn out_edges<'u>(un: &'u Unrolled<'_>, x: u32) -> impl Iterator<Item 
 /// Runs Algorithm 1 on `un`; fails if a count exceeds `u64` or `numPaths(Start)` exceeds `limit`.
 pub(crate) fn number(un: &Unrolled<'_>, limit: u64) -> Result<Numbers, Overflow> {
     let n = un.num_states();
-    let compensated: Vec<bool> = un.restarts_from_outside.iter().map(|&r| un.k >= 2 && !r).collect();
+    let compensated: Vec<bool> = un
+        .restarts_from_outside
+        .iter()
+        .map(|&r| un.k >= 2 && !r)
+        .collect();
     let mut nums = Numbers {
         paths: vec![0; n],
         invalid: vec![0; n],

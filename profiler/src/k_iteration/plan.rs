@@ -196,8 +196,18 @@ impl KIteration<'_> {
                 phi[un.start_to[j] as usize] = start_w(j);
             }
         }
-        let pot = |t: u32| if t == END || t == NONE { 0 } else { phi[t as usize] };
-        let plain = |d: usize, x: u32| nums.val[d].wrapping_add(phi[x as usize]).wrapping_sub(pot(un.target[d]));
+        let pot = |t: u32| {
+            if t == END || t == NONE {
+                0
+            } else {
+                phi[t as usize]
+            }
+        };
+        let plain = |d: usize, x: u32| {
+            nums.val[d]
+                .wrapping_add(phi[x as usize])
+                .wrapping_sub(pot(un.target[d]))
+        };
         let comp = |d: usize, x: u32| plain(d, x).wrapping_sub(nums.cval[d]);
         let restart_of = |v: Block| -> u64 {
             let j = un.starts.binary_search(&v).map(|i| i + 1).unwrap_or(0);
@@ -207,7 +217,8 @@ impl KIteration<'_> {
                 start_w(j).wrapping_sub(pot(un.start_to[j]))
             }
         };
-        let mut edges: IndexVec<Edge, EdgeProbes> = IndexVec::from_elem(EdgeProbes::default(), cfg.num_edges());
+        let mut edges: IndexVec<Edge, EdgeProbes> =
+            IndexVec::from_elem(EdgeProbes::default(), cfg.num_edges());
         for e in cfg.edges() {
             let u = cfg.source(e);
             let v = cfg.target(e);
@@ -215,7 +226,10 @@ impl KIteration<'_> {
             let after = |d: usize| {
                 let t = un.target[d];
                 if t == END {
-                    AfterExit::End { restart: restart_of(v), enter: enter_v }
+                    AfterExit::End {
+                        restart: restart_of(v),
+                        enter: enter_v,
+                    }
                 } else if un.state_loop[t as usize] != NONE {
                     AfterExit::Enter
                 } else {
@@ -230,19 +244,28 @@ impl KIteration<'_> {
                     AfterExit::Enter => Action::Enter,
                     AfterExit::End { restart, enter } => Action::End { restart, enter },
                 };
-                edges[e].outside = Some(Probe { inc: vec![plain(d, x0)], inc_compensated: None, action });
+                edges[e].outside = Some(Probe {
+                    inc: vec![plain(d, x0)],
+                    inc_compensated: None,
+                    action,
+                });
             }
             if un.states_of(u) == 1 {
                 continue;
             }
-            let live: Vec<u32> = (1..=un.k).map(|s| un.state(u, s)).filter(|&x| un.reachable[x as usize]).collect();
+            let live: Vec<u32> = (1..=un.k)
+                .map(|s| un.state(u, s))
+                .filter(|&x| un.reachable[x as usize])
+                .collect();
             let Some(&first) = live.first() else { continue };
             let lp = un.state_loop[first as usize];
             let d1 = un.dedge(e, un.iteration(first)) as usize;
             let action = if un.exits[d1] {
                 Action::Exit { then: after(d1) }
             } else if v == un.kloops.header[lp as usize] {
-                Action::Back { restart: restart_of(v) }
+                Action::Back {
+                    restart: restart_of(v),
+                }
             } else {
                 Action::Add
             };
@@ -255,7 +278,11 @@ impl KIteration<'_> {
                 incc[s - 1] = comp(d, x);
             }
             let inc_compensated = (incc != inc).then_some(incc);
-            edges[e].inside = Some(Probe { inc, inc_compensated, action });
+            edges[e].inside = Some(Probe {
+                inc,
+                inc_compensated,
+                action,
+            });
         }
         let x_exit = un.state(cfg.exit(), 0);
         KIterPlan {
@@ -271,7 +298,11 @@ impl KIteration<'_> {
                 .ids
                 .iter()
                 .enumerate()
-                .map(|(i, &id)| KLoopInfo { id, header: un.kloops.header[i], compensated: nums.compensated[i] })
+                .map(|(i, &id)| KLoopInfo {
+                    id,
+                    header: un.kloops.header[i],
+                    compensated: nums.compensated[i],
+                })
                 .collect(),
             fallbacks: self.fallbacks.clone(),
         }

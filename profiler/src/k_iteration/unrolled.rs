@@ -65,7 +65,8 @@ impl KLoops {
     pub fn new(cfg: &Cfg, loops: &Loops, chosen: &[LoopId]) -> Self {
         let n = cfg.num_blocks();
         let mut of_header = IndexVec::from_elem(NONE, n);
-        let mut members: IndexVec<Block, SmallVec<[u32; 1]>> = IndexVec::from_elem(SmallVec::new(), n);
+        let mut members: IndexVec<Block, SmallVec<[u32; 1]>> =
+            IndexVec::from_elem(SmallVec::new(), n);
         let mut header = Vec::with_capacity(chosen.len());
         for (k, &l) in chosen.iter().enumerate() {
             let h = loops.header(l);
@@ -75,7 +76,12 @@ impl KLoops {
                 members[b].push(k as u32);
             }
         }
-        KLoops { ids: chosen.to_vec(), header, of_header, members }
+        KLoops {
+            ids: chosen.to_vec(),
+            header,
+            of_header,
+            members,
+        }
     }
 
     /// Number of k-loops.
@@ -166,8 +172,12 @@ impl<'a> Unrolled<'a> {
         let mut state_block = Vec::with_capacity(n);
         for b in cfg.blocks() {
             state_base[b] = to_u32(state_block.len())?;
-            let count = if kloops.members[b].is_empty() { 1 } else { k as usize + 1 };
-            state_block.extend(std::iter::repeat(b).take(count));
+            let count = if kloops.members[b].is_empty() {
+                1
+            } else {
+                k as usize + 1
+            };
+            state_block.extend(std::iter::repeat_n(b, count));
         }
         let num_states = state_block.len();
         let mut edge_base = Vec::with_capacity(cfg.num_edges());
@@ -290,12 +300,27 @@ impl<'a> Unrolled<'a> {
                     )));
                 }
                 return Ok(if s < self.k {
-                    Step { to: self.state(h, s + 1), to_loop: lp, exits: false, delta: false }
+                    Step {
+                        to: self.state(h, s + 1),
+                        to_loop: lp,
+                        exits: false,
+                        delta: false,
+                    }
                 } else {
-                    Step { to: END, to_loop: NONE, exits: false, delta: true }
+                    Step {
+                        to: END,
+                        to_loop: NONE,
+                        exits: false,
+                        delta: true,
+                    }
                 });
             }
-            return Ok(Step { to: self.state(v, s), to_loop: lp, exits: false, delta: false });
+            return Ok(Step {
+                to: self.state(v, s),
+                to_loop: lp,
+                exits: false,
+                delta: false,
+            });
         }
         Ok(self.step_outside(u, e))
     }
@@ -304,13 +329,28 @@ impl<'a> Unrolled<'a> {
     fn step_outside(&self, u: Block, e: Edge) -> Step {
         let v = self.cfg.target(e);
         if self.ends_path(e) {
-            return Step { to: END, to_loop: NONE, exits: false, delta: false };
+            return Step {
+                to: END,
+                to_loop: NONE,
+                exits: false,
+                delta: false,
+            };
         }
         let l = self.kloops.of_header[v];
         if l != NONE && !self.kloops.contains(l, u) {
-            Step { to: self.state(v, 1), to_loop: l, exits: false, delta: false }
+            Step {
+                to: self.state(v, 1),
+                to_loop: l,
+                exits: false,
+                delta: false,
+            }
         } else {
-            Step { to: self.state(v, 0), to_loop: NONE, exits: false, delta: false }
+            Step {
+                to: self.state(v, 0),
+                to_loop: NONE,
+                exits: false,
+                delta: false,
+            }
         }
     }
 
@@ -405,8 +445,7 @@ fn state_count(state_base: &IndexVec<Block, u32>, state_block: &[Block], b: Bloc
 }
 
 fn to_u32(n: usize) -> Result<u32, KIterError> {
-    u32::try_from(n)
-        .ok()
-        .filter(|&v| v < END)
-        .ok_or_else(|| KIterError::Internal("the unrolled graph has more than 2^32 - 2 states or edges".into()))
+    u32::try_from(n).ok().filter(|&v| v < END).ok_or_else(|| {
+        KIterError::Internal("the unrolled graph has more than 2^32 - 2 states or edges".into())
+    })
 }
