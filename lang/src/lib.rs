@@ -11,6 +11,7 @@
 pub mod ast;
 pub mod builtins;
 pub mod bytecode;
+pub mod compile;
 pub mod diag;
 pub mod hir;
 pub mod lexer;
@@ -51,4 +52,12 @@ pub fn parse_source(source: &str) -> Result<Parsed, Diagnostics> {
 pub fn check_source(file_name: &str, source: &str) -> Result<hir::Program, Diagnostics> {
     let _ = (file_name, source);
     Err(Diagnostic::error(span::Span::default(), "the front end is being built").into())
+}
+
+/// Check and compile one source file to register bytecode (Contract 1): [`check_source`],
+/// then [`compile::compile_program`]. Errors are the front end's diagnostics, or the
+/// compiler's if a function exceeds the bytecode's limits. Never panics.
+pub fn compile_source(file_name: &str, source: &str) -> Result<bytecode::Program, Diagnostics> {
+    let program = check_source(file_name, source)?;
+    compile::compile_program(&program, &span::LineIndex::new(source))
 }

@@ -81,7 +81,11 @@ pub fn disassemble_function(func: &Function, index: usize, out: &mut String) {
     for (i, site) in func.sites.iter().enumerate() {
         match site {
             Site::Printf { format, args } => {
-                let _ = writeln!(out, "  site p{i}: printf {} args {args:?}", format_text(format));
+                let _ = writeln!(
+                    out,
+                    "  site p{i}: printf {} args {args:?}",
+                    format_text(format)
+                );
             }
             Site::Puts(text) => {
                 let _ = writeln!(out, "  site p{i}: puts {:?}", String::from_utf8_lossy(text));

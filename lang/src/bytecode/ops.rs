@@ -349,6 +349,10 @@ pub trait Operand: Copy {
     fn as_reg(self) -> Option<Reg> {
         None
     }
+    /// Mutable access to the register this operand names, if it is one.
+    fn as_reg_mut(&mut self) -> Option<&mut Reg> {
+        None
+    }
     /// Mutable access to the jump target this operand holds, if it is one.
     fn as_pc_mut(&mut self) -> Option<&mut Pc> {
         None
@@ -361,6 +365,9 @@ pub trait Operand: Copy {
 
 impl Operand for Reg {
     fn as_reg(self) -> Option<Reg> {
+        Some(self)
+    }
+    fn as_reg_mut(&mut self) -> Option<&mut Reg> {
         Some(self)
     }
     fn fmt_operand(&self, f: &mut dyn fmt::Write) -> fmt::Result {
@@ -477,6 +484,15 @@ macro_rules! define_instr {
                 match *self {
                     $( Instr::$name { $($field),* } => {
                         $( if let Some(r) = Operand::as_reg($field) { f(r) } )*
+                    } )*
+                }
+            }
+
+            /// Calls `f` with a mutable reference to every register operand.
+            pub fn for_each_reg_mut(&mut self, mut f: impl FnMut(&mut Reg)) {
+                match self {
+                    $( Instr::$name { $($field),* } => {
+                        $( if let Some(r) = Operand::as_reg_mut($field) { f(r) } )*
                     } )*
                 }
             }

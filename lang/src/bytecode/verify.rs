@@ -32,7 +32,11 @@ pub struct VerifyError {
 impl fmt::Display for VerifyError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self.pc {
-            Some(pc) => write!(f, "bad bytecode in {} at @{pc}: {}", self.function, self.message),
+            Some(pc) => write!(
+                f,
+                "bad bytecode in {} at @{pc}: {}",
+                self.function, self.message
+            ),
             None => write!(f, "bad bytecode in {}: {}", self.function, self.message),
         }
     }

@@ -1,0 +1,1037 @@
+//! Expressions: values into registers, conditions into branches, places (loads and stores).
+
+use super::{is_unsigned, place_local, FnCompiler, Patch};
+use crate::builtins::Builtin;
+use crate::bytecode::{Instr, MathFn, Pc, Reg, Site, SiteArg};
+use crate::hir::{Arg, BinaryOp, CompareOp, Expr, ExprKind, Place, ScalarType, UnaryOp};
+
+/// A place resolved to where its value lives.
+#[derive(Clone, Copy)]
+enum Loc {
+    /// A register (scalar local).
+    Reg(Reg),
+    /// A global memory slot.
+    Global(u32),
+    /// An array element: reference register and index register.
+    Elem(Reg, Reg),
+}
+
+impl FnCompiler<'_> {
+    // ---- constants ----
+
+    /// The value of a constant expression (integer constants and conversions of them), as a
+    /// 64-bit pattern of the expression's type.
+    pub(super) fn const_bits(&self, e: &Expr) -> Option<u64> {
+        match &e.kind {
+            ExprKind::IntConst(v) => Some(*v as u64),
+            ExprKind::DoubleConst(d) => Some(d.to_bits()),
+            ExprKind::Convert { expr, to } => {
+                let from = expr.ty?;
+                let bits = self.const_bits(expr)?;
+                Some(convert_const(bits, from, *to))
+            }
+            _ => None,
+        }
+    }
+
+    /// The value of an integer constant expression, as a signed 64-bit number.
+    pub(super) fn int_const(&self, e: &Expr) -> Option<i64> {
+        if e.ty.is_some_and(|t| t.is_integer()) {
+            self.const_bits(e).map(|b| b as i64)
+        } else {
+            None
+        }
+    }
+
+    /// Whether a condition is a constant, and which.
+    pub(super) fn const_truth(&self, e: &Expr) -> Option<bool> {
+        let bits = self.const_bits(e)?;
+        Some(match e.ty? {
+            ScalarType::Double => f64::from_bits(bits) != 0.0,
+            _ => bits != 0,
+        })
+    }
+
+    // ---- statements' expressions ----
+
+    /// Compiles `e` for its side effects only.
+    pub(super) fn effect(&mut self, e: &Expr) {
+        let mark = self.free;
+        match &e.kind {
+            ExprKind::IncDec {
+                place, increment, ..
+            } => {
+                self.inc_dec(e, place, *increment, true, None);
+            }
+            ExprKind::Assign { place, value } => {
+                self.assign(e, place, value, None);
+            }
+            ExprKind::Comma { lhs, rhs } => {
+                self.effect(lhs);
+                self.effect(rhs);
+            }
+            ExprKind::Conditional {
+                cond,
+                then_expr,
+                else_expr,
+            } => {
+                let mut to_else = Vec::new();
+                self.cond_jump(cond, false, &mut to_else);
+                self.effect(then_expr);
+                let end = self.jump();
+                let here = self.here();
+                self.patch_all(to_else, here);
+                self.effect(else_expr);
+                let here = self.here();
+                self.patch(end, here);
+            }
+            _ => {
+                if e.ty.is_none() || has_effects(e) {
+                    self.expr(e, None);
+                }
+            }
+        }
+        self.free = mark;
+    }
+
+    // ---- values ----
+
+    /// Compiles `e`, leaving its value in `dst` if given, else in a register of its choice:
+    /// a local's own register for a plain read, or a fresh temporary. Only the node's last
+    /// instruction writes `dst`, after every operand has been read. A void expression returns
+    /// an unspecified register.
+    pub(super) fn expr(&mut self, e: &Expr, dst: Option<Reg>) -> Reg {
+        if let Some(bits) = self.const_bits(e) {
+            let d = dst.unwrap_or_else(|| self.alloc());
+            self.at(e.span);
+            self.load_bits(d, bits);
+            return d;
+        }
+        match &e.kind {
+            ExprKind::IntConst(_) | ExprKind::DoubleConst(_) => load_const(self, e, dst),
+            ExprKind::StringLit(_) => dst.unwrap_or_else(|| self.alloc()),
+            ExprKind::Load(place) => {
+                if let Some(l) = place_local(place) {
+                    let r = self.local_reg[l.index()];
+                    return match dst {
+                        Some(d) if d != r => {
+                            self.at(e.span);
+                            self.emit(Instr::Mov { a: d, b: r });
+                            d
+                        }
+                        _ => r,
+                    };
+                }
+                let loc = self.place(place);
+                let d = dst.unwrap_or_else(|| self.alloc());
+                self.at(e.span);
+                self.load(loc, d);
+                d
+            }
+            ExprKind::Convert { expr, to } => {
+                let from = expr.ty.unwrap_or(*to);
+                // `src` stays allocated: a no-op conversion returns it as the result.
+                let src = self.expr(expr, None);
+                self.at(e.span);
+                self.convert(src, from, *to, dst)
+            }
+            ExprKind::Unary { op, operand } => {
+                let ty = e.ty.unwrap_or(ScalarType::Int);
+                if *op == UnaryOp::Not {
+                    return self.bool_value(e, dst);
+                }
+                let mark = self.free;
+                let src = self.expr(operand, None);
+                self.free = mark;
+                let d = dst.unwrap_or_else(|| self.alloc());
+                self.at(e.span);
+                let ins = match (op, ty) {
+                    (UnaryOp::Neg, ScalarType::Double) => Instr::NegF { a: d, b: src },
+                    (UnaryOp::Neg, ScalarType::UInt) => Instr::NegU32 { a: d, b: src },
+                    (UnaryOp::Neg, ScalarType::Long | ScalarType::ULong) => {
+                        Instr::Neg64 { a: d, b: src }
+                    }
+                    (UnaryOp::Neg, _) => Instr::Neg32 { a: d, b: src },
+                    (UnaryOp::BitNot, ScalarType::UInt) => Instr::NotU32 { a: d, b: src },
+                    (_, _) => Instr::Not { a: d, b: src },
+                };
+                self.emit(ins);
+                d
+            }
+            ExprKind::Binary { op, lhs, rhs } => {
+                let ty = e.ty.unwrap_or(ScalarType::Int);
+                let mark = self.free;
+                let l = self.expr(lhs, None);
+                // `x + small constant` and `x - small constant` use the immediate forms.
+                if let (BinaryOp::Add | BinaryOp::Sub, Some(c)) = (op, self.int_const(rhs)) {
+                    let c = if *op == BinaryOp::Sub { c.checked_neg() } else { Some(c) };
+                    if let Some(imm) = c.and_then(|c| i16::try_from(c).ok()) {
+                        if ty != ScalarType::Double {
+                            self.free = mark;
+                            let d = dst.unwrap_or_else(|| self.alloc());
+                            self.at(e.span);
+                            let ins = match ty {
+                                ScalarType::UInt => Instr::AddIU32 { a: d, b: l, imm },
+                                ScalarType::Long | ScalarType::ULong => {
+                                    Instr::AddI64 { a: d, b: l, imm }
+                                }
+                                _ => Instr::AddI32 { a: d, b: l, imm },
+                            };
+                            self.emit(ins);
+                            return d;
+                        }
+                    }
+                }
+                let r = self.expr(rhs, None);
+                self.free = mark;
+                let d = dst.unwrap_or_else(|| self.alloc());
+                self.at(e.span);
+                self.emit(binary_instr(*op, ty, d, l, r));
+                d
+            }
+            ExprKind::Compare { .. } | ExprKind::LogicalAnd { .. } | ExprKind::LogicalOr { .. } => {
+                self.bool_value(e, dst)
+            }
+            ExprKind::Conditional {
+                cond,
+                then_expr,
+                else_expr,
+            } => {
+                let d = match dst {
+                    Some(d) if !self.is_local_reg(d) => d,
+                    _ => self.alloc(),
+                };
+                let mut to_else = Vec::new();
+                self.cond_jump(cond, false, &mut to_else);
+                let mark = self.free;
+                self.expr(then_expr, Some(d));
+                self.free = mark;
+                let end = self.jump();
+                let here = self.here();
+                self.patch_all(to_else, here);
+                self.expr(else_expr, Some(d));
+                self.free = mark;
+                let here = self.here();
+                self.patch(end, here);
+                self.finish(d, dst)
+            }
+            ExprKind::Comma { lhs, rhs } => {
+                self.effect(lhs);
+                self.expr(rhs, dst)
+            }
+            ExprKind::Assign { place, value } => self.assign(e, place, value, dst),
+            ExprKind::CompoundAssign {
+                place,
+                op,
+                op_ty,
+                value,
+            } => self.compound(e, place, *op, *op_ty, value, dst),
+            ExprKind::IncDec {
+                place,
+                increment,
+                prefix,
+            } => self.inc_dec(e, place, *increment, *prefix, dst),
+            ExprKind::Call { func, args } => self.call(e, *func, args, dst),
+            ExprKind::Builtin { func, args } => self.builtin(e, *func, args, dst),
+            ExprKind::Printf { format, args } => {
+                let base = self.free;
+                let mut site_args = Vec::with_capacity(args.len());
+                for a in args {
+                    match (&a.kind, a.ty) {
+                        (ExprKind::StringLit(s), _) => site_args.push(SiteArg::Str(s.clone())),
+                        (_, ty) => {
+                            let r = self.alloc();
+                            self.expr(a, Some(r));
+                            site_args.push(match ty {
+                                Some(ScalarType::Double) => SiteArg::Double,
+                                Some(ScalarType::UInt | ScalarType::ULong) => SiteArg::UInt,
+                                _ => SiteArg::Int,
+                            });
+                        }
+                    }
+                }
+                let p = self.site(Site::Printf {
+                    format: format.clone(),
+                    args: site_args,
+                });
+                self.at(e.span);
+                let a = Reg(base.min(u32::from(u16::MAX)) as u16);
+                // Make sure the window covers `a` even with no register arguments.
+                self.max_regs = self.max_regs.max(base + 1);
+                self.emit(Instr::Printf { a, p });
+                self.free = base;
+                dst.unwrap_or(a)
+            }
+            ExprKind::Puts { text } => {
+                let p = self.site(Site::Puts(text.clone()));
+                self.at(e.span);
+                self.emit(Instr::Puts { p });
+                dst.unwrap_or(Reg(0))
+            }
+        }
+    }
+
+    /// After computing into `d`, moves to the requested destination if it differs.
+    fn finish(&mut self, d: Reg, dst: Option<Reg>) -> Reg {
+        match dst {
+            Some(x) if x != d => {
+                self.emit(Instr::Mov { a: x, b: d });
+                x
+            }
+            _ => d,
+        }
+    }
+
+    fn is_local_reg(&self, r: Reg) -> bool {
+        u32::from(r.0) < self.func.locals.len() as u32
+    }
+
+    /// Materialises a condition-like expression (`<`, `&&`, `||`, `!`) as 0 or 1.
+    fn bool_value(&mut self, e: &Expr, dst: Option<Reg>) -> Reg {
+        // A plain comparison of two values has a direct instruction.
+        if let ExprKind::Compare {
+            op,
+            operand_ty,
+            lhs,
+            rhs,
+        } = &e.kind
+        {
+            let mark = self.free;
+            let l = self.expr(lhs, None);
+            let r = self.expr(rhs, None);
+            self.free = mark;
+            let d = dst.unwrap_or_else(|| self.alloc());
+            self.at(e.span);
+            self.emit(compare_instr(*op, *operand_ty, d, l, r));
+            return d;
+        }
+        if let ExprKind::Unary {
+            op: UnaryOp::Not,
+            operand,
+        } = &e.kind
+        {
+            if !matches!(
+                operand.kind,
+                ExprKind::Compare { .. } | ExprKind::LogicalAnd { .. } | ExprKind::LogicalOr { .. }
+            ) {
+                let mark = self.free;
+                let src = self.expr(operand, None);
+                self.free = mark;
+                let d = dst.unwrap_or_else(|| self.alloc());
+                self.at(e.span);
+                if operand.ty == Some(ScalarType::Double) {
+                    self.emit(Instr::IsZeroF { a: d, b: src });
+                } else {
+                    self.emit(Instr::IsZero { a: d, b: src });
+                }
+                return d;
+            }
+        }
+        // General case: branches, then 1 or 0 written after every operand was read.
+        let d = match dst {
+            Some(d) if !self.is_local_reg(d) => d,
+            _ => self.alloc(),
+        };
+        let mut to_false = Vec::new();
+        self.cond_jump(e, false, &mut to_false);
+        self.at(e.span);
+        self.emit(Instr::LoadI { a: d, imm: 1 });
+        let end = self.jump();
+        let here = self.here();
+        self.patch_all(to_false, here);
+        self.emit(Instr::LoadI { a: d, imm: 0 });
+        let here = self.here();
+        self.patch(end, here);
+        self.finish(d, dst)
+    }
+
+    /// Converts the value in `src` from `from` to `to`, into `dst` (or a register of its choice).
+    pub(super) fn convert(
+        &mut self,
+        src: Reg,
+        from: ScalarType,
+        to: ScalarType,
+        dst: Option<Reg>,
+    ) -> Reg {
+        use ScalarType::*;
+        let mk: Option<fn(Reg, Reg) -> Instr> = match (from, to) {
+            (f, t) if f == t => None,
+            (Double, Char) => {
+                let d = dst.unwrap_or_else(|| self.alloc());
+                self.emit(Instr::F2I32 { a: d, b: src });
+                self.emit(Instr::Sext8 { a: d, b: d });
+                return d;
+            }
+            (Double, Int) => Some(|a, b| Instr::F2I32 { a, b }),
+            (Double, UInt) => Some(|a, b| Instr::F2U32 { a, b }),
+            (Double, Long) => Some(|a, b| Instr::F2I64 { a, b }),
+            (Double, ULong) => Some(|a, b| Instr::F2U64 { a, b }),
+            (ULong, Double) => Some(|a, b| Instr::U2F { a, b }),
+            (_, Double) => Some(|a, b| Instr::I2F { a, b }),
+            (_, Char) => Some(|a, b| Instr::Sext8 { a, b }),
+            (Char, Int | Long | ULong) | (Int | UInt | Long | ULong, Long | ULong) => None,
+            (_, Int) => Some(|a, b| Instr::Sext32 { a, b }),
+            (_, UInt) => Some(|a, b| Instr::Zext32 { a, b }),
+        };
+        match mk {
+            Some(mk) => {
+                let d = dst.unwrap_or_else(|| self.alloc());
+                self.emit(mk(d, src));
+                d
+            }
+            None => self.finish(src, dst),
+        }
+    }
+
+    // ---- places ----
+
+    /// Resolves a place, computing array references and indices into registers.
+    fn place(&mut self, place: &Place) -> Loc {
+        match place {
+            Place::Local(l) => Loc::Reg(self.local_reg[l.index()]),
+            Place::Global(g) => Loc::Global(self.global_slots[g.index()]),
+            Place::Element { array, indices } => {
+                let (prefix, last) = indices.split_at(indices.len().saturating_sub(1));
+                let aref = self.sub_array(*array, prefix, None);
+                let i = match last.first() {
+                    Some(idx) => self.expr(idx, None),
+                    None => self.alloc(),
+                };
+                Loc::Elem(aref, i)
+            }
+        }
+    }
+
+    fn place_type(&self, place: &Place) -> ScalarType {
+        match place {
+            Place::Local(l) => self.func.local(*l).ty.elem(),
+            Place::Global(g) => self.program.global(*g).ty.elem(),
+            Place::Element { array, .. } => match array {
+                crate::hir::ArrayBase::Local(l) => self.func.local(*l).ty.elem(),
+                crate::hir::ArrayBase::Global(g) => self.program.global(*g).ty.elem(),
+            },
+        }
+    }
+
+    fn load(&mut self, loc: Loc, d: Reg) {
+        match loc {
+            Loc::Reg(r) => {
+                if r != d {
+                    self.emit(Instr::Mov { a: d, b: r });
+                }
+            }
+            Loc::Global(slot) => {
+                self.emit(Instr::GetG {
+                    a: d,
+                    g: crate::bytecode::GlobalSlot(slot),
+                });
+            }
+            Loc::Elem(a, i) => {
+                self.emit(Instr::LdE { a: d, b: a, c: i });
+            }
+        }
+    }
+
+    fn store(&mut self, loc: Loc, v: Reg) {
+        match loc {
+            Loc::Reg(r) => {
+                if r != v {
+                    self.emit(Instr::Mov { a: r, b: v });
+                }
+            }
+            Loc::Global(slot) => {
+                self.emit(Instr::SetG {
+                    a: v,
+                    g: crate::bytecode::GlobalSlot(slot),
+                });
+            }
+            Loc::Elem(a, i) => {
+                self.emit(Instr::StE { a: v, b: a, c: i });
+            }
+        }
+    }
+
+    fn assign(&mut self, e: &Expr, place: &Place, value: &Expr, dst: Option<Reg>) -> Reg {
+        if let Some(l) = place_local(place) {
+            let r = self.local_reg[l.index()];
+            self.expr(value, Some(r));
+            return self.finish(r, dst);
+        }
+        // The value first, then the place's indices (HIR order).
+        let v = self.expr(value, None);
+        let indices_write = match place {
+            Place::Element { indices, .. } => indices.iter().any(writes_locals),
+            _ => false,
+        };
+        let v = if indices_write && self.is_local_reg(v) {
+            // Keep the stored value even if evaluating the indices changes that local.
+            let t = self.alloc();
+            self.emit(Instr::Mov { a: t, b: v });
+            t
+        } else {
+            v
+        };
+        let loc = self.place(place);
+        self.at(e.span);
+        self.store(loc, v);
+        self.finish(v, dst)
+    }
+
+    fn compound(
+        &mut self,
+        e: &Expr,
+        place: &Place,
+        op: BinaryOp,
+        op_ty: ScalarType,
+        value: &Expr,
+        dst: Option<Reg>,
+    ) -> Reg {
+        let pty = self.place_type(place);
+        let loc = self.place(place);
+        // Current value, converted to the operation's type.
+        let cur = match loc {
+            Loc::Reg(r) => r,
+            _ => {
+                let t = self.alloc();
+                self.at(e.span);
+                self.load(loc, t);
+                t
+            }
+        };
+        let mark = self.free;
+        let lhs = if pty == op_ty {
+            cur
+        } else {
+            self.at(e.span);
+            self.convert(cur, pty, op_ty, None)
+        };
+        let imm = match (op, self.int_const(value)) {
+            (BinaryOp::Add, Some(c)) => i16::try_from(c).ok(),
+            (BinaryOp::Sub, Some(c)) => c.checked_neg().and_then(|c| i16::try_from(c).ok()),
+            _ => None,
+        }
+        .filter(|_| op_ty != ScalarType::Double);
+        let result_reg = if pty == op_ty {
+            match loc {
+                Loc::Reg(r) => r,
+                _ => cur,
+            }
+        } else {
+            self.alloc()
+        };
+        match imm {
+            Some(imm) => {
+                self.at(e.span);
+                let ins = match op_ty {
+                    ScalarType::UInt => Instr::AddIU32 {
+                        a: result_reg,
+                        b: lhs,
+                        imm,
+                    },
+                    ScalarType::Long | ScalarType::ULong => Instr::AddI64 {
+                        a: result_reg,
+                        b: lhs,
+                        imm,
+                    },
+                    _ => Instr::AddI32 {
+                        a: result_reg,
+                        b: lhs,
+                        imm,
+                    },
+                };
+                self.emit(ins);
+            }
+            None => {
+                let r = self.expr(value, None);
+                self.at(e.span);
+                self.emit(binary_instr(op, op_ty, result_reg, lhs, r));
+            }
+        }
+        // Operand temporaries are dead; `cur`, the place's registers and the local are below.
+        self.free = mark;
+        let stored = if pty == op_ty {
+            result_reg
+        } else {
+            self.at(e.span);
+            match loc {
+                Loc::Reg(r) => self.convert(result_reg, op_ty, pty, Some(r)),
+                _ => self.convert(result_reg, op_ty, pty, Some(cur)),
+            }
+        };
+        self.at(e.span);
+        if !matches!(loc, Loc::Reg(_)) {
+            self.store(loc, stored);
+        }
+        self.finish(stored, dst)
+    }
+
+    fn inc_dec(
+        &mut self,
+        e: &Expr,
+        place: &Place,
+        increment: bool,
+        prefix: bool,
+        dst: Option<Reg>,
+    ) -> Reg {
+        let ty = self.place_type(place);
+        let loc = self.place(place);
+        self.at(e.span);
+        let cur = match loc {
+            Loc::Reg(r) => r,
+            _ => {
+                let t = self.alloc();
+                self.load(loc, t);
+                t
+            }
+        };
+        // The old value, if the expression's value is used and it is postfix.
+        let old = if !prefix && dst.is_some() {
+            let t = dst.filter(|d| !self.is_local_reg(*d)).unwrap_or_else(|| self.alloc());
+            self.emit(Instr::Mov { a: t, b: cur });
+            Some(t)
+        } else {
+            None
+        };
+        let imm: i16 = if increment { 1 } else { -1 };
+        match ty {
+            ScalarType::Double => {
+                let one = self.alloc();
+                let bits = if increment { 1.0f64 } else { -1.0f64 }.to_bits();
+                self.load_bits(one, bits);
+                self.emit(Instr::AddF {
+                    a: cur,
+                    b: cur,
+                    c: one,
+                });
+            }
+            ScalarType::Char => {
+                self.emit(Instr::AddI64 { a: cur, b: cur, imm });
+                self.emit(Instr::Sext8 { a: cur, b: cur });
+            }
+            ScalarType::Int => {
+                self.emit(Instr::AddI32 { a: cur, b: cur, imm });
+            }
+            ScalarType::UInt => {
+                self.emit(Instr::AddIU32 { a: cur, b: cur, imm });
+            }
+            ScalarType::Long | ScalarType::ULong => {
+                self.emit(Instr::AddI64 { a: cur, b: cur, imm });
+            }
+        }
+        if !matches!(loc, Loc::Reg(_)) {
+            self.store(loc, cur);
+        }
+        match old {
+            Some(t) => self.finish(t, dst),
+            None => self.finish(cur, dst),
+        }
+    }
+
+    // ---- calls ----
+
+    fn call(
+        &mut self,
+        e: &Expr,
+        func: crate::hir::FuncId,
+        args: &[Arg],
+        dst: Option<Reg>,
+    ) -> Reg {
+        let base = self.free;
+        for a in args {
+            let r = self.alloc();
+            match a {
+                Arg::Scalar(x) => {
+                    self.expr(x, Some(r));
+                }
+                Arg::Array { base: ab, indices } => {
+                    self.sub_array(*ab, indices, Some(r));
+                }
+            }
+            // Temporaries above the argument are dead now.
+            self.free = u32::from(r.0) + 1;
+        }
+        let a = Reg(base.min(u32::from(u16::MAX)) as u16);
+        self.max_regs = self.max_regs.max(base + 1);
+        self.at(e.span);
+        self.emit(Instr::Call {
+            a,
+            f: crate::bytecode::FuncIdx(func.0 as u16),
+        });
+        self.free = base + 1;
+        self.finish(a, dst)
+    }
+
+    fn builtin(&mut self, e: &Expr, func: Builtin, args: &[Expr], dst: Option<Reg>) -> Reg {
+        let mark = self.free;
+        let regs: Vec<Reg> = args.iter().map(|a| self.expr(a, None)).collect();
+        self.free = mark;
+        let arg = |i: usize| regs.get(i).copied().unwrap_or(Reg(0));
+        self.at(e.span);
+        if func == Builtin::Exit {
+            self.emit(Instr::Exit { a: arg(0) });
+            return dst.unwrap_or(arg(0));
+        }
+        let d = dst.unwrap_or_else(|| self.alloc());
+        let (a, b, c) = (d, arg(0), arg(1));
+        let ins = match func {
+            Builtin::Putchar => Instr::Putchar { a, b },
+            Builtin::Abs => Instr::Abs32 { a, b },
+            Builtin::Labs => Instr::Abs64 { a, b },
+            Builtin::Sqrt => Instr::Sqrt { a, b },
+            Builtin::Fabs => Instr::Fabs { a, b },
+            Builtin::Floor => Instr::Math1 { f: MathFn::Floor, a, b },
+            Builtin::Ceil => Instr::Math1 { f: MathFn::Ceil, a, b },
+            Builtin::Sin => Instr::Math1 { f: MathFn::Sin, a, b },
+            Builtin::Cos => Instr::Math1 { f: MathFn::Cos, a, b },
+            Builtin::Tan => Instr::Math1 { f: MathFn::Tan, a, b },
+            Builtin::Atan => Instr::Math1 { f: MathFn::Atan, a, b },
+            Builtin::Exp => Instr::Math1 { f: MathFn::Exp, a, b },
+            Builtin::Log => Instr::Math1 { f: MathFn::Log, a, b },
+            Builtin::Log10 => Instr::Math1 { f: MathFn::Log10, a, b },
+            Builtin::Atan2 => Instr::Math2 { f: MathFn::Atan2, a, b, c },
+            Builtin::Pow => Instr::Math2 { f: MathFn::Pow, a, b, c },
+            Builtin::Fmod => Instr::Math2 { f: MathFn::Fmod, a, b, c },
+            Builtin::Exit => Instr::Exit { a: b },
+        };
+        self.emit(ins);
+        d
+    }
+
+    // ---- conditions ----
+
+    /// Emits code that jumps (via `patches`) when `e`'s truth equals `jump_if`, and falls
+    /// through otherwise.
+    pub(super) fn cond_jump(&mut self, e: &Expr, jump_if: bool, patches: &mut Vec<Patch>) {
+        if let Some(truth) = self.const_truth(e) {
+            if truth == jump_if {
+                patches.push(self.jump());
+            }
+            return;
+        }
+        match &e.kind {
+            ExprKind::LogicalAnd { lhs, rhs } => {
+                if jump_if {
+                    let mut skip = Vec::new();
+                    self.cond_jump(lhs, false, &mut skip);
+                    self.cond_jump(rhs, true, patches);
+                    let here = self.here();
+                    self.patch_all(skip, here);
+                } else {
+                    self.cond_jump(lhs, false, patches);
+                    self.cond_jump(rhs, false, patches);
+                }
+            }
+            ExprKind::LogicalOr { lhs, rhs } => {
+                if jump_if {
+                    self.cond_jump(lhs, true, patches);
+                    self.cond_jump(rhs, true, patches);
+                } else {
+                    let mut skip = Vec::new();
+                    self.cond_jump(lhs, true, &mut skip);
+                    self.cond_jump(rhs, false, patches);
+                    let here = self.here();
+                    self.patch_all(skip, here);
+                }
+            }
+            ExprKind::Unary {
+                op: UnaryOp::Not,
+                operand,
+            } => self.cond_jump(operand, !jump_if, patches),
+            ExprKind::Comma { lhs, rhs } => {
+                self.effect(lhs);
+                self.cond_jump(rhs, jump_if, patches);
+            }
+            ExprKind::Compare {
+                op,
+                operand_ty,
+                lhs,
+                rhs,
+            } => self.compare_jump(e, *op, *operand_ty, lhs, rhs, jump_if, patches),
+            _ => {
+                let mark = self.free;
+                let r = self.expr(e, None);
+                self.at(e.span);
+                let p = if e.ty == Some(ScalarType::Double) {
+                    let z = self.alloc();
+                    self.emit(Instr::LoadI { a: z, imm: 0 });
+                    if jump_if {
+                        self.emit(Instr::JNeF { a: r, b: z, t: Pc(0) })
+                    } else {
+                        self.emit(Instr::JEqF { a: r, b: z, t: Pc(0) })
+                    }
+                } else if jump_if {
+                    self.emit(Instr::Jnz { a: r, t: Pc(0) })
+                } else {
+                    self.emit(Instr::Jz { a: r, t: Pc(0) })
+                };
+                self.free = mark;
+                patches.push(p);
+            }
+        }
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn compare_jump(
+        &mut self,
+        e: &Expr,
+        op: CompareOp,
+        ty: ScalarType,
+        lhs: &Expr,
+        rhs: &Expr,
+        jump_if: bool,
+        patches: &mut Vec<Patch>,
+    ) {
+        let mark = self.free;
+        // Integers: jumping on false is jumping on the negated comparison.
+        let int_op = if jump_if { op } else { negate(op) };
+        let signed_ok = !is_unsigned(ty) || matches!(int_op, CompareOp::Eq | CompareOp::Ne);
+        if ty.is_integer() && signed_ok {
+            // Small constant on either side: immediate form.
+            let (var, cst, op2) = match (self.int_const(lhs), self.int_const(rhs)) {
+                (_, Some(c)) => (lhs, Some(c), int_op),
+                (Some(c), None) => (rhs, Some(c), swap(int_op)),
+                _ => (lhs, None, int_op),
+            };
+            if let Some(imm) = cst.and_then(|c| i16::try_from(c).ok()) {
+                let a = self.expr(var, None);
+                self.at(e.span);
+                let t = Pc(0);
+                let ins = match op2 {
+                    CompareOp::Eq => Instr::JEqI { a, imm, t },
+                    CompareOp::Ne => Instr::JNeI { a, imm, t },
+                    CompareOp::Lt => Instr::JLtI { a, imm, t },
+                    CompareOp::Le => Instr::JLeI { a, imm, t },
+                    CompareOp::Gt => Instr::JGtI { a, imm, t },
+                    CompareOp::Ge => Instr::JGeI { a, imm, t },
+                };
+                patches.push(self.emit(ins));
+                self.free = mark;
+                return;
+            }
+        }
+        let l = self.expr(lhs, None);
+        let r = self.expr(rhs, None);
+        self.at(e.span);
+        let t = Pc(0);
+        let ins = if ty == ScalarType::Double {
+            // NaN makes every ordered comparison false: negate with the `JNLtF` forms.
+            match (op, jump_if) {
+                (CompareOp::Eq, true) | (CompareOp::Ne, false) => Instr::JEqF { a: l, b: r, t },
+                (CompareOp::Ne, true) | (CompareOp::Eq, false) => Instr::JNeF { a: l, b: r, t },
+                (CompareOp::Lt, true) => Instr::JLtF { a: l, b: r, t },
+                (CompareOp::Le, true) => Instr::JLeF { a: l, b: r, t },
+                (CompareOp::Gt, true) => Instr::JLtF { a: r, b: l, t },
+                (CompareOp::Ge, true) => Instr::JLeF { a: r, b: l, t },
+                (CompareOp::Lt, false) => Instr::JNLtF { a: l, b: r, t },
+                (CompareOp::Le, false) => Instr::JNLeF { a: l, b: r, t },
+                (CompareOp::Gt, false) => Instr::JNLtF { a: r, b: l, t },
+                (CompareOp::Ge, false) => Instr::JNLeF { a: r, b: l, t },
+            }
+        } else {
+            let u = is_unsigned(ty);
+            match int_op {
+                CompareOp::Eq => Instr::JEq { a: l, b: r, t },
+                CompareOp::Ne => Instr::JNe { a: l, b: r, t },
+                CompareOp::Lt if u => Instr::JLtU { a: l, b: r, t },
+                CompareOp::Le if u => Instr::JLeU { a: l, b: r, t },
+                CompareOp::Gt if u => Instr::JLtU { a: r, b: l, t },
+                CompareOp::Ge if u => Instr::JLeU { a: r, b: l, t },
+                CompareOp::Lt => Instr::JLt { a: l, b: r, t },
+                CompareOp::Le => Instr::JLe { a: l, b: r, t },
+                CompareOp::Gt => Instr::JLt { a: r, b: l, t },
+                CompareOp::Ge => Instr::JLe { a: r, b: l, t },
+            }
+        };
+        patches.push(self.emit(ins));
+        self.free = mark;
+    }
+}
+
+/// `!(a op b)` for integers.
+fn negate(op: CompareOp) -> CompareOp {
+    match op {
+        CompareOp::Eq => CompareOp::Ne,
+        CompareOp::Ne => CompareOp::Eq,
+        CompareOp::Lt => CompareOp::Ge,
+        CompareOp::Le => CompareOp::Gt,
+        CompareOp::Gt => CompareOp::Le,
+        CompareOp::Ge => CompareOp::Lt,
+    }
+}
+
+/// `b op' a` equivalent to `a op b`.
+fn swap(op: CompareOp) -> CompareOp {
+    match op {
+        CompareOp::Eq => CompareOp::Eq,
+        CompareOp::Ne => CompareOp::Ne,
+        CompareOp::Lt => CompareOp::Gt,
+        CompareOp::Le => CompareOp::Ge,
+        CompareOp::Gt => CompareOp::Lt,
+        CompareOp::Ge => CompareOp::Le,
+    }
+}
+
+/// The instruction computing `l op r` in type `ty` into `d`.
+fn binary_instr(op: BinaryOp, ty: ScalarType, d: Reg, l: Reg, r: Reg) -> Instr {
+    use ScalarType::*;
+    let (a, b, c) = (d, l, r);
+    match (op, ty) {
+        (BinaryOp::Add, Double) => Instr::AddF { a, b, c },
+        (BinaryOp::Add, UInt) => Instr::AddU32 { a, b, c },
+        (BinaryOp::Add, Long | ULong) => Instr::Add64 { a, b, c },
+        (BinaryOp::Add, _) => Instr::Add32 { a, b, c },
+        (BinaryOp::Sub, Double) => Instr::SubF { a, b, c },
+        (BinaryOp::Sub, UInt) => Instr::SubU32 { a, b, c },
+        (BinaryOp::Sub, Long | ULong) => Instr::Sub64 { a, b, c },
+        (BinaryOp::Sub, _) => Instr::Sub32 { a, b, c },
+        (BinaryOp::Mul, Double) => Instr::MulF { a, b, c },
+        (BinaryOp::Mul, UInt) => Instr::MulU32 { a, b, c },
+        (BinaryOp::Mul, Long | ULong) => Instr::Mul64 { a, b, c },
+        (BinaryOp::Mul, _) => Instr::Mul32 { a, b, c },
+        (BinaryOp::Div, Double) => Instr::DivF { a, b, c },
+        (BinaryOp::Div, UInt | ULong) => Instr::DivU { a, b, c },
+        (BinaryOp::Div, Long) => Instr::Div64 { a, b, c },
+        (BinaryOp::Div, _) => Instr::Div32 { a, b, c },
+        (BinaryOp::Rem, UInt | ULong) => Instr::RemU { a, b, c },
+        (BinaryOp::Rem, _) => Instr::RemS { a, b, c },
+        (BinaryOp::BitAnd, _) => Instr::And { a, b, c },
+        (BinaryOp::BitOr, _) => Instr::Or { a, b, c },
+        (BinaryOp::BitXor, _) => Instr::Xor { a, b, c },
+        (BinaryOp::Shl, UInt) => Instr::ShlU32 { a, b, c },
+        (BinaryOp::Shl, Long | ULong) => Instr::Shl64 { a, b, c },
+        (BinaryOp::Shl, _) => Instr::Shl32 { a, b, c },
+        (BinaryOp::Shr, UInt) => Instr::Shr32 { a, b, c },
+        (BinaryOp::Shr, ULong) => Instr::Shr64 { a, b, c },
+        (BinaryOp::Shr, Long) => Instr::Sar64 { a, b, c },
+        (BinaryOp::Shr, _) => Instr::Sar32 { a, b, c },
+    }
+}
+
+/// The instruction computing the comparison `l op r` of two `ty` values as 0/1 into `d`.
+fn compare_instr(op: CompareOp, ty: ScalarType, d: Reg, l: Reg, r: Reg) -> Instr {
+    let a = d;
+    if ty == ScalarType::Double {
+        return match op {
+            CompareOp::Eq => Instr::EqF { a, b: l, c: r },
+            CompareOp::Ne => Instr::NeF { a, b: l, c: r },
+            CompareOp::Lt => Instr::LtF { a, b: l, c: r },
+            CompareOp::Le => Instr::LeF { a, b: l, c: r },
+            CompareOp::Gt => Instr::LtF { a, b: r, c: l },
+            CompareOp::Ge => Instr::LeF { a, b: r, c: l },
+        };
+    }
+    let u = is_unsigned(ty);
+    match op {
+        CompareOp::Eq => Instr::Eq { a, b: l, c: r },
+        CompareOp::Ne => Instr::Ne { a, b: l, c: r },
+        CompareOp::Lt if u => Instr::LtU { a, b: l, c: r },
+        CompareOp::Le if u => Instr::LeU { a, b: l, c: r },
+        CompareOp::Gt if u => Instr::LtU { a, b: r, c: l },
+        CompareOp::Ge if u => Instr::LeU { a, b: r, c: l },
+        CompareOp::Lt => Instr::Lt { a, b: l, c: r },
+        CompareOp::Le => Instr::Le { a, b: l, c: r },
+        CompareOp::Gt => Instr::Lt { a, b: r, c: l },
+        CompareOp::Ge => Instr::Le { a, b: r, c: l },
+    }
+}
+
+/// Converts a constant's bit pattern from one scalar type to another, with the same semantics
+/// as the conversion instructions (this is constant folding of `Convert`).
+fn convert_const(bits: u64, from: ScalarType, to: ScalarType) -> u64 {
+    use ScalarType::*;
+    match (from, to) {
+        (f, t) if f == t => bits,
+        (Double, _) => {
+            let x = f64::from_bits(bits);
+            // Same semantics as the VM's conversions (x86-64 gcc).
+            let as_i64 = |x: f64| -> i64 {
+                if x > -9_223_372_036_854_777_856.0 && x < 9_223_372_036_854_775_808.0 {
+                    x as i64
+                } else {
+                    i64::MIN
+                }
+            };
+            match to {
+                Char | Int => {
+                    let v = if x > -2_147_483_649.0 && x < 2_147_483_648.0 {
+                        x as i32
+                    } else {
+                        i32::MIN
+                    };
+                    to.wrap(i64::from(v)) as u64
+                }
+                UInt => as_i64(x) as u32 as u64,
+                Long => as_i64(x) as u64,
+                ULong => {
+                    const TWO63: f64 = 9_223_372_036_854_775_808.0;
+                    if x >= TWO63 {
+                        (as_i64(x - TWO63) as u64) ^ (1 << 63)
+                    } else {
+                        as_i64(x) as u64
+                    }
+                }
+                Double => bits,
+            }
+        }
+        (ULong, Double) => (bits as f64).to_bits(),
+        (_, Double) => ((bits as i64) as f64).to_bits(),
+        (_, t) => t.wrap(bits as i64) as u64,
+    }
+}
+
+/// Whether evaluating `e` can have an effect (calls, assignments, output, traps are effects
+/// only where the value is computed, which we keep).
+fn has_effects(e: &Expr) -> bool {
+    match &e.kind {
+        ExprKind::IntConst(_) | ExprKind::DoubleConst(_) | ExprKind::StringLit(_) => false,
+        ExprKind::Load(Place::Local(_) | Place::Global(_)) => false,
+        _ => true,
+    }
+}
+
+/// Loads a constant node (normally already handled by `const_bits` in `expr`).
+fn load_const(c: &mut FnCompiler<'_>, e: &Expr, dst: Option<Reg>) -> Reg {
+    let d = dst.unwrap_or_else(|| c.alloc());
+    let bits = match &e.kind {
+        ExprKind::IntConst(v) => *v as u64,
+        ExprKind::DoubleConst(d) => d.to_bits(),
+        _ => 0,
+    };
+    c.load_bits(d, bits);
+    d
+}
+
+/// Whether evaluating `e` may assign to a local (assignments, `++`/`--`); calls cannot, as
+/// locals are not addressable.
+fn writes_locals(e: &Expr) -> bool {
+    match &e.kind {
+        ExprKind::Assign { .. } | ExprKind::CompoundAssign { .. } | ExprKind::IncDec { .. } => true,
+        ExprKind::IntConst(_)
+        | ExprKind::DoubleConst(_)
+        | ExprKind::StringLit(_)
+        | ExprKind::Puts { .. } => false,
+        ExprKind::Load(p) => match p {
+            Place::Element { indices, .. } => indices.iter().any(writes_locals),
+            _ => false,
+        },
+        ExprKind::Convert { expr, .. } => writes_locals(expr),
+        ExprKind::Unary { operand, .. } => writes_locals(operand),
+        ExprKind::Binary { lhs, rhs, .. }
+        | ExprKind::Compare { lhs, rhs, .. }
+        | ExprKind::LogicalAnd { lhs, rhs }
+        | ExprKind::LogicalOr { lhs, rhs }
+        | ExprKind::Comma { lhs, rhs } => writes_locals(lhs) || writes_locals(rhs),
+        ExprKind::Conditional {
+            cond,
+            then_expr,
+            else_expr,
+        } => writes_locals(cond) || writes_locals(then_expr) || writes_locals(else_expr),
+        ExprKind::Call { args, .. } => args.iter().any(|a| match a {
+            Arg::Scalar(x) => writes_locals(x),
+            Arg::Array { indices, .. } => indices.iter().any(writes_locals),
+        }),
+        ExprKind::Builtin { args, .. } | ExprKind::Printf { args, .. } => {
+            args.iter().any(writes_locals)
+        }
+    }
+}

@@ -1,0 +1,539 @@
+//! The compiler: typed HIR to register bytecode.
+//!
+//! One pass over each function's HIR, emitting [`Instr`]s into a growing vector, in the style
+//! of Lua's `lcode.c`:
+//!
+//! * **Registers as a stack.** Every local (parameters first, then each declaration, including
+//!   array references) is pinned to its own register for the whole function. Temporaries are
+//!   handed out above them in LIFO order ([`FnCompiler::alloc`]); a statement releases all its
+//!   temporaries, and the maximum ever used gives `num_regs`.
+//! * **Destinations instead of moves.** Expression compilation takes an optional destination
+//!   register; a node writes its result there with its own final instruction instead of
+//!   computing into a temporary and moving (the idea behind Lua's `VRELOC` and wasmi's
+//!   result retargeting). A read of a local with no destination needs no code at all.
+//! * **Conditions as branches.** Conditions of `if`, loops, `?:`, `&&`, `||` and `!` compile to
+//!   fused compare-and-branch instructions (`JLt r1, r2`, `JLtI r1, 10`) jumping to patch lists,
+//!   never materialising 0/1 unless a value is needed.
+//! * **Loops test at the bottom**, so each iteration runs one branch; `for (...; i < n; i++)`
+//!   over an `int` or `long` becomes a single `IncJLt32`/`IncJLt64` per iteration.
+//! * **`switch`**: a jump table (`JTab`) when the cases are dense, else a chain of equality
+//!   branches; case labels anywhere in the body become the targets.
+//! * **Runtime checks** are part of the instructions: `Div*`/`Rem*` trap on zero, `Row`/`LdE`/
+//!   `StE` check each index against its dimension, shifts check their count, `Call` checks
+//!   the depth.
+//!
+//! Local arrays live in the frame's array area (zeroed at entry); a prologue, inserted in front
+//! of the body once it is known which arrays the function uses, loads the references of the
+//! local arrays (`LocalArr`) and of the global arrays the function touches (`LoadK`).
+
+mod expr;
+mod stmt;
+
+use std::collections::HashMap;
+
+use crate::bytecode::{
+    ArrayRef, ConstIdx, FuncIdx, Function, GlobalInfo, GlobalSlot, Instr, JumpTable, Loc, Pc,
+    Program, Reg, Shape, ShapeIdx, Site, SiteIdx, TableIdx,
+};
+use crate::diag::{Diagnostic, Diagnostics};
+use crate::hir::{self, ConstValue, GlobalId, LocalId, ScalarType, Type};
+use crate::span::{LineIndex, Span};
+
+/// Compiles a checked program. Fails (with diagnostics naming the function) only when a
+/// function exceeds the bytecode's limits (65,535 instructions or registers per function,
+/// 2^32 memory slots).
+pub fn compile_program(program: &hir::Program, lines: &LineIndex) -> Result<Program, Diagnostics> {
+    let mut diags = Diagnostics::new();
+    // Global memory layout: one slot per scalar or element, in declaration order.
+    let mut memory_init = Vec::new();
+    let mut globals = Vec::new();
+    let mut global_slots = Vec::new();
+    for g in &program.globals {
+        let slot = memory_init.len();
+        for v in &g.init {
+            memory_init.push(match *v {
+                ConstValue::Int(i) => i as u64,
+                ConstValue::Double(d) => d.to_bits(),
+            });
+        }
+        let len = memory_init.len() - slot;
+        if memory_init.len() > u32::MAX as usize / 2 {
+            diags.push(Diagnostic::error(g.span, "global arrays too large"));
+            return Err(diags);
+        }
+        global_slots.push(slot as u32);
+        globals.push(GlobalInfo {
+            name: g.name.clone(),
+            slot: GlobalSlot(slot as u32),
+            len: len as u32,
+        });
+    }
+    if program.functions.len() > usize::from(u16::MAX) {
+        diags.push(Diagnostic::error(
+            program.functions[0].span,
+            "too many functions (at most 65535)",
+        ));
+        return Err(diags);
+    }
+    let mut functions = Vec::with_capacity(program.functions.len());
+    for func in &program.functions {
+        match FnCompiler::new(program, func, lines, &global_slots).compile() {
+            Ok(f) => functions.push(f),
+            Err(d) => diags.push(d),
+        }
+    }
+    if !diags.is_empty() {
+        return Err(diags);
+    }
+    Ok(Program {
+        functions,
+        main: FuncIdx(program.main.0 as u16),
+        globals,
+        memory_init,
+    })
+}
+
+/// Provisional numbers of the registers pinned to global array references count down from
+/// here (see `FnCompiler::renumber_pinned`).
+const PINNED_TOP: u16 = u16::MAX;
+
+/// A place in the code whose jump target is patched later.
+type Patch = usize;
+
+/// What `break`/`continue` refer to.
+enum Ctx {
+    Loop {
+        breaks: Vec<Patch>,
+        continues: Vec<Patch>,
+    },
+    Switch {
+        breaks: Vec<Patch>,
+        /// (case value, pc of its label once seen).
+        cases: Vec<(i64, Option<usize>)>,
+        default: Option<usize>,
+    },
+}
+
+/// The per-function compiler state (see the module docs).
+struct FnCompiler<'a> {
+    program: &'a hir::Program,
+    func: &'a hir::Function,
+    lines: &'a LineIndex,
+    global_slots: &'a [u32],
+    code: Vec<Instr>,
+    locs: Vec<Loc>,
+    consts: Vec<u64>,
+    const_map: HashMap<u64, ConstIdx>,
+    shapes: Vec<Shape>,
+    tables: Vec<JumpTable>,
+    sites: Vec<Site>,
+    /// Register of each local (scalar value or array reference).
+    local_reg: Vec<Reg>,
+    /// Frame-relative slot of each local array (`None` for scalars and array parameters).
+    local_array_off: Vec<Option<u32>>,
+    /// Registers holding references to global arrays, assigned on first use.
+    global_array_reg: HashMap<GlobalId, Reg>,
+    /// First free register (the top of the register stack).
+    free: u32,
+    /// Highest register count ever used.
+    max_regs: u32,
+    array_slots: u64,
+    ctx: Vec<Ctx>,
+    loc: Loc,
+    error: Option<Diagnostic>,
+}
+
+impl<'a> FnCompiler<'a> {
+    fn new(
+        program: &'a hir::Program,
+        func: &'a hir::Function,
+        lines: &'a LineIndex,
+        global_slots: &'a [u32],
+    ) -> FnCompiler<'a> {
+        let mut c = FnCompiler {
+            program,
+            func,
+            lines,
+            global_slots,
+            code: Vec::new(),
+            locs: Vec::new(),
+            consts: Vec::new(),
+            const_map: HashMap::new(),
+            shapes: Vec::new(),
+            tables: Vec::new(),
+            sites: Vec::new(),
+            local_reg: Vec::with_capacity(func.locals.len()),
+            local_array_off: Vec::with_capacity(func.locals.len()),
+            global_array_reg: HashMap::new(),
+            free: 0,
+            max_regs: 0,
+            array_slots: 0,
+            ctx: Vec::new(),
+            loc: Loc::default(),
+            error: None,
+        };
+        for local in &func.locals {
+            let r = c.alloc();
+            c.local_reg.push(r);
+            let off = match &local.ty {
+                Type::Array { .. } => {
+                    let size = local.ty.size().unwrap_or(0);
+                    let off = c.array_slots;
+                    c.array_slots += size;
+                    Some(off as u32)
+                }
+                _ => None,
+            };
+            c.local_array_off.push(off);
+        }
+        c
+    }
+
+    fn compile(mut self) -> Result<Function, Diagnostic> {
+        self.loc = self.loc_of(self.func.span);
+        let body = &self.func.body;
+        self.block(body);
+        // Falling off the end: `void` functions return; `main` returns 0 (C99); other
+        // functions return 0 (C leaves the value undefined).
+        self.loc = self.loc_of(Span::new(body.span.end as usize, body.span.end as usize));
+        if self.code.last().is_none_or(|i| !i.is_terminator()) || self.has_jump_to_end() {
+            if self.func.ret.is_some() {
+                let r = self.alloc();
+                self.emit(Instr::LoadI { a: r, imm: 0 });
+                self.emit(Instr::Ret { a: r });
+            } else {
+                self.emit(Instr::RetV {});
+            }
+        }
+        self.renumber_pinned();
+        self.insert_prologue();
+        if let Some(e) = self.error.take() {
+            return Err(e);
+        }
+        if self.array_slots > u64::from(u32::MAX / 2) {
+            return Err(Diagnostic::error(self.func.span, "local arrays too large"));
+        }
+        if self.code.len() > usize::from(u16::MAX) {
+            return Err(Diagnostic::error(
+                self.func.span,
+                format!(
+                    "function `{}` is too large for the bytecode ({} instructions, at most 65535)",
+                    self.func.name,
+                    self.code.len()
+                ),
+            ));
+        }
+        if self.max_regs > u32::from(u16::MAX) {
+            return Err(Diagnostic::error(
+                self.func.span,
+                format!(
+                    "function `{}` needs too many registers ({}, at most 65535)",
+                    self.func.name, self.max_regs
+                ),
+            ));
+        }
+        Ok(Function {
+            name: self.func.name.clone(),
+            loc: self.loc_of(self.func.span),
+            num_params: self.func.params.len() as u16,
+            num_regs: self.max_regs.max(1) as u16,
+            array_slots: self.array_slots as u32,
+            code: self.code,
+            locs: self.locs,
+            consts: self.consts,
+            shapes: self.shapes,
+            tables: self.tables,
+            sites: self.sites,
+        })
+    }
+
+    /// True if some jump targets the (not yet emitted) instruction after the last one.
+    fn has_jump_to_end(&self) -> bool {
+        let end = self.code.len();
+        self.code.iter().any(|i| i.target().is_some_and(|t| t.index() == end))
+            || self
+                .tables
+                .iter()
+                .any(|t| t.default.index() == end || t.targets.iter().any(|p| p.index() == end))
+    }
+
+    /// Puts the array-reference set-up in front of the code, shifting every target.
+    fn insert_prologue(&mut self) {
+        let mut pro = Vec::new();
+        for (i, off) in self.local_array_off.clone().into_iter().enumerate() {
+            if let Some(off) = off {
+                let dims = match &self.func.locals[i].ty {
+                    Type::Array { dims, .. } => dims.clone(),
+                    _ => continue,
+                };
+                let k = self.constant(
+                    ArrayRef {
+                        base: off,
+                        dim: dims[0],
+                    }
+                    .pack(),
+                );
+                pro.push(Instr::LocalArr {
+                    a: self.local_reg[i],
+                    k,
+                });
+            }
+        }
+        let mut globals: Vec<(GlobalId, Reg)> =
+            self.global_array_reg.iter().map(|(g, r)| (*g, *r)).collect();
+        globals.sort();
+        for (g, r) in globals {
+            let dims = match &self.program.global(g).ty {
+                Type::Array { dims, .. } => dims[0],
+                _ => 1,
+            };
+            let k = self.constant(
+                ArrayRef {
+                    base: self.global_slots[g.index()],
+                    dim: dims,
+                }
+                .pack(),
+            );
+            pro.push(Instr::LoadK { a: r, k });
+        }
+        if pro.is_empty() {
+            return;
+        }
+        let shift = pro.len();
+        for ins in &mut self.code {
+            ins.for_each_target_mut(|p| p.0 = (p.index() + shift).min(usize::from(u16::MAX)) as u16);
+        }
+        for t in &mut self.tables {
+            for p in t.targets.iter_mut().chain([&mut t.default]) {
+                p.0 = (p.index() + shift).min(usize::from(u16::MAX)) as u16;
+            }
+        }
+        let loc = self.loc_of(self.func.span);
+        let n = pro.len();
+        self.code.splice(0..0, pro);
+        self.locs.splice(0..0, std::iter::repeat_n(loc, n));
+    }
+
+    // ---- emission helpers ----
+
+    fn loc_of(&self, span: Span) -> Loc {
+        let lc = self.lines.line_col(span.start);
+        Loc {
+            line: lc.line,
+            col: lc.col,
+        }
+    }
+
+    /// Sets the source location of the instructions emitted next.
+    fn at(&mut self, span: Span) {
+        self.loc = self.loc_of(span);
+    }
+
+    fn emit(&mut self, ins: Instr) -> usize {
+        self.code.push(ins);
+        self.locs.push(self.loc);
+        self.code.len() - 1
+    }
+
+    fn here(&self) -> usize {
+        self.code.len()
+    }
+
+    fn pc(&mut self, at: usize) -> Pc {
+        if at > usize::from(u16::MAX) && self.error.is_none() {
+            self.error = Some(Diagnostic::error(
+                self.func.span,
+                format!(
+                    "function `{}` is too large for the bytecode (more than 65535 instructions)",
+                    self.func.name
+                ),
+            ));
+        }
+        Pc(at.min(usize::from(u16::MAX)) as u16)
+    }
+
+    /// Points the jump at `patch` to `target`.
+    fn patch(&mut self, patch: Patch, target: usize) {
+        let t = self.pc(target);
+        self.code[patch].for_each_target_mut(|p| *p = t);
+    }
+
+    fn patch_all(&mut self, patches: Vec<Patch>, target: usize) {
+        for p in patches {
+            self.patch(p, target);
+        }
+    }
+
+    /// Emits an unconditional jump to be patched.
+    fn jump(&mut self) -> Patch {
+        self.emit(Instr::Jmp { t: Pc(0) })
+    }
+
+    fn alloc(&mut self) -> Reg {
+        let r = self.free;
+        self.free += 1;
+        self.max_regs = self.max_regs.max(self.free);
+        Reg(r.min(u32::from(u16::MAX)) as u16)
+    }
+
+    fn constant(&mut self, bits: u64) -> ConstIdx {
+        if let Some(&k) = self.const_map.get(&bits) {
+            return k;
+        }
+        if self.consts.len() >= usize::from(u16::MAX) && self.error.is_none() {
+            self.error = Some(Diagnostic::error(
+                self.func.span,
+                "too many constants in one function (at most 65535)",
+            ));
+        }
+        let k = ConstIdx(self.consts.len().min(usize::from(u16::MAX)) as u16);
+        self.consts.push(bits);
+        self.const_map.insert(bits, k);
+        k
+    }
+
+    fn shape(&mut self, stride: u32, inner: u32) -> ShapeIdx {
+        let s = Shape { stride, inner };
+        if let Some(i) = self.shapes.iter().position(|x| *x == s) {
+            return ShapeIdx(i as u8);
+        }
+        if self.shapes.len() >= 256 && self.error.is_none() {
+            self.error = Some(Diagnostic::error(
+                self.func.span,
+                "too many distinct array shapes in one function (at most 256)",
+            ));
+        }
+        self.shapes.push(s);
+        ShapeIdx((self.shapes.len() - 1).min(255) as u8)
+    }
+
+    fn site(&mut self, site: Site) -> SiteIdx {
+        self.sites.push(site);
+        SiteIdx((self.sites.len() - 1).min(usize::from(u16::MAX)) as u16)
+    }
+
+    fn table(&mut self, table: JumpTable) -> TableIdx {
+        self.tables.push(table);
+        TableIdx((self.tables.len() - 1).min(usize::from(u16::MAX)) as u16)
+    }
+
+    /// Loads a 64-bit pattern into `dst`.
+    fn load_bits(&mut self, dst: Reg, bits: u64) {
+        let v = bits as i64;
+        if let Ok(imm) = i32::try_from(v) {
+            self.emit(Instr::LoadI { a: dst, imm });
+        } else {
+            let k = self.constant(bits);
+            self.emit(Instr::LoadK { a: dst, k });
+        }
+    }
+
+    // ---- arrays ----
+
+    /// The register holding the reference of an array variable, and the array's dimensions
+    /// after the first (static).
+    fn array_base(&mut self, base: hir::ArrayBase) -> (Reg, Vec<u32>) {
+        match base {
+            hir::ArrayBase::Local(l) => {
+                let inner = match &self.func.local(l).ty {
+                    Type::Array { dims, .. } => dims[1..].to_vec(),
+                    Type::ArrayRef { inner, .. } => inner.clone(),
+                    Type::Scalar(_) => Vec::new(),
+                };
+                (self.local_reg[l.index()], inner)
+            }
+            hir::ArrayBase::Global(g) => {
+                let inner = match &self.program.global(g).ty {
+                    Type::Array { dims, .. } => dims[1..].to_vec(),
+                    _ => Vec::new(),
+                };
+                let r = match self.global_array_reg.get(&g) {
+                    Some(&r) => r,
+                    None => {
+                        // A provisional register, renumbered above all others at the end
+                        // (see `renumber_pinned`), so it never collides with a temporary.
+                        let r = Reg(PINNED_TOP - self.global_array_reg.len() as u16);
+                        self.global_array_reg.insert(g, r);
+                        r
+                    }
+                };
+                (r, inner)
+            }
+        }
+    }
+
+    /// Gives the provisional registers of global array references their final numbers,
+    /// just above every register the function uses otherwise.
+    fn renumber_pinned(&mut self) {
+        let n = self.global_array_reg.len() as u32;
+        if n == 0 {
+            return;
+        }
+        let floor = u32::from(PINNED_TOP) + 1 - n;
+        let first = self.max_regs;
+        let map = |r: &mut Reg| {
+            if u32::from(r.0) >= floor {
+                r.0 = (first + (u32::from(PINNED_TOP) - u32::from(r.0))).min(u32::from(u16::MAX)) as u16;
+            }
+        };
+        for ins in &mut self.code {
+            ins.for_each_reg_mut(map);
+        }
+        for r in self.global_array_reg.values_mut() {
+            map(r);
+        }
+        self.max_regs += n;
+    }
+
+    /// Computes the reference of the sub-array selected by `indices` (a prefix of the array's
+    /// indices) into a register: `dst` if given.
+    fn sub_array(
+        &mut self,
+        base: hir::ArrayBase,
+        indices: &[hir::Expr],
+        dst: Option<Reg>,
+    ) -> Reg {
+        let (mut cur, inner) = self.array_base(base);
+        for (level, idx) in indices.iter().enumerate() {
+            let stride: u64 = inner[level..].iter().map(|&d| u64::from(d)).product();
+            let next = inner.get(level).copied().unwrap_or(1);
+            let mark = self.free;
+            let i = self.expr(idx, None);
+            self.free = mark;
+            let last = level + 1 == indices.len();
+            let out = match (last, dst) {
+                (true, Some(d)) => d,
+                // From the second level on, `cur` is a temporary of ours: reuse it.
+                _ if level > 0 => cur,
+                _ => self.alloc(),
+            };
+            let s = self.shape(stride.min(u64::from(u32::MAX)) as u32, next);
+            self.at(idx.span);
+            self.emit(Instr::Row { a: out, b: cur, c: i, s });
+            cur = out;
+        }
+        if indices.is_empty() {
+            if let Some(d) = dst {
+                if d != cur {
+                    self.emit(Instr::Mov { a: d, b: cur });
+                }
+                return d;
+            }
+        }
+        cur
+    }
+
+}
+
+/// Whether a scalar type is compared with signed (`<s`) or unsigned (`<u`) comparisons.
+fn is_unsigned(t: ScalarType) -> bool {
+    matches!(t, ScalarType::UInt | ScalarType::ULong)
+}
+
+/// The local a place names, if it is a scalar local.
+fn place_local(p: &hir::Place) -> Option<LocalId> {
+    match p {
+        hir::Place::Local(l) => Some(*l),
+        _ => None,
+    }
+}
