@@ -1,0 +1,723 @@
+//! The interpreter: one `loop { match }` over the bytecode, generic over [`Probes`].
+//!
+//! ## State
+//! * `stack`: the register stack, untyped 64-bit slots. The running frame's window is
+//!   `stack[base .. base + num_regs]`; a call's window starts at the caller's argument register
+//!   (see [`lang::bytecode`]), so arguments are never copied.
+//! * `mem`: global memory then the array stack; `abase` is the running frame's array area and
+//!   `atop` the top of the array stack.
+//! * `frames`: the callers of the running frame (return pc, window, array area, code version).
+//!   Calls and returns push and pop it; after warm-up they never allocate.
+//! * The running frame's code version, pc, base and array base are locals of the loop, so they
+//!   live in machine registers.
+//!
+//! ## Code versions and on-stack replacement
+//! Code is held in [`Version`]s (instructions, source locations, jump tables), boxed in
+//! [`Machine::versions`] and never moved or freed while the program runs; `Machine::entry[f]`
+//! names the version new calls of `f` use. A frame holds a pointer to its version, so a frame
+//! can switch versions (OSR) when [`Probes::on_back_edge`] asks for it, and different
+//! activations of one function may run different versions. Issue 4's tier-up adds a version
+//! (an instrumented copy) and repoints `entry`.
+//!
+//! ## Safety
+//! Registers are read and written without bounds checks in release builds. This relies on the
+//! verifier ([`lang::bytecode::verify`]): every register operand is below the function's
+//! `num_regs`, and the loop keeps `stack.len() >= base + num_regs` for the running frame
+//! (checked on entry of every call). Jump targets are verified too, and the last instruction of
+//! every version never falls through, so `pc` always indexes the code. Memory accesses (globals,
+//! arrays) stay bounds-checked by the slice indexing (after the language's own index checks).
+
+use std::io::Write;
+
+use lang::bytecode::{
+    ArrayRef, FuncIdx, Function, Instr, JumpTable, Loc, MathFn, Pc, Program, Site, SiteArg,
+};
+
+use crate::printf::{self, PrintfArg};
+use crate::probes::{Osr, Probes};
+use crate::trap::{Trap, TrapKind, TraceEntry};
+
+/// One executable version of a function's code.
+#[derive(Clone, Debug)]
+pub struct Version {
+    /// The function this is a version of.
+    pub func: FuncIdx,
+    /// The instructions (verified).
+    pub code: Box<[Instr]>,
+    /// Source location of each instruction.
+    pub locs: Box<[Loc]>,
+    /// Jump tables of the `JTab` instructions of this version.
+    pub tables: Box<[JumpTable]>,
+}
+
+/// A suspended caller.
+#[derive(Clone, Copy, Debug)]
+struct Frame {
+    version: *const Version,
+    ret_pc: usize,
+    base: usize,
+    abase: usize,
+}
+
+/// Flush the output buffer to the writer once it holds this many bytes.
+const OUT_FLUSH: usize = 1 << 16;
+
+/// How a run ended without a trap.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Exit {
+    /// `main` returned this value.
+    Return(i32),
+    /// `exit(n)` was called with this argument.
+    Exit(i32),
+}
+
+impl Exit {
+    /// The process exit status (`value & 255`).
+    pub fn status(self) -> i32 {
+        match self {
+            Exit::Return(v) | Exit::Exit(v) => v & 255,
+        }
+    }
+}
+
+/// The machine: program, code versions, stacks, memory and output buffer.
+pub struct Machine<'p> {
+    /// The program being run.
+    pub program: &'p Program,
+    /// Every code version; never shrinks while running (frames point into the boxes).
+    pub versions: Vec<Box<Version>>,
+    /// For each function, the index of the version new calls use.
+    pub entry: Vec<u32>,
+    /// Maximum number of active frames (main counts as 1).
+    pub max_depth: u32,
+    /// Program output not yet written to the writer.
+    pub out: Vec<u8>,
+    stack: Vec<u64>,
+    mem: Vec<u64>,
+    frames: Vec<Frame>,
+    /// Set when writing to the output failed (further output is discarded).
+    pub write_failed: bool,
+}
+
+impl<'p> Machine<'p> {
+    /// A machine for a verified `program`, with one version (the compiled code) per function.
+    pub fn new(program: &'p Program, max_depth: u32) -> Machine<'p> {
+        let versions: Vec<Box<Version>> = program
+            .functions
+            .iter()
+            .enumerate()
+            .map(|(i, f)| {
+                Box::new(Version {
+                    func: FuncIdx(i as u16),
+                    code: f.code.clone().into_boxed_slice(),
+                    locs: f.locs.clone().into_boxed_slice(),
+                    tables: f.tables.clone().into_boxed_slice(),
+                })
+            })
+            .collect();
+        let entry = (0..versions.len() as u32).collect();
+        Machine {
+            program,
+            versions,
+            entry,
+            max_depth: max_depth.max(1),
+            out: Vec::with_capacity(OUT_FLUSH * 2),
+            stack: Vec::new(),
+            mem: program.memory_init.clone(),
+            frames: Vec::new(),
+            write_failed: false,
+        }
+    }
+
+    /// Writes the buffered output to `w` and flushes it.
+    pub fn flush(&mut self, w: &mut dyn Write) {
+        if !self.write_failed && (w.write_all(&self.out).is_err() || w.flush().is_err()) {
+            self.write_failed = true;
+        }
+        self.out.clear();
+    }
+
+    fn flush_if_full(&mut self, w: &mut dyn Write) {
+        if self.out.len() >= OUT_FLUSH {
+            if !self.write_failed && w.write_all(&self.out).is_err() {
+                self.write_failed = true;
+            }
+            self.out.clear();
+        }
+    }
+
+    /// The stack trace for a trap at `pc` of `version` (the running frame), innermost first.
+    fn trace(&self, version: *const Version, pc: usize) -> Vec<TraceEntry> {
+        let mut out = Vec::with_capacity(self.frames.len() + 1);
+        let mut push = |v: *const Version, pc: usize| {
+            // SAFETY: versions are boxed in `self.versions` and never freed while running.
+            let v = unsafe { &*v };
+            out.push(TraceEntry {
+                function: self.program.functions[v.func.index()].name.clone(),
+                loc: v.locs.get(pc).copied().unwrap_or_default(),
+            });
+        };
+        push(version, pc);
+        for f in self.frames.iter().rev() {
+            push(f.version, f.ret_pc - 1);
+        }
+        out
+    }
+}
+
+/// Runs `main` to completion, a trap or `exit`. Output goes to `machine.out` and is flushed
+/// to `w` whenever the buffer fills (the caller flushes the rest).
+pub fn execute<P: Probes>(
+    m: &mut Machine<'_>,
+    probes: &mut P,
+    w: &mut dyn Write,
+) -> Result<Exit, Trap> {
+    let program = m.program;
+    let main = program.main;
+    let mut stack = std::mem::take(&mut m.stack);
+    let result = run_loop(m, probes, w, &mut stack, program, main);
+    m.stack = stack;
+    result
+}
+
+#[inline(never)]
+#[cold]
+fn make_trap(m: &Machine<'_>, version: *const Version, pc: usize, kind: TrapKind) -> Trap {
+    Trap {
+        kind,
+        trace: m.trace(version, pc),
+    }
+}
+
+/// Sets up the frame of `f` with its window at `base`; returns the new array base.
+#[inline(always)]
+fn enter_frame(
+    stack: &mut Vec<u64>,
+    mem: &mut Vec<u64>,
+    fdef: &Function,
+    base: usize,
+    atop: &mut usize,
+) -> usize {
+    let need = base + usize::from(fdef.num_regs);
+    if stack.len() < need {
+        let grown = need.max(stack.len() * 2).max(1024);
+        stack.resize(grown, 0);
+    }
+    stack[base + usize::from(fdef.num_params)..need].fill(0);
+    let abase = *atop;
+    if fdef.array_slots > 0 {
+        *atop += fdef.array_slots as usize;
+        if mem.len() < *atop {
+            let grown = (*atop).max(mem.len() * 2);
+            mem.resize(grown, 0);
+        }
+        mem[abase..*atop].fill(0);
+    }
+    abase
+}
+
+fn f2i64(x: f64) -> i64 {
+    // x86-64 cvttsd2si: NaN and out-of-range values give i64::MIN.
+    if x > -9_223_372_036_854_777_856.0 && x < 9_223_372_036_854_775_808.0 {
+        x as i64
+    } else {
+        i64::MIN
+    }
+}
+
+fn f2i32(x: f64) -> i32 {
+    if x > -2_147_483_649.0 && x < 2_147_483_648.0 {
+        x as i32
+    } else {
+        i32::MIN
+    }
+}
+
+fn f2u64(x: f64) -> u64 {
+    // gcc's x86-64 sequence: values below 2^63 (and NaN) convert directly; others are offset.
+    const TWO63: f64 = 9_223_372_036_854_775_808.0;
+    if x >= TWO63 {
+        (f2i64(x - TWO63) as u64) ^ (1 << 63)
+    } else {
+        f2i64(x) as u64
+    }
+}
+
+fn math(f: MathFn, x: f64, y: f64) -> f64 {
+    match f {
+        MathFn::Floor => x.floor(),
+        MathFn::Ceil => x.ceil(),
+        MathFn::Sin => x.sin(),
+        MathFn::Cos => x.cos(),
+        MathFn::Tan => x.tan(),
+        MathFn::Atan => x.atan(),
+        MathFn::Exp => x.exp(),
+        MathFn::Log => x.ln(),
+        MathFn::Log10 => x.log10(),
+        MathFn::Atan2 => x.atan2(y),
+        MathFn::Pow => x.powf(y),
+        MathFn::Fmod => x % y,
+    }
+}
+
+#[inline(never)]
+fn do_printf(out: &mut Vec<u8>, site: &Site, regs: &[u64]) {
+    if let Site::Printf { format, args } = site {
+        let mut vals: smallvec::SmallVec<[PrintfArg<'_>; 8]> = smallvec::SmallVec::new();
+        let mut next = 0;
+        for a in args {
+            let v = match a {
+                SiteArg::Str(s) => {
+                    vals.push(PrintfArg::Str(s));
+                    continue;
+                }
+                SiteArg::Int => PrintfArg::Int(regs[next] as i64),
+                SiteArg::UInt => PrintfArg::UInt(regs[next]),
+                SiteArg::Double => PrintfArg::Double(f64::from_bits(regs[next])),
+            };
+            next += 1;
+            vals.push(v);
+        }
+        printf::format(format, &vals, out);
+    }
+}
+
+#[allow(clippy::too_many_lines)]
+fn run_loop<P: Probes>(
+    m: &mut Machine<'_>,
+    probes: &mut P,
+    w: &mut dyn Write,
+    stack: &mut Vec<u64>,
+    program: &Program,
+    main: FuncIdx,
+) -> Result<Exit, Trap> {
+    let globals_len = program.memory_init.len();
+    let mut atop = globals_len;
+    let mut mem = std::mem::take(&mut m.mem);
+    let mut version: *const Version = &*m.versions[m.entry[main.index()] as usize];
+    // SAFETY (for every `&*version` below): versions are boxed in `m.versions`, which only
+    // grows, so the pointee lives and stays put for the whole run.
+    let mut fdef: &Function = &program.functions[main.index()];
+    let mut code: *const Instr = unsafe { (*version).code.as_ptr() };
+    let mut base: usize = 0;
+    let mut abase = enter_frame(stack, &mut mem, fdef, base, &mut atop);
+    let mut pc: usize = 0;
+    let max_frames = m.max_depth as usize - 1;
+    if P::ENABLED {
+        probes.on_entry(main);
+    }
+
+    macro_rules! trap {
+        ($kind:expr) => {{
+            m.mem = mem;
+            return Err(make_trap(m, version, pc - 1, $kind));
+        }};
+    }
+    // Register access. SAFETY: see the module docs (verified operands, window kept allocated).
+    macro_rules! r {
+        ($reg:expr) => {{
+            let i = base + ($reg).index();
+            debug_assert!(i < stack.len());
+            unsafe { *stack.get_unchecked(i) }
+        }};
+    }
+    macro_rules! set {
+        ($reg:expr, $v:expr) => {{
+            let v: u64 = $v;
+            let i = base + ($reg).index();
+            debug_assert!(i < stack.len());
+            unsafe { *stack.get_unchecked_mut(i) = v }
+        }};
+    }
+    macro_rules! ri {
+        ($reg:expr) => {
+            r!($reg) as i64
+        };
+    }
+    macro_rules! rf {
+        ($reg:expr) => {
+            f64::from_bits(r!($reg))
+        };
+    }
+    macro_rules! func_id {
+        () => {
+            // SAFETY: see `version` above.
+            unsafe { (*version).func }
+        };
+    }
+    macro_rules! switch_to {
+        ($osr:expr) => {{
+            let osr: Osr = $osr;
+            version = &*m.versions[osr.version as usize];
+            code = unsafe { (*version).code.as_ptr() };
+            pc = osr.pc.index();
+        }};
+    }
+    macro_rules! branch {
+        ($cond:expr, $t:expr) => {{
+            let taken: bool = $cond;
+            let t: Pc = $t;
+            if P::ENABLED {
+                probes.on_branch(func_id!(), Pc((pc - 1) as u16), taken);
+            }
+            if taken {
+                if P::ENABLED && t.index() < pc {
+                    if let Some(osr) = probes.on_back_edge(func_id!(), Pc((pc - 1) as u16), t) {
+                        switch_to!(osr);
+                        continue;
+                    }
+                }
+                pc = t.index();
+            }
+        }};
+    }
+    macro_rules! check_index {
+        ($aref:expr, $idx:expr) => {{
+            let r = ArrayRef::unpack($aref);
+            let i: u64 = $idx;
+            if i >= u64::from(r.dim) {
+                trap!(TrapKind::Index {
+                    index: i as i64,
+                    dim: r.dim
+                });
+            }
+            r.base as usize + i as usize
+        }};
+    }
+    macro_rules! shift_check {
+        ($c:expr, $bits:expr) => {{
+            let c: u64 = $c;
+            if c >= $bits {
+                trap!(TrapKind::Shift {
+                    count: c as i64,
+                    bits: $bits
+                });
+            }
+            c as u32
+        }};
+    }
+    macro_rules! ret {
+        () => {{
+            if P::ENABLED {
+                probes.on_return(func_id!());
+            }
+            atop = abase;
+            match m.frames.pop() {
+                None => {
+                    m.mem = mem;
+                    return Ok(Exit::Return(stack[base] as i32));
+                }
+                Some(fr) => {
+                    version = fr.version;
+                    code = unsafe { (*version).code.as_ptr() };
+                    fdef = &program.functions[func_id!().index()];
+                    pc = fr.ret_pc;
+                    base = fr.base;
+                    abase = fr.abase;
+                }
+            }
+        }};
+    }
+
+    loop {
+        // SAFETY: pc is always a valid index: it starts at 0, targets are verified, and the
+        // last instruction of every version never falls through.
+        let ins = unsafe { *code.add(pc) };
+        pc += 1;
+        match ins {
+            Instr::Mov { a, b } => set!(a, r!(b)),
+            Instr::LoadI { a, imm } => set!(a, i64::from(imm) as u64),
+            Instr::LoadK { a, k } => {
+                // SAFETY: constant indices are verified.
+                set!(a, unsafe { *fdef.consts.get_unchecked(k.index()) })
+            }
+            Instr::GetG { a, g } => set!(a, mem[g.index()]),
+            Instr::SetG { a, g } => mem[g.index()] = r!(a),
+
+            Instr::LocalArr { a, k } => {
+                let mut r = ArrayRef::unpack(fdef.consts[k.index()]);
+                r.base += abase as u32;
+                set!(a, r.pack())
+            }
+            Instr::Row { a, b, c, s } => {
+                let aref = r!(b);
+                let i = r!(c);
+                let dim_ok = ArrayRef::unpack(aref);
+                if i >= u64::from(dim_ok.dim) {
+                    trap!(TrapKind::Index {
+                        index: i as i64,
+                        dim: dim_ok.dim
+                    });
+                }
+                let shape = fdef.shapes[s.index()];
+                let row = ArrayRef {
+                    base: dim_ok.base + (i as u32) * shape.stride,
+                    dim: shape.inner,
+                };
+                set!(a, row.pack())
+            }
+            Instr::LdE { a, b, c } => {
+                let slot = check_index!(r!(b), r!(c));
+                set!(a, mem[slot])
+            }
+            Instr::StE { a, b, c } => {
+                let slot = check_index!(r!(b), r!(c));
+                mem[slot] = r!(a);
+            }
+            Instr::ZeroArr { a, s } => {
+                let r = ArrayRef::unpack(r!(a));
+                let len = r.dim as usize * fdef.shapes[s.index()].stride as usize;
+                mem[r.base as usize..r.base as usize + len].fill(0);
+            }
+
+            Instr::Add32 { a, b, c } => set!(a, ri!(b).wrapping_add(ri!(c)) as i32 as i64 as u64),
+            Instr::AddU32 { a, b, c } => set!(a, r!(b).wrapping_add(r!(c)) as u32 as u64),
+            Instr::Add64 { a, b, c } => set!(a, r!(b).wrapping_add(r!(c))),
+            Instr::AddI32 { a, b, imm } => {
+                set!(a, ri!(b).wrapping_add(i64::from(imm)) as i32 as i64 as u64)
+            }
+            Instr::AddIU32 { a, b, imm } => {
+                set!(a, ri!(b).wrapping_add(i64::from(imm)) as u32 as u64)
+            }
+            Instr::AddI64 { a, b, imm } => set!(a, ri!(b).wrapping_add(i64::from(imm)) as u64),
+            Instr::Sub32 { a, b, c } => set!(a, ri!(b).wrapping_sub(ri!(c)) as i32 as i64 as u64),
+            Instr::SubU32 { a, b, c } => set!(a, r!(b).wrapping_sub(r!(c)) as u32 as u64),
+            Instr::Sub64 { a, b, c } => set!(a, r!(b).wrapping_sub(r!(c))),
+            Instr::Mul32 { a, b, c } => set!(a, ri!(b).wrapping_mul(ri!(c)) as i32 as i64 as u64),
+            Instr::MulU32 { a, b, c } => set!(a, r!(b).wrapping_mul(r!(c)) as u32 as u64),
+            Instr::Mul64 { a, b, c } => set!(a, r!(b).wrapping_mul(r!(c))),
+            Instr::Div32 { a, b, c } => {
+                let d = ri!(c);
+                if d == 0 {
+                    trap!(TrapKind::DivByZero);
+                }
+                set!(a, ri!(b).wrapping_div(d) as i32 as i64 as u64)
+            }
+            Instr::Div64 { a, b, c } => {
+                let d = ri!(c);
+                if d == 0 {
+                    trap!(TrapKind::DivByZero);
+                }
+                set!(a, ri!(b).wrapping_div(d) as u64)
+            }
+            Instr::DivU { a, b, c } => {
+                let d = r!(c);
+                if d == 0 {
+                    trap!(TrapKind::DivByZero);
+                }
+                set!(a, r!(b) / d)
+            }
+            Instr::RemS { a, b, c } => {
+                let d = ri!(c);
+                if d == 0 {
+                    trap!(TrapKind::RemByZero);
+                }
+                set!(a, ri!(b).wrapping_rem(d) as u64)
+            }
+            Instr::RemU { a, b, c } => {
+                let d = r!(c);
+                if d == 0 {
+                    trap!(TrapKind::RemByZero);
+                }
+                set!(a, r!(b) % d)
+            }
+            Instr::Neg32 { a, b } => set!(a, ri!(b).wrapping_neg() as i32 as i64 as u64),
+            Instr::NegU32 { a, b } => set!(a, r!(b).wrapping_neg() as u32 as u64),
+            Instr::Neg64 { a, b } => set!(a, r!(b).wrapping_neg()),
+            Instr::And { a, b, c } => set!(a, r!(b) & r!(c)),
+            Instr::Or { a, b, c } => set!(a, r!(b) | r!(c)),
+            Instr::Xor { a, b, c } => set!(a, r!(b) ^ r!(c)),
+            Instr::Not { a, b } => set!(a, !r!(b)),
+            Instr::NotU32 { a, b } => set!(a, !r!(b) as u32 as u64),
+            Instr::Shl32 { a, b, c } => {
+                let n = shift_check!(r!(c), 32);
+                set!(a, (r!(b) << n) as i32 as i64 as u64)
+            }
+            Instr::ShlU32 { a, b, c } => {
+                let n = shift_check!(r!(c), 32);
+                set!(a, (r!(b) << n) as u32 as u64)
+            }
+            Instr::Shl64 { a, b, c } => {
+                let n = shift_check!(r!(c), 64);
+                set!(a, r!(b) << n)
+            }
+            Instr::Sar32 { a, b, c } => {
+                let n = shift_check!(r!(c), 32);
+                set!(a, (ri!(b) >> n) as u64)
+            }
+            Instr::Sar64 { a, b, c } => {
+                let n = shift_check!(r!(c), 64);
+                set!(a, (ri!(b) >> n) as u64)
+            }
+            Instr::Shr32 { a, b, c } => {
+                let n = shift_check!(r!(c), 32);
+                set!(a, r!(b) >> n)
+            }
+            Instr::Shr64 { a, b, c } => {
+                let n = shift_check!(r!(c), 64);
+                set!(a, r!(b) >> n)
+            }
+
+            Instr::AddF { a, b, c } => set!(a, (rf!(b) + rf!(c)).to_bits()),
+            Instr::SubF { a, b, c } => set!(a, (rf!(b) - rf!(c)).to_bits()),
+            Instr::MulF { a, b, c } => set!(a, (rf!(b) * rf!(c)).to_bits()),
+            Instr::DivF { a, b, c } => set!(a, (rf!(b) / rf!(c)).to_bits()),
+            Instr::NegF { a, b } => set!(a, (-rf!(b)).to_bits()),
+
+            Instr::Eq { a, b, c } => set!(a, u64::from(r!(b) == r!(c))),
+            Instr::Ne { a, b, c } => set!(a, u64::from(r!(b) != r!(c))),
+            Instr::Lt { a, b, c } => set!(a, u64::from(ri!(b) < ri!(c))),
+            Instr::Le { a, b, c } => set!(a, u64::from(ri!(b) <= ri!(c))),
+            Instr::LtU { a, b, c } => set!(a, u64::from(r!(b) < r!(c))),
+            Instr::LeU { a, b, c } => set!(a, u64::from(r!(b) <= r!(c))),
+            Instr::EqF { a, b, c } => set!(a, u64::from(rf!(b) == rf!(c))),
+            Instr::NeF { a, b, c } => set!(a, u64::from(rf!(b) != rf!(c))),
+            Instr::LtF { a, b, c } => set!(a, u64::from(rf!(b) < rf!(c))),
+            Instr::LeF { a, b, c } => set!(a, u64::from(rf!(b) <= rf!(c))),
+            Instr::IsZero { a, b } => set!(a, u64::from(r!(b) == 0)),
+            Instr::IsZeroF { a, b } => set!(a, u64::from(rf!(b) == 0.0)),
+
+            Instr::Sext8 { a, b } => set!(a, r!(b) as i8 as i64 as u64),
+            Instr::Sext32 { a, b } => set!(a, r!(b) as i32 as i64 as u64),
+            Instr::Zext32 { a, b } => set!(a, r!(b) as u32 as u64),
+            Instr::I2F { a, b } => set!(a, (ri!(b) as f64).to_bits()),
+            Instr::U2F { a, b } => set!(a, (r!(b) as f64).to_bits()),
+            Instr::F2I32 { a, b } => set!(a, i64::from(f2i32(rf!(b))) as u64),
+            Instr::F2U32 { a, b } => set!(a, f2i64(rf!(b)) as u32 as u64),
+            Instr::F2I64 { a, b } => set!(a, f2i64(rf!(b)) as u64),
+            Instr::F2U64 { a, b } => set!(a, f2u64(rf!(b))),
+
+            Instr::Jmp { t } => {
+                if P::ENABLED && t.index() < pc {
+                    if let Some(osr) = probes.on_back_edge(func_id!(), Pc((pc - 1) as u16), t) {
+                        switch_to!(osr);
+                        continue;
+                    }
+                }
+                pc = t.index();
+            }
+            Instr::Jnz { a, t } => branch!(r!(a) != 0, t),
+            Instr::Jz { a, t } => branch!(r!(a) == 0, t),
+            Instr::JEq { a, b, t } => branch!(r!(a) == r!(b), t),
+            Instr::JNe { a, b, t } => branch!(r!(a) != r!(b), t),
+            Instr::JLt { a, b, t } => branch!(ri!(a) < ri!(b), t),
+            Instr::JLe { a, b, t } => branch!(ri!(a) <= ri!(b), t),
+            Instr::JLtU { a, b, t } => branch!(r!(a) < r!(b), t),
+            Instr::JLeU { a, b, t } => branch!(r!(a) <= r!(b), t),
+            Instr::JEqI { a, imm, t } => branch!(ri!(a) == i64::from(imm), t),
+            Instr::JNeI { a, imm, t } => branch!(ri!(a) != i64::from(imm), t),
+            Instr::JLtI { a, imm, t } => branch!(ri!(a) < i64::from(imm), t),
+            Instr::JLeI { a, imm, t } => branch!(ri!(a) <= i64::from(imm), t),
+            Instr::JGtI { a, imm, t } => branch!(ri!(a) > i64::from(imm), t),
+            Instr::JGeI { a, imm, t } => branch!(ri!(a) >= i64::from(imm), t),
+            Instr::JEqF { a, b, t } => branch!(rf!(a) == rf!(b), t),
+            Instr::JNeF { a, b, t } => branch!(rf!(a) != rf!(b), t),
+            Instr::JLtF { a, b, t } => branch!(rf!(a) < rf!(b), t),
+            Instr::JLeF { a, b, t } => branch!(rf!(a) <= rf!(b), t),
+            Instr::JNLtF { a, b, t } => branch!(!(rf!(a) < rf!(b)), t),
+            Instr::JNLeF { a, b, t } => branch!(!(rf!(a) <= rf!(b)), t),
+            Instr::IncJLt32 { a, b, t } => {
+                let v = ri!(a).wrapping_add(1) as i32 as i64;
+                set!(a, v as u64);
+                branch!(v < ri!(b), t)
+            }
+            Instr::IncJLe32 { a, b, t } => {
+                let v = ri!(a).wrapping_add(1) as i32 as i64;
+                set!(a, v as u64);
+                branch!(v <= ri!(b), t)
+            }
+            Instr::IncJLt64 { a, b, t } => {
+                let v = ri!(a).wrapping_add(1);
+                set!(a, v as u64);
+                branch!(v < ri!(b), t)
+            }
+            Instr::IncJLtI32 { a, imm, t } => {
+                let v = ri!(a).wrapping_add(1) as i32 as i64;
+                set!(a, v as u64);
+                branch!(v < i64::from(imm), t)
+            }
+            Instr::JTab { a, tab } => {
+                // SAFETY: see `version` above; the table index is verified.
+                let table = unsafe { (&(*version).tables).get_unchecked(tab.index()) };
+                let v = ri!(a).wrapping_sub(table.low) as u64;
+                let t = table
+                    .targets
+                    .get(v as usize)
+                    .filter(|_| v <= u32::MAX as u64)
+                    .copied()
+                    .unwrap_or(table.default);
+                if P::ENABLED {
+                    probes.on_switch(func_id!(), Pc((pc - 1) as u16), t);
+                    if t.index() < pc {
+                        if let Some(osr) =
+                            probes.on_back_edge(func_id!(), Pc((pc - 1) as u16), t)
+                        {
+                            switch_to!(osr);
+                            continue;
+                        }
+                    }
+                }
+                pc = t.index();
+            }
+
+            Instr::Call { a, f } => {
+                if m.frames.len() >= max_frames {
+                    trap!(TrapKind::Depth(m.max_depth));
+                }
+                m.frames.push(Frame {
+                    version,
+                    ret_pc: pc,
+                    base,
+                    abase,
+                });
+                base += a.index();
+                fdef = &program.functions[f.index()];
+                abase = enter_frame(stack, &mut mem, fdef, base, &mut atop);
+                version = &*m.versions[m.entry[f.index()] as usize];
+                code = unsafe { (*version).code.as_ptr() };
+                pc = 0;
+                if P::ENABLED {
+                    probes.on_entry(f);
+                }
+            }
+            Instr::Ret { a } => {
+                let v = r!(a);
+                stack[base] = v;
+                ret!();
+            }
+            Instr::RetV {} => ret!(),
+            Instr::Exit { a } => {
+                if P::ENABLED {
+                    probes.on_return(func_id!());
+                }
+                m.mem = mem;
+                return Ok(Exit::Exit(r!(a) as i32));
+            }
+            Instr::Putchar { a, b } => {
+                let byte = r!(b) as u8;
+                m.out.push(byte);
+                set!(a, u64::from(byte));
+                m.flush_if_full(w);
+            }
+            Instr::Printf { a, p } => {
+                let site = &fdef.sites[p.index()];
+                let start = base + a.index();
+                do_printf(&mut m.out, site, &stack[start..base + usize::from(fdef.num_regs)]);
+                m.flush_if_full(w);
+            }
+            Instr::Puts { p } => {
+                if let Site::Puts(text) = &fdef.sites[p.index()] {
+                    m.out.extend_from_slice(text);
+                    m.out.push(b'\n');
+                }
+                m.flush_if_full(w);
+            }
+            Instr::Abs32 { a, b } => set!(a, (r!(b) as i32).wrapping_abs() as i64 as u64),
+            Instr::Abs64 { a, b } => set!(a, ri!(b).wrapping_abs() as u64),
+            Instr::Sqrt { a, b } => set!(a, rf!(b).sqrt().to_bits()),
+            Instr::Fabs { a, b } => set!(a, rf!(b).abs().to_bits()),
+            Instr::Math1 { f, a, b } => set!(a, math(f, rf!(b), 0.0).to_bits()),
+            Instr::Math2 { f, a, b, c } => set!(a, math(f, rf!(b), rf!(c)).to_bits()),
+        }
+    }
+}

@@ -1,0 +1,93 @@
+//! Runtime errors ("traps") and how they are reported.
+//!
+//! A trap stops the program. The report names the location of the failing instruction and what
+//! went wrong, then the stack of active calls, innermost first:
+//! ```text
+//! prog.c:7:14: runtime error: integer division by zero
+//! stack trace (innermost first):
+//!   div_all at prog.c:7:14
+//!   main at prog.c:15:5
+//! ```
+
+use std::fmt;
+
+use lang::bytecode::Loc;
+
+/// What went wrong.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum TrapKind {
+    /// Integer `/` by zero.
+    DivByZero,
+    /// Integer `%` by zero.
+    RemByZero,
+    /// An array index outside `0 .. dim`.
+    Index {
+        /// The index (as a signed value).
+        index: i64,
+        /// The size of the dimension it indexes.
+        dim: u32,
+    },
+    /// A shift count outside `0 .. bits`.
+    Shift {
+        /// The count (as a signed value).
+        count: i64,
+        /// Width of the shifted type.
+        bits: u32,
+    },
+    /// A call would exceed the maximum call depth.
+    Depth(u32),
+}
+
+impl fmt::Display for TrapKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            TrapKind::DivByZero => f.write_str("integer division by zero"),
+            TrapKind::RemByZero => f.write_str("integer remainder by zero"),
+            TrapKind::Index { index, dim } => write!(
+                f,
+                "array index {index} out of bounds for dimension of size {dim}"
+            ),
+            TrapKind::Shift { count, bits } => write!(
+                f,
+                "shift count {count} out of range for a {bits}-bit operand (must be 0..{})",
+                bits - 1
+            ),
+            TrapKind::Depth(max) => write!(
+                f,
+                "call depth limit exceeded: more than {max} active calls (see --max-depth)"
+            ),
+        }
+    }
+}
+
+/// One line of a stack trace.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TraceEntry {
+    /// The function's name.
+    pub function: String,
+    /// Where it is executing (for callers: the call).
+    pub loc: Loc,
+}
+
+/// A runtime error with its stack trace (innermost frame first; never empty).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Trap {
+    /// What went wrong.
+    pub kind: TrapKind,
+    /// The active calls, innermost first.
+    pub trace: Vec<TraceEntry>,
+}
+
+impl Trap {
+    /// Renders the report for a program read from `file_name`.
+    pub fn render(&self, file_name: &str) -> String {
+        use fmt::Write;
+        let loc = self.trace.first().map(|e| e.loc).unwrap_or_default();
+        let mut s = format!("{file_name}:{loc}: runtime error: {}\n", self.kind);
+        s.push_str("stack trace (innermost first):\n");
+        for e in &self.trace {
+            let _ = writeln!(s, "  {} at {file_name}:{}", e.function, e.loc);
+        }
+        s
+    }
+}
