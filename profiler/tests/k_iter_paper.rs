@@ -1,0 +1,260 @@
+//! Roy & Srikant 2009's worked example (Figure 1), as tests: Figure 2 (the 10 acyclic and 23
+//! two-iteration static paths, with the paper's ids), Table 1 (the execution trace of
+//! Algorithm 1) and Table 2 (the instrumented run along `1 (2 3 5 2 4 5)^100 6`).
+
+use profiler::ball_larus::{BallLarus, Numbering};
+use profiler::cfg_text::{parse_cfg, ParsedCfg};
+use profiler::k_iteration::report::TableRow;
+use profiler::k_iteration::{execute, KIterConfig, KIteration, KPlacement, StreamItem};
+use profiler::{Block, DepthFirst, Loops, PathEnds};
+
+const FIGURE_1: &str = "# Roy & Srikant 2009, Figure 1\nentry 1\nexit 6\n1 -> 2\n2 -> 3 4\n3 -> 5\n4 -> 5 6\n5 -> 2 6\n";
+
+struct Fixture {
+    p: ParsedCfg,
+    dfs: DepthFirst,
+    loops: Loops,
+}
+
+fn figure_1() -> Fixture {
+    let p = parse_cfg(FIGURE_1).expect("Figure 1 parses");
+    let dfs = DepthFirst::compute(&p.cfg);
+    let loops = Loops::compute(&p.cfg, &dfs);
+    Fixture { p, dfs, loops }
+}
+
+impl Fixture {
+    fn kit(&self, k: u32, ends: PathEnds) -> KIteration<'_> {
+        KIteration::compute(
+            &self.p.cfg,
+            &self.dfs,
+            &self.loops,
+            KIterConfig::new(k, ends),
+        )
+        .expect("numbering")
+    }
+
+    fn b(&self, name: &str) -> Block {
+        self.p
+            .block(name)
+            .unwrap_or_else(|| panic!("no block {name}"))
+    }
+
+    /// All paths as the paper writes them: `1-2-3-5` (ends at a back edge) or `1-2-3-5-6`.
+    fn listing(&self, kit: &KIteration<'_>) -> Vec<String> {
+        kit.paths()
+            .map(|r| {
+                let (_, path) = r.expect("identify");
+                let nodes: Vec<&str> = path.nodes.iter().map(|&b| self.p.name(b)).collect();
+                if let Some(h) = path.end {
+                    assert_eq!(self.p.name(h), "2", "every cut path ends at the header");
+                }
+                nodes.join("-")
+            })
+            .collect()
+    }
+}
+
+fn strings(v: &[&str]) -> Vec<String> {
+    v.iter().map(|s| s.to_string()).collect()
+}
+
+#[test]
+fn figure_2_acyclic_paths_have_the_papers_ids() {
+    let f = figure_1();
+    let kit = f.kit(1, PathEnds::Backedge);
+    assert_eq!(kit.num_paths(), 10);
+    let expected = [
+        "1-2-3-5-6",
+        "1-2-3-5",
+        "1-2-4-5-6",
+        "1-2-4-5",
+        "1-2-4-6",
+        "2-3-5-6",
+        "2-3-5",
+        "2-4-5-6",
+        "2-4-5",
+        "2-4-6",
+    ];
+    assert_eq!(f.listing(&kit), strings(&expected));
+}
+
+#[test]
+fn figure_2_two_iteration_paths_have_the_papers_ids() {
+    let f = figure_1();
+    let kit = f.kit(2, PathEnds::Backedge);
+    assert_eq!(kit.num_paths(), 23);
+    let expected = [
+        "1-2-3-5-2-3-5-6",
+        "1-2-3-5-2-3-5",
+        "1-2-3-5-2-4-5-6",
+        "1-2-3-5-2-4-5",
+        "1-2-3-5-2-4-6",
+        "1-2-3-5-6",
+        "1-2-4-5-2-3-5-6",
+        "1-2-4-5-2-3-5",
+        "1-2-4-5-2-4-5-6",
+        "1-2-4-5-2-4-5",
+        "1-2-4-5-2-4-6",
+        "1-2-4-5-6",
+        "1-2-4-6",
+        "2-3-5-2-3-5-6",
+        "2-3-5-2-3-5",
+        "2-3-5-2-4-5-6",
+        "2-3-5-2-4-5",
+        "2-3-5-2-4-6",
+        "2-4-5-2-3-5-6",
+        "2-4-5-2-3-5",
+        "2-4-5-2-4-5-6",
+        "2-4-5-2-4-5",
+        "2-4-5-2-4-6",
+    ];
+    assert_eq!(f.listing(&kit), strings(&expected));
+    assert_eq!(kit.identify(23).unwrap(), None);
+}
+
+#[test]
+fn table_1_is_the_execution_of_algorithm_1() {
+    let f = figure_1();
+    let kit = f.kit(2, PathEnds::Backedge);
+    // The paper's rows: u, target ("E" = End), i(u), val, numPaths(u), cval, invalidPaths(u).
+    // The paper numbers blocks outside the loop as iteration 1; here they are iteration 0 (no
+    // k-loop active).
+    #[rustfmt::skip]
+    let paper: [(&str, &str, u32, u64, u64, u64, Option<u64>); 18] = [
+        ("6", "E", 1, 0, 1, 0, None),
+        ("5", "6", 2, 0, 1, 0, None),
+        ("5", "E", 2, 1, 2, 0, None),
+        ("3", "5", 2, 0, 2, 0, None),
+        ("4", "5", 2, 0, 2, 0, None),
+        ("4", "6", 2, 2, 3, 0, None),
+        ("2", "3", 2, 0, 2, 0, None),
+        ("2", "4", 2, 2, 5, 0, None),
+        ("5", "2", 1, 0, 5, 0, Some(0)),
+        ("5", "6", 1, 5, 6, 0, Some(1)),
+        ("3", "5", 1, 0, 6, 0, Some(1)),
+        ("4", "5", 1, 0, 6, 0, Some(1)),
+        ("4", "6", 1, 6, 7, 1, Some(2)),
+        ("2", "3", 1, 0, 6, 0, Some(1)),
+        ("2", "4", 1, 6, 13, 1, Some(3)),
+        ("1", "2", 1, 0, 13, 0, None),
+        ("S", "1", 1, 0, 13, 0, Some(0)),
+        ("S", "2", 1, 13, 26, 0, Some(3)),
+    ];
+    let loop_blocks = ["2", "3", "4", "5"];
+    let expected: Vec<TableRow> = paper
+        .iter()
+        .map(|&(u, v, i, val, num_paths, cval, invalid)| TableRow {
+            from: (u != "S").then(|| f.b(u)),
+            to: (v != "E").then(|| f.b(v)),
+            edge: match (u, v) {
+                ("S", _) => None,
+                (_, "E") if u == "6" => None,
+                (_, "E") => f.p.cfg.find_edge(f.b(u), f.b("2")),
+                _ => f.p.cfg.find_edge(f.b(u), f.b(v)),
+            },
+            iteration: if u == "S" || loop_blocks.contains(&u) {
+                i
+            } else {
+                0
+            },
+            val,
+            num_paths,
+            cval,
+            invalid,
+        })
+        .collect();
+    assert_eq!(kit.table(), expected);
+    let text = kit.render_table(&|b| f.p.name(b).to_string());
+    assert!(text.contains("static paths: 23"), "{text}");
+}
+
+/// The trace `1 (2 3 5 2 4 5)^100 6`.
+fn table_2_trace(f: &Fixture) -> Vec<Vec<Block>> {
+    let mut blocks = vec![f.b("1")];
+    for _ in 0..100 {
+        blocks.extend(["2", "3", "5", "2", "4", "5"].map(|n| f.b(n)));
+    }
+    blocks.push(f.b("6"));
+    vec![blocks]
+}
+
+#[test]
+fn table_2_ids_along_the_trace() {
+    let f = figure_1();
+    let kit = f.kit(2, PathEnds::Backedge);
+    for placement in [KPlacement::DummyRemoval, KPlacement::EdgeValues] {
+        let plan = kit.plan(placement);
+        let run = execute(&plan, &f.p.cfg, &table_2_trace(&f), false).expect("run");
+        // 199 back edges: none counted at the first, then 3, then 19 and 16 alternately; 15 at
+        // the exit.
+        let mut expected = vec![StreamItem::Invocation, StreamItem::Path(3)];
+        for i in 0..197 {
+            expected.push(StreamItem::Path(if i % 2 == 0 { 19 } else { 16 }));
+        }
+        expected.push(StreamItem::Path(15));
+        assert_eq!(run.stream, expected, "{placement}");
+        let counts: Vec<(u64, u64)> = run.counts.iter().map(|(&a, &b)| (a, b)).collect();
+        assert_eq!(counts, vec![(3, 1), (15, 1), (16, 98), (19, 99)]);
+    }
+}
+
+#[test]
+fn table_2_accumulators_after_dummy_edge_removal() {
+    let f = figure_1();
+    let kit = f.kit(2, PathEnds::Backedge);
+    let plan = kit.plan(KPlacement::DummyRemoval);
+    let run = execute(&plan, &f.p.cfg, &table_2_trace(&f), true).expect("run");
+    // The paper's rows: edge, c, f, itr, counted. The paper also adds increments to counters
+    // that hold no path yet (c[1] before the first back edge); the plan leaves them alone, so
+    // only the live counters c[0..=itr] are compared.
+    #[rustfmt::skip]
+    let paper: [(&str, &str, [i64; 2], bool, u32, Option<u64>); 13] = [
+        ("1", "2", [-13, 0], false, 0, None),
+        ("2", "3", [0, 0], false, 0, None),
+        ("3", "5", [0, 1], false, 0, None),
+        ("5", "2", [0, 0], true, 1, None),
+        ("2", "4", [18, 2], true, 1, None),
+        ("4", "5", [18, 3], true, 1, None),
+        ("5", "2", [0, 18], true, 1, Some(3)),
+        ("2", "3", [13, 18], true, 1, None),
+        ("3", "5", [13, 19], true, 1, None),
+        ("5", "2", [0, 13], true, 1, Some(19)),
+        ("2", "4", [18, 15], true, 1, None),
+        ("4", "5", [18, 16], true, 1, None),
+        ("5", "2", [0, 18], true, 1, Some(16)),
+    ];
+    for (row, &(u, v, c, flag, itr, counted)) in run.steps.iter().zip(&paper) {
+        assert_eq!(row.edge, f.p.cfg.find_edge(f.b(u), f.b(v)).unwrap());
+        let live = row.state.itr as usize + 1;
+        let got: Vec<i64> = row.state.c[..live].iter().map(|&x| x as i64).collect();
+        assert_eq!(got, c[..live].to_vec(), "row {u} -> {v}");
+        assert_eq!(row.state.itr, itr);
+        // The paper's flag f is "K iterations seen", i.e. itr == K - 1 in an active loop.
+        assert_eq!(row.state.active && row.state.itr == 1, flag);
+        assert_eq!(row.counted, counted.into_iter().collect::<Vec<_>>());
+    }
+    let last = run.steps.last().unwrap();
+    assert_eq!(last.edge, f.p.cfg.find_edge(f.b("5"), f.b("6")).unwrap());
+    assert_eq!(last.state.c, vec![15, 0]);
+    assert!(!last.state.active);
+    assert_eq!(last.state.itr, 0);
+    assert_eq!(last.counted, vec![15]);
+}
+
+#[test]
+fn k_1_is_ball_larus_in_both_path_end_modes() {
+    let f = figure_1();
+    for ends in [PathEnds::Backedge, PathEnds::Header] {
+        let kit = f.kit(1, ends);
+        let bl = BallLarus::new(&f.p.cfg, ends, Numbering::Canonical, u64::MAX).unwrap();
+        assert_eq!(kit.num_paths(), bl.num_paths());
+        for id in 0..bl.num_paths() {
+            assert_eq!(
+                kit.identify(id).unwrap(),
+                bl.regenerate(&f.p.cfg, id),
+                "{ends} id {id}"
+            );
+        }
+    }
+}
