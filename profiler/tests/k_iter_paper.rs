@@ -55,6 +55,11 @@ impl Fixture {
     }
 }
 
+/// u, target ("E" = End), i(u), val, numPaths(u), cval, invalidPaths(u).
+type Table1Row = (&'static str, &'static str, u32, u64, u64, u64, Option<u64>);
+/// Edge (from, to), c, f, itr, counted.
+type Table2Row = (&'static str, &'static str, [i64; 2], bool, u32, Option<u64>);
+
 fn strings(v: &[&str]) -> Vec<String> {
     v.iter().map(|s| s.to_string()).collect()
 }
@@ -121,7 +126,7 @@ fn table_1_is_the_execution_of_algorithm_1() {
     // The paper numbers blocks outside the loop as iteration 1; here they are iteration 0 (no
     // k-loop active).
     #[rustfmt::skip]
-    let paper: [(&str, &str, u32, u64, u64, u64, Option<u64>); 18] = [
+    let paper: [Table1Row; 18] = [
         ("6", "E", 1, 0, 1, 0, None),
         ("5", "6", 2, 0, 1, 0, None),
         ("5", "E", 2, 1, 2, 0, None),
@@ -209,7 +214,7 @@ fn table_2_accumulators_after_dummy_edge_removal() {
     // that hold no path yet (c[1] before the first back edge); the plan leaves them alone, so
     // only the live counters c[0..=itr] are compared.
     #[rustfmt::skip]
-    let paper: [(&str, &str, [i64; 2], bool, u32, Option<u64>); 13] = [
+    let paper: [Table2Row; 13] = [
         ("1", "2", [-13, 0], false, 0, None),
         ("2", "3", [0, 0], false, 0, None),
         ("3", "5", [0, 1], false, 0, None),
