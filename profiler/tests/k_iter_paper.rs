@@ -4,8 +4,10 @@
 
 use profiler::ball_larus::{BallLarus, Numbering};
 use profiler::cfg_text::{parse_cfg, ParsedCfg};
+use profiler::executor::StreamItem;
 use profiler::k_iteration::report::TableRow;
-use profiler::k_iteration::{execute, KIterConfig, KIteration, KPlacement, StreamItem};
+use profiler::k_iteration::{execute, KIterConfig, KIteration, KPlacement};
+use profiler::trace::Trace;
 use profiler::{Block, DepthFirst, Loops, PathEnds};
 
 const FIGURE_1: &str = "# Roy & Srikant 2009, Figure 1\nentry 1\nexit 6\n1 -> 2\n2 -> 3 4\n3 -> 5\n4 -> 5 6\n5 -> 2 6\n";
@@ -174,14 +176,9 @@ fn table_1_is_the_execution_of_algorithm_1() {
     assert!(text.contains("static paths: 23"), "{text}");
 }
 
-/// The trace `1 (2 3 5 2 4 5)^100 6`.
-fn table_2_trace(f: &Fixture) -> Vec<Vec<Block>> {
-    let mut blocks = vec![f.b("1")];
-    for _ in 0..100 {
-        blocks.extend(["2", "3", "5", "2", "4", "5"].map(|n| f.b(n)));
-    }
-    blocks.push(f.b("6"));
-    vec![blocks]
+/// The paper's trace.
+fn table_2_trace(f: &Fixture) -> Trace {
+    Trace::parse("1 (2 3 5 2 4 5)^100 6", &|n| f.p.block(n)).expect("trace parses")
 }
 
 #[test]
@@ -201,6 +198,10 @@ fn table_2_ids_along_the_trace() {
         assert_eq!(run.stream, expected, "{placement}");
         let counts: Vec<(u64, u64)> = run.counts.iter().map(|(&a, &b)| (a, b)).collect();
         assert_eq!(counts, vec![(3, 1), (15, 1), (16, 98), (19, 99)]);
+        // The crate's generic executor runs the plan the same way.
+        let generic =
+            profiler::executor::execute(&f.p.cfg, &table_2_trace(&f), &plan).expect("run");
+        assert_eq!(generic.stream, run.stream);
     }
 }
 

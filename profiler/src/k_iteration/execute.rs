@@ -2,11 +2,15 @@
 //! semantics, [`super::plan`]): the reference implementation of the probes, and the engine of
 //! `vmrun cfg --trace ... --profile kiter:K`. It reproduces the paper's Table 2.
 //!
-//! [`KIterState`] is one frame's state; [`execute`] runs whole invocations and collects the
-//! emitted ids in order (the *stream*, `*` where an invocation starts) and their counts.
+//! [`KIterState`] is one frame's state; [`execute`] runs a [`Trace`] and collects the emitted ids
+//! in order (the *stream*, `*` where an invocation starts), their counts and, on request, every
+//! step. [`KIterPlan`] also implements the crate's [`Instrumentation`], so the generic
+//! [`crate::executor::execute`] runs it like a Ball-Larus plan.
 
 use super::plan::{Action, AfterExit, KIterPlan, Probe};
 use crate::cfg::{Block, Cfg, Edge};
+use crate::executor::{Instrumentation, StreamItem};
+use crate::trace::{walk, Trace, TraceError, WalkEvent};
 use std::collections::BTreeMap;
 use std::fmt;
 
@@ -21,28 +25,12 @@ pub struct KIterState {
     pub active: bool,
 }
 
-/// Why a probe could not run.
+/// Why a plan could not be run along a trace.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum ExecError {
-    /// An invocation is empty, does not start at the entry or does not end at the exit.
-    BadInvocation {
-        /// 0-based invocation number.
-        invocation: usize,
-        /// What is wrong.
-        message: String,
-    },
-    /// Two consecutive blocks of the trace are not joined by an edge.
-    NoEdge {
-        /// 0-based invocation number.
-        invocation: usize,
-        /// 0-based position of the step's source in the invocation.
-        step: usize,
-        /// The step's source.
-        from: Block,
-        /// The step's target.
-        to: Block,
-    },
-    /// The plan has no probe for the edge in the current state, or counted an id out of range:
+    /// The trace does not fit the CFG.
+    Trace(TraceError),
+    /// The plan has no probe for an edge in the current state, or counted an id out of range:
     /// the plan does not belong to this CFG (or is broken).
     PlanMismatch(String),
 }
@@ -50,23 +38,7 @@ pub enum ExecError {
 impl fmt::Display for ExecError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            ExecError::BadInvocation {
-                invocation,
-                message,
-            } => write!(f, "invocation {}: {message}", invocation + 1),
-            ExecError::NoEdge {
-                invocation,
-                step,
-                from,
-                to,
-            } => {
-                write!(
-                    f,
-                    "invocation {}, step {}: there is no edge {from} -> {to}",
-                    invocation + 1,
-                    step + 1
-                )
-            }
+            ExecError::Trace(e) => write!(f, "{e}"),
             ExecError::PlanMismatch(m) => write!(f, "the plan does not fit the trace: {m}"),
         }
     }
@@ -200,24 +172,6 @@ fn emit(plan: &KIterPlan, id: u64, count: &mut impl FnMut(u64)) -> Result<(), Ex
     Ok(())
 }
 
-/// One element of the emitted stream.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum StreamItem {
-    /// An invocation starts (`*`).
-    Invocation,
-    /// A path id was counted.
-    Path(u64),
-}
-
-impl fmt::Display for StreamItem {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            StreamItem::Invocation => f.write_str("*"),
-            StreamItem::Path(id) => write!(f, "{id}"),
-        }
-    }
-}
-
 /// One edge taken, with the state after its probe (the paper's Table 2 rows). The id counted at
 /// the exit is listed on the invocation's last edge, as in Table 2.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -241,59 +195,100 @@ pub struct KIterRun {
     pub steps: Vec<StepRow>,
 }
 
-/// Runs `plan` along `invocations` (each a block sequence from the entry to the exit); records
-/// every step when `record_steps`.
+/// Runs `plan` along `trace`; records every step when `record_steps`.
 pub fn execute(
     plan: &KIterPlan,
     cfg: &Cfg,
-    invocations: &[Vec<Block>],
+    trace: &Trace,
     record_steps: bool,
 ) -> Result<KIterRun, ExecError> {
     let mut run = KIterRun::default();
-    for (inv, blocks) in invocations.iter().enumerate() {
-        let bad = |message: &str| ExecError::BadInvocation {
-            invocation: inv,
-            message: message.to_string(),
+    let mut st = KIterState::new(plan);
+    let mut fault: Option<ExecError> = None;
+    let mut counted: Vec<u64> = Vec::new();
+    walk(cfg, trace, |ev| {
+        if fault.is_some() {
+            return;
+        }
+        let result = match ev {
+            WalkEvent::Enter => {
+                run.stream.push(StreamItem::Invocation);
+                st = KIterState::new(plan);
+                Ok(())
+            }
+            WalkEvent::Edge(e, _) => st.take_edge(plan, e, &mut |id| counted.push(id)),
+            WalkEvent::Exit => st.finish(plan, &mut |id| counted.push(id)),
         };
-        match (blocks.first(), blocks.last()) {
-            (Some(&f), Some(&l)) if f == cfg.entry() && l == cfg.exit() => {}
-            (None, _) => return Err(bad("it is empty")),
-            (Some(&f), _) if f != cfg.entry() => return Err(bad("it does not start at the entry")),
-            _ => return Err(bad("it does not end at the exit")),
+        if let Err(e) = result {
+            fault = Some(e);
+            return;
         }
-        run.stream.push(StreamItem::Invocation);
-        let mut st = KIterState::new(plan);
-        let mut counted = Vec::new();
-        for (i, w) in blocks.windows(2).enumerate() {
-            let e = cfg.find_edge(w[0], w[1]).ok_or(ExecError::NoEdge {
-                invocation: inv,
-                step: i,
-                from: w[0],
-                to: w[1],
-            })?;
-            st.take_edge(plan, e, &mut |id| counted.push(id))?;
-            for &id in &counted {
-                run.stream.push(StreamItem::Path(id));
-                *run.counts.entry(id).or_insert(0) += 1;
-            }
-            if record_steps {
-                run.steps.push(StepRow {
-                    edge: e,
-                    state: st.clone(),
-                    counted: std::mem::take(&mut counted),
-                });
-            }
-            counted.clear();
-        }
-        st.finish(plan, &mut |id| counted.push(id))?;
         for &id in &counted {
             run.stream.push(StreamItem::Path(id));
             *run.counts.entry(id).or_insert(0) += 1;
         }
-        // As in the paper's Table 2, the exit's count is shown on the last edge's row.
-        if let (true, Some(last)) = (record_steps && blocks.len() > 1, run.steps.last_mut()) {
-            last.counted.extend_from_slice(&counted);
+        if record_steps {
+            match ev {
+                WalkEvent::Edge(edge, _) => {
+                    run.steps.push(StepRow {
+                        edge,
+                        state: st.clone(),
+                        counted: counted.clone(),
+                    });
+                }
+                // As in the paper's Table 2, the exit's count is shown on the last edge's row.
+                WalkEvent::Exit => {
+                    if let Some(last) = run.steps.last_mut() {
+                        last.counted.extend_from_slice(&counted);
+                    }
+                }
+                WalkEvent::Enter => {}
+            }
+        }
+        counted.clear();
+    })
+    .map_err(ExecError::Trace)?;
+    match fault {
+        Some(e) => Err(e),
+        None => Ok(run),
+    }
+}
+
+/// A frame's state for [`Instrumentation`]: the profiling state and the first fault met (after
+/// which the frame emits nothing more).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct KIterFrame {
+    /// The profiling state.
+    pub state: KIterState,
+    /// The first plan mismatch met, if any.
+    pub fault: Option<ExecError>,
+}
+
+impl KIterFrame {
+    fn run(&mut self, f: impl FnOnce(&mut KIterState) -> Result<(), ExecError>) {
+        if self.fault.is_none() {
+            if let Err(e) = f(&mut self.state) {
+                self.fault = Some(e);
+            }
         }
     }
-    Ok(run)
+}
+
+impl Instrumentation for KIterPlan {
+    type State = KIterFrame;
+
+    fn enter(&self, _emit: &mut dyn FnMut(u64)) -> KIterFrame {
+        KIterFrame {
+            state: KIterState::new(self),
+            fault: None,
+        }
+    }
+
+    fn edge(&self, frame: &mut KIterFrame, edge: Edge, _target: Block, emit: &mut dyn FnMut(u64)) {
+        frame.run(|st| st.take_edge(self, edge, &mut |id| emit(id)));
+    }
+
+    fn exit(&self, frame: &mut KIterFrame, emit: &mut dyn FnMut(u64)) {
+        frame.run(|st| st.finish(self, &mut |id| emit(id)));
+    }
 }

@@ -44,7 +44,8 @@ pub mod plan;
 pub mod report;
 mod unrolled;
 
-pub use execute::{execute, KIterRun, StepRow, StreamItem};
+pub use crate::executor::StreamItem;
+pub use execute::{execute, ExecError, KIterFrame, KIterRun, KIterState, StepRow};
 pub use plan::{Action, AfterExit, EdgeProbes, KIterPlan, KPlacement, Probe};
 
 pub use crate::ball_larus::Fallback;

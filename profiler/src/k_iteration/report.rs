@@ -3,12 +3,13 @@
 //!
 //! Every function takes `name`, which prints a block (the `.cfg` file's names).
 
-use super::execute::{KIterRun, StreamItem};
+use super::execute::KIterRun;
 use super::numbering::out_edges;
 use super::plan::KIterPlan;
 use super::unrolled::END;
 use super::{KIterError, KIteration};
 use crate::cfg::{Block, Edge};
+use crate::executor::StreamItem;
 use crate::regenerate::Path;
 use serde_json::{json, Value};
 use std::fmt::Write;
@@ -206,7 +207,14 @@ pub fn render_run(
     name: &dyn Fn(Block) -> String,
 ) -> Result<String, KIterError> {
     let mut out = String::new();
-    let stream: Vec<String> = run.stream.iter().map(|s| s.to_string()).collect();
+    let stream: Vec<String> = run
+        .stream
+        .iter()
+        .map(|s| match s {
+            StreamItem::Invocation => "*".to_string(),
+            StreamItem::Path(id) => id.to_string(),
+        })
+        .collect();
     let _ = writeln!(out, "stream: {}", stream.join(" "));
     let _ = writeln!(out, "counts:");
     for (&id, &count) in &run.counts {
