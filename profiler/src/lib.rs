@@ -12,6 +12,7 @@
 
 pub mod ball_larus;
 pub mod cfg;
+pub mod cfg_command;
 pub mod cfg_text;
 pub mod dag;
 pub mod dfs;
