@@ -4,6 +4,7 @@
 //! Exit statuses: the program's own (0..=255), or 2 for a usage error, 65 when the program does
 //! not compile, 66 when the file cannot be read, 70 after a runtime error.
 
+mod cfg;
 mod disasm;
 
 use std::io::Write;
@@ -59,6 +60,8 @@ pub enum ProfileMode {
 enum Command {
     /// Print each function's bytecode with basic blocks (`bN:`) and source locations.
     Disasm(disasm::DisasmArgs),
+    /// Path profiling on control-flow graphs given as text (see `vmrun cfg --help`).
+    Cfg(cfg::CfgArgs),
 }
 
 /// Parses the command line, runs the command and returns the exit status.
@@ -66,6 +69,7 @@ pub fn main() -> i32 {
     let cli = Cli::parse();
     match cli.command {
         Some(Command::Disasm(args)) => disasm::run(&args),
+        Some(Command::Cfg(args)) => cfg::run(&args),
         None => run(&cli.run),
     }
 }
