@@ -16,10 +16,11 @@
 //!    every arithmetic use of one goes through a `Convert`.
 //! 3. **Both operands of an arithmetic [`ExprKind::Binary`] have the node's type**, except shifts:
 //!    for `<<` and `>>` the left operand is promoted and has the node's type, and the right
-//!    operand is *also converted to the node's type* (the count's value is unchanged for every
-//!    in-range count; an out-of-range count stays out of range, so the runtime check on
-//!    `count < 0 || count >= bits(node type)` after conversion is exactly C's). Comparisons carry
-//!    their operand type and produce `int`.
+//!    operand (the count) is *converted to `long`*. That conversion preserves every count's
+//!    value except `unsigned long` counts above `LONG_MAX`, which become negative; so the
+//!    runtime check `count < 0 || count >= bits(node type)` on the `long` count (equivalently an
+//!    unsigned compare of its 64 bits with the width) is exactly C's "out of range".
+//!    Comparisons carry their operand type and produce `int`.
 //! 4. **Conditions** (of `if`, loops, `?:`, `&&`, `||`, `!`) are scalar expressions of one of the
 //!    five arithmetic types (never `char`, never void) and mean "is not zero".
 //! 5. **Array indices are converted to `long`** ([`ScalarType::Long`]); the compiler checks each
@@ -570,7 +571,8 @@ pub enum ExprKind {
         /// The operand.
         operand: Box<Expr>,
     },
-    /// Binary arithmetic: both operands have the node's type (invariant 3, including shifts).
+    /// Binary arithmetic: both operands have the node's type, except the count of a shift,
+    /// which is `long` (invariant 3).
     Binary {
         /// The operator.
         op: BinaryOp,
@@ -622,7 +624,7 @@ pub enum ExprKind {
         rhs: Box<Expr>,
     },
     /// `place = value`: `value` is already of the place's type; the node has the place's type
-    /// and its value is the stored value. `value` is evaluated before the place's indices.
+    /// and its value is the stored value.
     Assign {
         /// Where to store.
         place: Place,
@@ -630,7 +632,8 @@ pub enum ExprKind {
         value: Box<Expr>,
     },
     /// `place op= value`: load the place, convert it to `op_ty`, apply `op` with `value` (already
-    /// of type `op_ty`; for shifts too), convert the result back to the place's type and store
+    /// of type `op_ty`; for shifts the count is `long`, invariant 3), convert the result back to
+    /// the place's type and store
     /// it. The node has the place's type and its value is the stored value. The place's
     /// indices are evaluated once.
     CompoundAssign {
@@ -685,4 +688,305 @@ pub enum ExprKind {
         /// The string literal's bytes, without the terminating NUL.
         text: Vec<u8>,
     },
+}
+
+/// A compact, indented text form of the HIR, for tests and debugging (`Program::dump`).
+///
+/// Constants carry their type as a suffix (`5:int`, `5:ulong`, `2.5:double`); conversions are
+/// written as the target type applied to the operand (`long(l0)`); arithmetic and comparison
+/// operators carry the type they operate in (`(l0 +:long 1:long)`, `(l0 <:double l1)`).
+pub mod dump {
+    use super::*;
+
+    fn short(t: ScalarType) -> &'static str {
+        match t {
+            ScalarType::Char => "char",
+            ScalarType::Int => "int",
+            ScalarType::UInt => "uint",
+            ScalarType::Long => "long",
+            ScalarType::ULong => "ulong",
+            ScalarType::Double => "double",
+        }
+    }
+
+    fn bytes(b: &[u8]) -> String {
+        format!("{:?}", String::from_utf8_lossy(b))
+    }
+
+    fn place(p: &Place) -> String {
+        match p {
+            Place::Local(id) => id.to_string(),
+            Place::Global(id) => id.to_string(),
+            Place::Element { array, indices } => format!("{}[{}]", base(array), list(indices)),
+        }
+    }
+
+    fn base(b: &ArrayBase) -> String {
+        match b {
+            ArrayBase::Local(id) => id.to_string(),
+            ArrayBase::Global(id) => id.to_string(),
+        }
+    }
+
+    fn list(es: &[Expr]) -> String {
+        es.iter().map(expr).collect::<Vec<_>>().join(", ")
+    }
+
+    fn format_string(pieces: &[Piece]) -> String {
+        let mut out = Vec::new();
+        for p in pieces {
+            match p {
+                Piece::Literal(b) => out.extend_from_slice(b),
+                Piece::Conversion(s) => {
+                    out.push(b'%');
+                    out.extend_from_slice(s.length.as_str().as_bytes());
+                    out.push(s.conv_char);
+                }
+            }
+        }
+        bytes(&out)
+    }
+
+    /// One expression on one line.
+    pub fn expr(e: &Expr) -> String {
+        let ty = e.ty.map_or("void", short);
+        match &e.kind {
+            ExprKind::IntConst(v) => format!("{v}:{ty}"),
+            ExprKind::DoubleConst(x) => format!("{x:?}:{ty}"),
+            ExprKind::StringLit(b) => bytes(b),
+            ExprKind::Load(p) => place(p),
+            ExprKind::Convert { expr: x, to } => format!("{}({})", short(*to), expr(x)),
+            ExprKind::Unary { op, operand } => {
+                let op = match op {
+                    UnaryOp::Neg => "-",
+                    UnaryOp::BitNot => "~",
+                    UnaryOp::Not => "!",
+                };
+                format!("({op}:{ty} {})", expr(operand))
+            }
+            ExprKind::Binary { op, lhs, rhs } => {
+                format!("({} {}:{ty} {})", expr(lhs), op.symbol(), expr(rhs))
+            }
+            ExprKind::Compare {
+                op,
+                operand_ty,
+                lhs,
+                rhs,
+            } => {
+                format!(
+                    "({} {}:{} {})",
+                    expr(lhs),
+                    op.symbol(),
+                    short(*operand_ty),
+                    expr(rhs)
+                )
+            }
+            ExprKind::LogicalAnd { lhs, rhs } => format!("({} && {})", expr(lhs), expr(rhs)),
+            ExprKind::LogicalOr { lhs, rhs } => format!("({} || {})", expr(lhs), expr(rhs)),
+            ExprKind::Conditional {
+                cond,
+                then_expr,
+                else_expr,
+            } => {
+                format!(
+                    "({} ? {} : {}):{ty}",
+                    expr(cond),
+                    expr(then_expr),
+                    expr(else_expr)
+                )
+            }
+            ExprKind::Comma { lhs, rhs } => format!("({}, {})", expr(lhs), expr(rhs)),
+            ExprKind::Assign { place: p, value } => {
+                format!("({} = {}):{ty}", place(p), expr(value))
+            }
+            ExprKind::CompoundAssign {
+                place: p,
+                op,
+                op_ty,
+                value,
+            } => {
+                format!(
+                    "({} {}=:{} {}):{ty}",
+                    place(p),
+                    op.symbol(),
+                    short(*op_ty),
+                    expr(value)
+                )
+            }
+            ExprKind::IncDec {
+                place: p,
+                increment,
+                prefix,
+            } => {
+                let op = if *increment { "++" } else { "--" };
+                if *prefix {
+                    format!("({op}{}):{ty}", place(p))
+                } else {
+                    format!("({}{op}):{ty}", place(p))
+                }
+            }
+            ExprKind::Call { func, args } => {
+                let args: Vec<String> = args
+                    .iter()
+                    .map(|a| match a {
+                        Arg::Scalar(e) => expr(e),
+                        Arg::Array { base: b, indices } if indices.is_empty() => {
+                            format!("&{}", base(b))
+                        }
+                        Arg::Array { base: b, indices } => {
+                            format!("&{}[{}]", base(b), list(indices))
+                        }
+                    })
+                    .collect();
+                format!("{func}({}):{ty}", args.join(", "))
+            }
+            ExprKind::Builtin { func, args } => format!("{func}({}):{ty}", list(args)),
+            ExprKind::Printf { format, args } => {
+                if args.is_empty() {
+                    format!("printf({})", format_string(format))
+                } else {
+                    format!("printf({}, {})", format_string(format), list(args))
+                }
+            }
+            ExprKind::Puts { text } => format!("puts({})", bytes(text)),
+        }
+    }
+
+    fn stmt(s: &Stmt, depth: usize, out: &mut String) {
+        let pad = "  ".repeat(depth);
+        let line = |out: &mut String, text: String| {
+            out.push_str(&pad);
+            out.push_str(&text);
+            out.push('\n');
+        };
+        match &s.kind {
+            StmtKind::Block(b) => {
+                line(out, "{".to_string());
+                b.stmts.iter().for_each(|s| stmt(s, depth + 1, out));
+                line(out, "}".to_string());
+            }
+            StmtKind::Expr(e) => line(out, expr(e)),
+            StmtKind::Decl { local, init } => match init {
+                None => line(out, format!("decl {local}")),
+                Some(Init::Scalar(e)) => line(out, format!("decl {local} = {}", expr(e))),
+                Some(Init::Array(entries)) => {
+                    let items: Vec<String> = entries
+                        .iter()
+                        .map(|(i, e)| format!("[{i}] {}", expr(e)))
+                        .collect();
+                    line(out, format!("decl {local} = {{{}}}", items.join(", ")))
+                }
+            },
+            StmtKind::If {
+                cond,
+                then_branch,
+                else_branch,
+            } => {
+                line(out, format!("if {}", expr(cond)));
+                stmt(then_branch, depth + 1, out);
+                if let Some(e) = else_branch {
+                    line(out, "else".to_string());
+                    stmt(e, depth + 1, out);
+                }
+            }
+            StmtKind::While { cond, body } => {
+                line(out, format!("while {}", expr(cond)));
+                stmt(body, depth + 1, out);
+            }
+            StmtKind::DoWhile { body, cond } => {
+                line(out, "do".to_string());
+                stmt(body, depth + 1, out);
+                line(out, format!("while {}", expr(cond)));
+            }
+            StmtKind::For {
+                init,
+                cond,
+                step,
+                body,
+            } => {
+                let cond = cond.as_ref().map_or(String::new(), expr);
+                let step = step.as_ref().map_or(String::new(), expr);
+                line(out, format!("for ; {cond}; {step}"));
+                init.iter().for_each(|s| stmt(s, depth + 2, out));
+                stmt(body, depth + 1, out);
+            }
+            StmtKind::Switch {
+                value,
+                body,
+                cases,
+                has_default,
+            } => {
+                let default = if *has_default { " default" } else { "" };
+                line(
+                    out,
+                    format!("switch {} cases {cases:?}{default}", expr(value)),
+                );
+                b_stmts(&body.stmts, depth + 1, out);
+            }
+            StmtKind::Case(v) => line(out, format!("case {v}:")),
+            StmtKind::Default => line(out, "default:".to_string()),
+            StmtKind::Break => line(out, "break".to_string()),
+            StmtKind::Continue => line(out, "continue".to_string()),
+            StmtKind::Return(None) => line(out, "return".to_string()),
+            StmtKind::Return(Some(e)) => line(out, format!("return {}", expr(e))),
+        }
+    }
+
+    fn b_stmts(stmts: &[Stmt], depth: usize, out: &mut String) {
+        stmts.iter().for_each(|s| stmt(s, depth, out));
+    }
+
+    fn const_value(v: &ConstValue) -> String {
+        match v {
+            ConstValue::Int(i) => i.to_string(),
+            ConstValue::Double(x) => format!("{x:?}"),
+        }
+    }
+
+    /// The whole program.
+    pub fn program(p: &Program) -> String {
+        let mut out = String::new();
+        for (i, g) in p.globals.iter().enumerate() {
+            let init: Vec<String> = g.init.iter().map(const_value).collect();
+            out.push_str(&format!(
+                "{} {}: {} = [{}]\n",
+                GlobalId::new(i),
+                g.name,
+                g.ty,
+                init.join(", ")
+            ));
+        }
+        for (i, f) in p.functions.iter().enumerate() {
+            let params: Vec<String> = f
+                .params
+                .iter()
+                .map(|&l| format!("{l} {}: {}", f.local(l).name, f.local(l).ty))
+                .collect();
+            let ret = f.ret.map_or("void".to_string(), |t| t.to_string());
+            let main = if p.main.index() == i { " (main)" } else { "" };
+            out.push_str(&format!(
+                "{} {}({}) -> {ret}{main}\n",
+                FuncId::new(i),
+                f.name,
+                params.join(", ")
+            ));
+            for (j, l) in f.locals.iter().enumerate().skip(f.params.len()) {
+                out.push_str(&format!(
+                    "  local {} {}: {}\n",
+                    LocalId::new(j),
+                    l.name,
+                    l.ty
+                ));
+            }
+            b_stmts(&f.body.stmts, 1, &mut out);
+        }
+        out
+    }
+}
+
+impl Program {
+    /// The compact text form of [`dump`].
+    pub fn dump(&self) -> String {
+        dump::program(self)
+    }
 }

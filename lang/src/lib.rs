@@ -11,6 +11,7 @@
 pub mod ast;
 pub mod builtins;
 pub mod bytecode;
+pub mod check;
 pub mod compile;
 pub mod diag;
 pub mod hir;
@@ -48,16 +49,10 @@ pub fn parse_source(source: &str) -> Result<Parsed, Diagnostics> {
 }
 
 /// Lex, parse and type-check one source file. Returns the typed HIR, or every error found
-/// (lexical, syntax, name and type errors; several per run). Never panics.
+/// (lexical, syntax, name and type errors; several per run). Type checking only runs on a
+/// file without lexical or syntax errors. Never panics.
 pub fn check_source(file_name: &str, source: &str) -> Result<hir::Program, Diagnostics> {
-    let _ = (file_name, source);
-    Err(Diagnostic::error(span::Span::default(), "the front end is being built").into())
-}
-
-/// Check and compile one source file to register bytecode (Contract 1): [`check_source`],
-/// then [`compile::compile_program`]. Errors are the front end's diagnostics, or the
-/// compiler's if a function exceeds the bytecode's limits. Never panics.
-pub fn compile_source(file_name: &str, source: &str) -> Result<bytecode::Program, Diagnostics> {
-    let program = check_source(file_name, source)?;
-    compile::compile_program(&program, &span::LineIndex::new(source))
+    let _ = file_name;
+    let parsed = parse_source(source)?;
+    check::check(&parsed.unit, &parsed.includes, source)
 }

@@ -1,0 +1,545 @@
+//! Statements, local declarations and initializers.
+//!
+//! Blocks open scopes; `for` opens one for its declaration. `break` needs an enclosing loop or
+//! switch, `continue` a loop. `case`/`default` labels belong to the innermost switch: their
+//! values are integer constant expressions converted to the switch's promoted type, and must
+//! be distinct. A labelled statement becomes the label followed by the statement.
+//!
+//! Array initializers follow C99 6.7.8 including brace elision: a brace list initializes one
+//! sub-array; an expression where a sub-array is expected starts taking as many elements as
+//! that sub-array needs from the current list. `int a[] = {...}` and `int m[][3] = {...}` get
+//! their first dimension from the initializer.
+
+use std::collections::HashMap;
+
+use crate::ast::{self, BlockItem, DeclaratorKind, ForInit, Initializer, StmtKind as S};
+use crate::diag::Diagnostic;
+use crate::hir::{self, Expr, Init, ScalarType, Stmt, StmtKind, Type};
+use crate::span::Span;
+
+use super::types::{convert, eval, Const};
+use super::{is_integer_constant_expression, Checker, SwitchCtx};
+
+impl Checker {
+    fn push_scope(&mut self) {
+        if let Some(fs) = self.fs.as_mut() {
+            fs.scopes.push(HashMap::new());
+        }
+    }
+
+    fn pop_scope(&mut self) {
+        if let Some(fs) = self.fs.as_mut() {
+            fs.scopes.pop();
+        }
+    }
+
+    /// Check block items in the current scope, appending their HIR.
+    pub(super) fn block_items(&mut self, items: &[BlockItem], out: &mut Vec<Stmt>) {
+        for item in items {
+            match item {
+                BlockItem::Decl(d) => self.local_declaration(d, out),
+                BlockItem::Stmt(s) => self.stmt(s, out),
+            }
+        }
+    }
+
+    /// A block with its own scope.
+    fn block(&mut self, b: &ast::Block) -> hir::Block {
+        self.push_scope();
+        let mut stmts = Vec::new();
+        self.block_items(&b.items, &mut stmts);
+        self.pop_scope();
+        hir::Block {
+            stmts,
+            span: b.span,
+        }
+    }
+
+    /// One statement as one HIR statement (a labelled statement becomes a block of label and
+    /// statement).
+    fn single(&mut self, s: &ast::Stmt) -> Stmt {
+        let mut out = Vec::new();
+        self.stmt(s, &mut out);
+        if out.len() == 1 {
+            if let Some(one) = out.pop() {
+                return one;
+            }
+        }
+        Stmt {
+            kind: StmtKind::Block(hir::Block {
+                stmts: out,
+                span: s.span,
+            }),
+            span: s.span,
+        }
+    }
+
+    fn in_loop<T>(&mut self, f: impl FnOnce(&mut Checker) -> T) -> T {
+        if let Some(fs) = self.fs.as_mut() {
+            fs.loops += 1;
+        }
+        let r = f(self);
+        if let Some(fs) = self.fs.as_mut() {
+            fs.loops -= 1;
+        }
+        r
+    }
+
+    fn stmt(&mut self, s: &ast::Stmt, out: &mut Vec<Stmt>) {
+        let span = s.span;
+        let kind = match &s.kind {
+            S::Block(b) => Some(StmtKind::Block(self.block(b))),
+            S::Expr(e) => self.rvalue(e).map(StmtKind::Expr),
+            S::Empty => Some(StmtKind::Block(hir::Block {
+                stmts: Vec::new(),
+                span,
+            })),
+            S::If(c, t, e) => {
+                let cond = self.condition(c);
+                let then_branch = Box::new(self.single(t));
+                let else_branch = e.as_ref().map(|e| Box::new(self.single(e)));
+                cond.map(|cond| StmtKind::If {
+                    cond,
+                    then_branch,
+                    else_branch,
+                })
+            }
+            S::While(c, body) => {
+                let cond = self.condition(c);
+                let body = Box::new(self.in_loop(|c| c.single(body)));
+                cond.map(|cond| StmtKind::While { cond, body })
+            }
+            S::DoWhile(body, c) => {
+                let body = Box::new(self.in_loop(|c| c.single(body)));
+                let cond = self.condition(c);
+                cond.map(|cond| StmtKind::DoWhile { body, cond })
+            }
+            S::For(init, c, step, body) => {
+                self.push_scope();
+                let mut init_out = Vec::new();
+                let mut ok = true;
+                match init.as_ref() {
+                    ForInit::None => {}
+                    ForInit::Expr(e) => match self.rvalue(e) {
+                        Some(e) => init_out.push(Stmt {
+                            span: e.span,
+                            kind: StmtKind::Expr(e),
+                        }),
+                        None => ok = false,
+                    },
+                    ForInit::Decl(d) => self.local_declaration(d, &mut init_out),
+                }
+                let cond = match c {
+                    None => Some(None),
+                    Some(c) => self.condition(c).map(Some),
+                };
+                let step = match step {
+                    None => Some(None),
+                    Some(e) => self.rvalue(e).map(Some),
+                };
+                let body = Box::new(self.in_loop(|c| c.single(body)));
+                self.pop_scope();
+                match (ok, cond, step) {
+                    (true, Some(cond), Some(step)) => Some(StmtKind::For {
+                        init: init_out,
+                        cond,
+                        step,
+                        body,
+                    }),
+                    _ => None,
+                }
+            }
+            S::Switch(value, body) => self.switch(value, body, span),
+            S::Case(value, body) => {
+                let label = self.case_label(Some(value), span);
+                if let Some(label) = label {
+                    out.push(Stmt { kind: label, span });
+                }
+                self.stmt(body, out);
+                return;
+            }
+            S::Default(body) => {
+                let label = self.case_label(None, span);
+                if let Some(label) = label {
+                    out.push(Stmt { kind: label, span });
+                }
+                self.stmt(body, out);
+                return;
+            }
+            S::Break => {
+                let fs = self.fs.as_ref();
+                if fs.is_some_and(|fs| fs.loops > 0 || !fs.switches.is_empty()) {
+                    Some(StmtKind::Break)
+                } else {
+                    self.err(span, "`break` statement not within a loop or switch");
+                    None
+                }
+            }
+            S::Continue => {
+                if self.fs.as_ref().is_some_and(|fs| fs.loops > 0) {
+                    Some(StmtKind::Continue)
+                } else {
+                    self.err(span, "`continue` statement not within a loop");
+                    None
+                }
+            }
+            S::Return(value) => self.return_stmt(value.as_ref(), span),
+            S::Error => None,
+        };
+        if let Some(kind) = kind {
+            out.push(Stmt { kind, span });
+        }
+    }
+
+    fn return_stmt(&mut self, value: Option<&ast::Expr>, span: Span) -> Option<StmtKind> {
+        let (ret, fname) = {
+            let fs = self.fs.as_ref()?;
+            (fs.ret, fs.name.clone())
+        };
+        match (value, ret) {
+            (None, None) => Some(StmtKind::Return(None)),
+            (Some(v), None) => {
+                self.rvalue(v);
+                self.err(
+                    span,
+                    format!("`return` with a value in function `{fname}` returning `void`"),
+                );
+                None
+            }
+            (None, Some(t)) => {
+                self.err(
+                    span,
+                    format!("`return` without a value in function `{fname}` returning `{t}`"),
+                );
+                None
+            }
+            (Some(v), Some(t)) => {
+                let v = self.scalar(v)?;
+                Some(StmtKind::Return(Some(convert(v, t))))
+            }
+        }
+    }
+
+    fn switch(&mut self, value: &ast::Expr, body: &ast::Stmt, span: Span) -> Option<StmtKind> {
+        let v = self.arith(value);
+        let ty = match v.as_ref().and_then(|v| v.ty) {
+            Some(t) if t.is_integer() => t,
+            Some(t) => {
+                self.err(
+                    value.span,
+                    format!("switch quantity is not an integer (it has type `{t}`)"),
+                );
+                ScalarType::Int
+            }
+            None => ScalarType::Int,
+        };
+        if let Some(fs) = self.fs.as_mut() {
+            fs.switches.push(SwitchCtx {
+                ty,
+                cases: Vec::new(),
+                default: None,
+            });
+        }
+        let body = match &body.kind {
+            S::Block(b) => self.block(b),
+            _ => {
+                let s = self.single(body);
+                hir::Block {
+                    span: s.span,
+                    stmts: vec![s],
+                }
+            }
+        };
+        let ctx = self.fs.as_mut().and_then(|fs| fs.switches.pop())?;
+        let v = v.filter(|v| v.ty.is_some_and(|t| t.is_integer()))?;
+        let _ = span;
+        Some(StmtKind::Switch {
+            value: v,
+            body,
+            cases: ctx.cases.iter().map(|&(c, _)| c).collect(),
+            has_default: ctx.default.is_some(),
+        })
+    }
+
+    /// A `case` (with a value) or `default` label of the innermost switch.
+    fn case_label(&mut self, value: Option<&ast::Expr>, span: Span) -> Option<StmtKind> {
+        let Some(ty) = self
+            .fs
+            .as_ref()
+            .and_then(|fs| fs.switches.last())
+            .map(|s| s.ty)
+        else {
+            let what = if value.is_some() {
+                "`case` label"
+            } else {
+                "`default` label"
+            };
+            self.err(span, format!("{what} not within a switch statement"));
+            if let Some(v) = value {
+                self.rvalue(v);
+            }
+            return None;
+        };
+        let Some(value) = value else {
+            let prev = self
+                .fs
+                .as_ref()
+                .and_then(|fs| fs.switches.last())
+                .and_then(|s| s.default);
+            if let Some(prev) = prev {
+                let note = format!("the first `default` is at {}", self.at(prev));
+                self.error(
+                    Diagnostic::error(span, "multiple `default` labels in one switch")
+                        .with_note(note),
+                );
+                return None;
+            }
+            if let Some(ctx) = self.fs.as_mut().and_then(|fs| fs.switches.last_mut()) {
+                ctx.default = Some(span);
+            }
+            return Some(StmtKind::Default);
+        };
+        let e = self.arith(value)?;
+        let ety = e.ty?;
+        if !ety.is_integer() || !is_integer_constant_expression(&e) {
+            self.err(
+                value.span,
+                "case label must be an integer constant expression",
+            );
+            return None;
+        }
+        let c = match eval(&convert(e, ty)) {
+            Ok(Const::Int(c)) => c,
+            Ok(Const::Double(_)) => return None,
+            Err(err) => {
+                self.error(
+                    Diagnostic::error(
+                        err.span,
+                        "case label must be an integer constant expression",
+                    )
+                    .with_label(err.message),
+                );
+                return None;
+            }
+        };
+        let prev = self
+            .fs
+            .as_ref()
+            .and_then(|fs| fs.switches.last())
+            .and_then(|s| s.cases.iter().find(|&&(v, _)| v == c))
+            .map(|&(_, s)| s);
+        if let Some(prev) = prev {
+            let note = format!("previously used at {}", self.at(prev));
+            self.error(Diagnostic::error(value.span, "duplicate case value").with_note(note));
+            return None;
+        }
+        if let Some(ctx) = self.fs.as_mut().and_then(|fs| fs.switches.last_mut()) {
+            ctx.cases.push((c, value.span));
+        }
+        Some(StmtKind::Case(c))
+    }
+
+    // ----- declarations -----
+
+    fn local_declaration(&mut self, d: &ast::Declaration, out: &mut Vec<Stmt>) {
+        for id in &d.declarators {
+            let decl = &id.declarator;
+            let dims = match &decl.kind {
+                DeclaratorKind::Function { .. } => {
+                    self.err(decl.span, "function declarations inside functions are not supported (declare it at file scope)");
+                    continue;
+                }
+                DeclaratorKind::Object { dims } => dims,
+            };
+            let Some(elem) = self.object_elem(&d.specs, &decl.name, decl.name_span) else {
+                continue;
+            };
+            let has_list = matches!(id.init, Some(Initializer::List { .. }));
+            let Some(mut dims) = self.dims(dims, has_list, &decl.name) else {
+                continue;
+            };
+            if dims.is_empty() {
+                // The name is in scope from the end of its declarator, so `int x = x;` reads
+                // the new `x` as in C.
+                let Some(local) = self.declare_local(
+                    &decl.name,
+                    decl.name_span,
+                    Type::Scalar(elem),
+                    d.specs.is_const,
+                ) else {
+                    continue;
+                };
+                let init = match &id.init {
+                    None => None,
+                    Some(init) => match self.scalar_initializer(init, elem) {
+                        Some(e) => Some(Init::Scalar(e)),
+                        None => continue,
+                    },
+                };
+                out.push(Stmt {
+                    kind: StmtKind::Decl { local, init },
+                    span: id.span,
+                });
+            } else {
+                // An array's size must be known before its initializer is checked.
+                let entries = match &id.init {
+                    None => Some(Vec::new()),
+                    Some(init) => self.array_initializer(init, &mut dims, elem, &decl.name),
+                };
+                let dims: Vec<u32> = dims.into_iter().map(|d| d.unwrap_or(1)).collect();
+                let Some(local) = self.declare_local(
+                    &decl.name,
+                    decl.name_span,
+                    Type::Array { elem, dims },
+                    d.specs.is_const,
+                ) else {
+                    continue;
+                };
+                let Some(entries) = entries else { continue };
+                let init = id.init.as_ref().map(|_| Init::Array(entries));
+                out.push(Stmt {
+                    kind: StmtKind::Decl { local, init },
+                    span: id.span,
+                });
+            }
+        }
+    }
+
+    /// The initializer of a scalar (`= e` or `= { e }`), converted to `ty`.
+    pub(super) fn scalar_initializer(
+        &mut self,
+        init: &Initializer,
+        ty: ScalarType,
+    ) -> Option<Expr> {
+        match init {
+            Initializer::Expr(e) => {
+                let v = self.scalar(e)?;
+                Some(convert(v, ty))
+            }
+            Initializer::List { items, span, .. } => match items.as_slice() {
+                [Initializer::Expr(e)] => {
+                    let v = self.scalar(e)?;
+                    Some(convert(v, ty))
+                }
+                _ => {
+                    self.err(*span, "a scalar must be initialized by one expression");
+                    None
+                }
+            },
+        }
+    }
+
+    /// The flat `(index, value)` entries of an array initializer, values converted to `elem`.
+    /// Sets an unknown first dimension from the initializer.
+    pub(super) fn array_initializer(
+        &mut self,
+        init: &Initializer,
+        dims: &mut [Option<u32>],
+        elem: ScalarType,
+        name: &str,
+    ) -> Option<Vec<(u32, Expr)>> {
+        let Initializer::List { items, span, .. } = init else {
+            self.error(
+                Diagnostic::error(
+                    init.span(),
+                    format!("array `{name}` must be initialized by a brace-enclosed list"),
+                )
+                .with_label("expected `{ ... }`"),
+            );
+            return None;
+        };
+        let mut flat: Vec<(u64, &ast::Expr)> = Vec::new();
+        let mut ok = true;
+        let n = self.braced(dims, items, 0, &mut flat, &mut ok);
+        if dims[0].is_none() {
+            let total = dims[1..]
+                .iter()
+                .flatten()
+                .map(|&d| u64::from(d))
+                .product::<u64>()
+                .max(1);
+            if n == 0 || n.saturating_mul(total) > super::MAX_ELEMENTS {
+                self.err(
+                    *span,
+                    format!(
+                        "cannot determine a valid size for array `{name}` from its initializer"
+                    ),
+                );
+                return None;
+            }
+            dims[0] = Some(n as u32);
+        }
+        let mut out = Vec::new();
+        for (index, e) in flat {
+            match self.scalar(e) {
+                Some(v) => out.push((index as u32, convert(v, elem))),
+                None => ok = false,
+            }
+        }
+        ok.then_some(out)
+    }
+
+    /// Initialize the aggregate `dims` from a whole brace list; returns the number of
+    /// first-dimension elements initialized.
+    fn braced<'a>(
+        &mut self,
+        dims: &[Option<u32>],
+        items: &'a [Initializer],
+        offset: u64,
+        flat: &mut Vec<(u64, &'a ast::Expr)>,
+        ok: &mut bool,
+    ) -> u64 {
+        let mut idx = 0;
+        let n = self.fill(dims, items, &mut idx, offset, flat, ok);
+        if let Some(extra) = items.get(idx) {
+            self.err(extra.span(), "excess elements in array initializer");
+            *ok = false;
+        }
+        n
+    }
+
+    /// Initialize the aggregate `dims` from `items[*idx..]`, consuming what it needs (brace
+    /// elision); returns the number of first-dimension elements initialized.
+    fn fill<'a>(
+        &mut self,
+        dims: &[Option<u32>],
+        items: &'a [Initializer],
+        idx: &mut usize,
+        offset: u64,
+        flat: &mut Vec<(u64, &'a ast::Expr)>,
+        ok: &mut bool,
+    ) -> u64 {
+        let stride: u64 = dims[1..].iter().flatten().map(|&d| u64::from(d)).product();
+        let limit = dims[0].map_or(u64::MAX, u64::from);
+        let mut i = 0u64;
+        while i < limit && *idx < items.len() {
+            let item = &items[*idx];
+            if dims.len() == 1 {
+                match item {
+                    Initializer::Expr(e) => flat.push((offset + i, e)),
+                    Initializer::List { span, .. } => {
+                        self.err(*span, "braces around a scalar initializer");
+                        *ok = false;
+                    }
+                }
+                *idx += 1;
+            } else {
+                let inner = &dims[1..];
+                match item {
+                    Initializer::List { items: sub, .. } => {
+                        *idx += 1;
+                        self.braced(inner, sub, offset + i * stride, flat, ok);
+                    }
+                    Initializer::Expr(_) => {
+                        self.fill(inner, items, idx, offset + i * stride, flat, ok);
+                    }
+                }
+            }
+            i += 1;
+            if offset.saturating_add(i.saturating_mul(stride.max(1))) > super::MAX_ELEMENTS {
+                break;
+            }
+        }
+        i
+    }
+}
