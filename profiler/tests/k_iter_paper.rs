@@ -264,3 +264,40 @@ fn k_1_is_ball_larus_in_both_path_end_modes() {
         }
     }
 }
+
+/// For K >= 3 a path started by the first back edge runs its first iteration while the paper's
+/// flag `f_delta` is still false; the plan compensates every live counter below `itr` instead.
+/// Figure 1, K = 3, `1 2 3 5 2 4 5 2 3 5 2 3 5 6`: the path started at the first back edge
+/// (`2-4-5-...`, whose edge 2 -> 4 carries a compensation in iteration 1) survives to the exit.
+#[test]
+fn k_3_compensates_paths_started_before_the_loop_saturates() {
+    let f = figure_1();
+    let kit = f.kit(3, PathEnds::Backedge);
+    let trace = Trace::parse("1 2 3 5 2 4 5 2 3 5 2 3 5 6", &|n| f.p.block(n)).unwrap();
+    for placement in [KPlacement::DummyRemoval, KPlacement::EdgeValues] {
+        let run = execute(&kit.plan(placement), &f.p.cfg, &trace, false).expect("run");
+        let paths: Vec<String> = run
+            .stream
+            .iter()
+            .filter_map(|item| match item {
+                StreamItem::Invocation => None,
+                StreamItem::Path(id) => {
+                    let p = kit.identify(*id).unwrap().expect("a valid id");
+                    let nodes: Vec<&str> = p.nodes.iter().map(|&b| f.p.name(b)).collect();
+                    Some(format!(
+                        "{} end {:?}",
+                        nodes.join("-"),
+                        p.end.map(|h| f.p.name(h))
+                    ))
+                }
+            })
+            .collect();
+        assert_eq!(
+            paths,
+            vec![
+                "1-2-3-5-2-4-5-2-3-5 end Some(\"2\")",
+                "2-4-5-2-3-5-2-3-5-6 end None"
+            ]
+        );
+    }
+}
