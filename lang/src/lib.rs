@@ -56,3 +56,11 @@ pub fn check_source(file_name: &str, source: &str) -> Result<hir::Program, Diagn
     let parsed = parse_source(source)?;
     check::check(&parsed.unit, &parsed.includes, source)
 }
+
+/// Check and compile one source file to register bytecode (Contract 1): [`check_source`],
+/// then [`compile::compile_program`]. Errors are the front end's diagnostics, or the
+/// compiler's if a function exceeds the bytecode's limits. Never panics.
+pub fn compile_source(file_name: &str, source: &str) -> Result<bytecode::Program, Diagnostics> {
+    let program = check_source(file_name, source)?;
+    compile::compile_program(&program, &span::LineIndex::new(source))
+}
