@@ -211,6 +211,13 @@ impl PathDag {
         self.out_start.len() - 1
     }
 
+    /// All DAG nodes (the CFG's blocks).
+    pub fn blocks_iter(
+        &self,
+    ) -> impl DoubleEndedIterator<Item = Block> + ExactSizeIterator + Clone {
+        (0..self.num_blocks()).map(Block::new)
+    }
+
     /// Number of DAG edges.
     pub fn num_edges(&self) -> usize {
         self.from.len()

@@ -18,6 +18,7 @@ pub mod dag;
 pub mod dfs;
 pub mod dominators;
 pub mod executor;
+pub mod generate;
 pub mod index;
 pub mod k_iteration;
 pub mod loops;

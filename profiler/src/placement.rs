@@ -18,6 +18,9 @@
 //!   edge; the edges entering that region get `count[r + Inc(c)]` (a chord) or `count[r]`
 //!   instead of `count[r]` at the exit (`count[Inc(c)]` when both meet on one edge).
 //!
+//! Because the tree contains `EXIT -> ENTRY`, no tree path joins ENTRY to EXIT, so the two
+//! regions are disjoint: on every path the initialization comes before the count.
+//!
 //! The remaining chords get `r += Inc(c)`. Weights are the edge frequencies of a profile, or
 //! without one a static estimate, `10^(loop depth)`. Dummy edges weigh 0: their increments fold
 //! into the count and the reset that a cut edge performs anyway, so they are the best chords.
@@ -94,7 +97,7 @@ impl BallLarus {
 }
 
 enum EventCounting {
-    /// The DAG is a single path (id 0): count it at the exit.
+    /// The CFG is a single block (the entry is the exit): count path 0 at the exit.
     SinglePath,
     /// A probe per DAG edge.
     Probes(IndexVec<DagEdge, Probe>),
@@ -122,6 +125,10 @@ fn static_weights(cfg: &Cfg, bl: &BallLarus) -> IndexVec<DagEdge, u64> {
 
 fn event_counting(bl: &BallLarus, cfg: &Cfg, weights: Option<&EdgeProfile>) -> EventCounting {
     let dag = bl.dag();
+    if dag.entry() == dag.exit() {
+        // A single block: one path, no edges to put the count on.
+        return EventCounting::SinglePath;
+    }
     let nb = bl.numbering();
     let n = dag.num_blocks();
     let m = dag.num_edges();
@@ -230,20 +237,14 @@ fn event_counting(bl: &BallLarus, cfg: &Cfg, weights: Option<&EdgeProfile>) -> E
             }
         }
     }
-    if in_count[dag.entry()] || in_init[dag.exit()] {
-        return EventCounting::SinglePath;
-    }
-
+    // The tree holds EXIT -> ENTRY, so no tree path joins ENTRY to EXIT: the two regions are
+    // disjoint, and on every path the edge leaving the first comes before the edge entering the
+    // second (a path can leave and enter on the same edge: then both fold into one probe).
+    debug_assert!(dag.blocks_iter().all(|b| !(in_init[b] && in_count[b])));
     let mut probes = IndexVec::from_elem(Probe::None, m);
     for d in dag.edges() {
-        let v = dag.source(d);
-        if in_count[v] {
-            continue; // after the count: r is dead
-        }
         let c = if in_tree[d] { 0 } else { inc(d) };
-        // Out of the initialization region r is not yet set: a count there uses constants.
-        let set = set[d] || (in_init[v] && count[d]);
-        probes[d] = match (set, count[d]) {
+        probes[d] = match (set[d], count[d]) {
             (true, true) => Probe::CountConst(c),
             (true, false) => Probe::Set(c),
             (false, true) => Probe::CountAdd(c),
@@ -403,5 +404,14 @@ mod tests {
         assert_eq!(executed(&plain), 4);
         assert_eq!(executed(&ec), 2, "r = 0 where paths join, and the count");
         assert_eq!(ec.entry, Probe::None);
+    }
+
+    #[test]
+    fn a_single_block_counts_its_one_path() {
+        let p = parse_cfg("entry a\nexit a\n").unwrap();
+        let bl = BallLarus::new(&p.cfg, PathEnds::Header, Numbering::Canonical, u64::MAX).unwrap();
+        for placement in [Placement::Plain, Placement::EventCounting] {
+            assert_eq!(run(&bl.plan(&p.cfg, placement, None), &p, &["a"]), vec![0]);
+        }
     }
 }
