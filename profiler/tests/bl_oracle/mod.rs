@@ -1,3 +1,4 @@
+#![allow(dead_code)] // Each test binary uses a different part of the oracle.
 //! Reference semantics, written from the definitions in `cfg-format.md` and nothing else: no
 //! DAG, no numbering. The property tests hold the fast code against these.
 
