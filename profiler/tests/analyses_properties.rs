@@ -48,13 +48,9 @@ fn reducible_by_t1_t2(cfg: &Cfg) -> bool {
     }
     let mut alive: BTreeSet<usize> = (0..n).collect();
     loop {
-        for s in succ
-            .iter_mut()
-            .enumerate()
-            .filter(|(i, _)| alive.contains(i))
-            .map(|(i, s)| (i, s))
-        {
-            s.1.remove(&s.0);
+        // T1: self-loops go.
+        for (i, s) in succ.iter_mut().enumerate() {
+            s.remove(&i);
         }
         let preds =
             |v: usize, succ: &Vec<BTreeSet<usize>>, alive: &BTreeSet<usize>| -> Vec<usize> {
@@ -64,6 +60,7 @@ fn reducible_by_t1_t2(cfg: &Cfg) -> bool {
                     .filter(|&u| succ[u].contains(&v))
                     .collect()
             };
+        // T2: a block with a unique predecessor merges into it.
         let candidate = alive
             .iter()
             .copied()
