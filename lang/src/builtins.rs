@@ -5,7 +5,13 @@
 //! converts the arguments to [`Builtin::params`] as C does for a prototyped call, and gives the
 //! call the type [`Builtin::result`]. The VM implements them (`vm::libc`) exactly like glibc:
 //! `abs`/`labs` wrap on the most negative value (as gcc's `-fwrapv` code does), and the math
-//! functions call the same libm as a gcc-compiled program.
+//! functions call the same libm as a gcc-compiled program ([`Builtin::eval`]).
+//!
+//! Math calls whose arguments are all constant expressions are different: gcc evaluates them
+//! while compiling, even at `-O0`, correctly rounded, and glibc's run-time result can differ in
+//! the last bit (`log10` for about 5% of arguments). [`Builtin::eval_constant`] reproduces gcc's
+//! folding exactly (module `fold`, exact arithmetic from [`bignum`]); the compiler uses it for
+//! such calls.
 //!
 //! `printf` and `puts` are not here: their first argument must be a string literal, so the
 //! checker handles them directly (see [`crate::printf_format`]).
@@ -13,6 +19,9 @@
 use std::fmt;
 
 use crate::hir::ScalarType;
+
+pub mod bignum;
+mod fold;
 
 /// A library function callable from programs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -151,6 +160,67 @@ impl Builtin {
             Builtin::Exit | Builtin::Abs | Builtin::Labs => "stdlib.h",
             _ => "math.h",
         }
+    }
+}
+
+impl Builtin {
+    /// A one-argument math function applied to `x` at run time: Rust's `f64` methods, which
+    /// call the same glibc libm functions a gcc-compiled program calls (or are exact
+    /// operations), so the bits are identical. `None` if this is not a one-argument math
+    /// function.
+    #[inline]
+    pub fn eval1(self, x: f64) -> Option<f64> {
+        Some(match self {
+            Builtin::Sqrt => x.sqrt(),
+            Builtin::Fabs => x.abs(),
+            Builtin::Floor => x.floor(),
+            Builtin::Ceil => x.ceil(),
+            Builtin::Sin => x.sin(),
+            Builtin::Cos => x.cos(),
+            Builtin::Tan => x.tan(),
+            Builtin::Atan => x.atan(),
+            Builtin::Exp => x.exp(),
+            Builtin::Log => x.ln(),
+            Builtin::Log10 => x.log10(),
+            _ => return None,
+        })
+    }
+
+    /// A two-argument math function (`atan2(y, x)`, `pow(x, y)`, `fmod(x, y)`) applied to
+    /// `(a, b)` in C's argument order at run time. `None` if this is not a two-argument math
+    /// function.
+    #[inline]
+    pub fn eval2(self, a: f64, b: f64) -> Option<f64> {
+        Some(match self {
+            Builtin::Atan2 => a.atan2(b),
+            Builtin::Pow => a.powf(b),
+            // Rust's `%` on f64 is C's fmod (truncated remainder, sign of the dividend).
+            Builtin::Fmod => a % b,
+            _ => return None,
+        })
+    }
+
+    /// A math function applied to `args` at run time ([`Builtin::eval1`] or
+    /// [`Builtin::eval2`]). `None` if this is not a math function or `args` has the wrong
+    /// length.
+    pub fn eval(self, args: &[f64]) -> Option<f64> {
+        match *args {
+            [x] => self.eval1(x),
+            [a, b] => self.eval2(a, b),
+            _ => None,
+        }
+    }
+
+    /// What a gcc-compiled program computes for this math function applied to `args` when
+    /// every argument is a *constant expression* (`log10(2.0)`, `sin(1.0 / 3)`): gcc folds
+    /// such a call at compile time to the correctly rounded result when that is a finite
+    /// double exactly representable (and, for `log`/`log10`, the argument is positive);
+    /// otherwise the call happens at run time, and this returns [`Builtin::eval`]'s value.
+    /// Calls with non-constant arguments must use [`Builtin::eval`]. `None` if this is not a
+    /// math function or `args` has the wrong length.
+    pub fn eval_constant(self, args: &[f64]) -> Option<f64> {
+        let run_time = self.eval(args)?;
+        Some(fold::fold(self, args).unwrap_or(run_time))
     }
 }
 

@@ -47,7 +47,7 @@
 
 use lang::printf_format::{Conv, Piece, Spec};
 
-use crate::libc::bignum::Big;
+use lang::builtins::bignum::Big;
 
 /// One run-time argument of `printf`, after the default argument promotions.
 #[derive(Clone, Copy, Debug, PartialEq)]

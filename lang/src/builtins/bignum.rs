@@ -1,10 +1,11 @@
-//! A minimal arbitrary-precision unsigned integer, for exact decimal conversion in
-//! [`crate::printf`] and for the correctly rounded math of [`super::fold`].
+//! A minimal arbitrary-precision unsigned integer: the exact arithmetic behind constant
+//! folding of math calls ([`super::Builtin::eval_constant`]) and behind `vm::printf`'s exact
+//! decimal conversion of doubles. Only the operations those need.
 
 /// A non-negative arbitrary-precision integer: little-endian 32-bit limbs, no trailing zero
-/// limbs. Only what exact decimal conversion needs.
+/// limbs (so equal values have equal representations).
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub(crate) struct Big {
+pub struct Big {
     limbs: Vec<u32>,
 }
 
@@ -12,7 +13,8 @@ pub(crate) struct Big {
 const POW5_13: u32 = 1_220_703_125;
 
 impl Big {
-    pub(crate) fn from_u64(v: u64) -> Big {
+    /// The value `v`.
+    pub fn from_u64(v: u64) -> Big {
         let mut b = Big {
             limbs: vec![v as u32, (v >> 32) as u32],
         };
@@ -21,17 +23,17 @@ impl Big {
     }
 
     /// Zero.
-    pub(crate) fn zero() -> Big {
+    pub fn zero() -> Big {
         Big { limbs: Vec::new() }
     }
 
     /// Whether the value is zero.
-    pub(crate) fn is_zero(&self) -> bool {
+    pub fn is_zero(&self) -> bool {
         self.limbs.is_empty()
     }
 
     /// The number of significant bits (0 for zero).
-    pub(crate) fn bit_len(&self) -> usize {
+    pub fn bit_len(&self) -> usize {
         match self.limbs.last() {
             None => 0,
             Some(top) => self.limbs.len() * 32 - top.leading_zeros() as usize,
@@ -39,14 +41,14 @@ impl Big {
     }
 
     /// Bit `i` (0 = least significant).
-    pub(crate) fn bit(&self, i: usize) -> bool {
+    pub fn bit(&self, i: usize) -> bool {
         self.limbs
             .get(i / 32)
             .is_some_and(|limb| (limb >> (i % 32)) & 1 == 1)
     }
 
     /// Whether any of the bits below bit `n` is set.
-    pub(crate) fn any_bits_below(&self, n: usize) -> bool {
+    pub fn any_bits_below(&self, n: usize) -> bool {
         let (words, rest) = (n / 32, n % 32);
         let full = self.limbs.iter().take(words).any(|&l| l != 0);
         let partial = rest != 0
@@ -58,14 +60,14 @@ impl Big {
     }
 
     /// The lowest 64 bits.
-    pub(crate) fn low_u64(&self) -> u64 {
+    pub fn low_u64(&self) -> u64 {
         let lo = u64::from(self.limbs.first().copied().unwrap_or(0));
         let hi = u64::from(self.limbs.get(1).copied().unwrap_or(0));
         lo | (hi << 32)
     }
 
     /// `self + other`.
-    pub(crate) fn add(&self, other: &Big) -> Big {
+    pub fn add(&self, other: &Big) -> Big {
         let (long, short) = if self.limbs.len() >= other.limbs.len() {
             (self, other)
         } else {
@@ -85,7 +87,7 @@ impl Big {
     }
 
     /// `self - other`; requires `self >= other`.
-    pub(crate) fn sub(&self, other: &Big) -> Big {
+    pub fn sub(&self, other: &Big) -> Big {
         debug_assert!(*self >= *other);
         let mut limbs = Vec::with_capacity(self.limbs.len());
         let mut borrow = 0i64;
@@ -104,7 +106,7 @@ impl Big {
     }
 
     /// `self * other` (schoolbook).
-    pub(crate) fn mul(&self, other: &Big) -> Big {
+    pub fn mul(&self, other: &Big) -> Big {
         if self.is_zero() || other.is_zero() {
             return Big::zero();
         }
@@ -131,7 +133,7 @@ impl Big {
 
     /// `floor(self / divisor)`; requires a non-zero divisor. Schoolbook long division with
     /// 32-bit digits (Knuth, TAOCP vol. 2, 4.3.1, Algorithm D).
-    pub(crate) fn div(&self, divisor: &Big) -> Big {
+    pub fn div(&self, divisor: &Big) -> Big {
         debug_assert!(!divisor.is_zero());
         if *self < *divisor {
             return Big::zero();
@@ -198,7 +200,7 @@ impl Big {
     }
 
     /// `floor(sqrt(self))`, by Newton's iteration from above.
-    pub(crate) fn isqrt(&self) -> Big {
+    pub fn isqrt(&self) -> Big {
         if self.is_zero() {
             return Big::zero();
         }
@@ -215,17 +217,20 @@ impl Big {
         }
     }
 
-    pub(crate) fn trim(&mut self) {
+    /// Drops leading zero limbs, restoring the representation invariant.
+    fn trim(&mut self) {
         while self.limbs.last() == Some(&0) {
             self.limbs.pop();
         }
     }
 
-    pub(crate) fn is_odd(&self) -> bool {
+    /// Whether the value is odd.
+    pub fn is_odd(&self) -> bool {
         self.limbs.first().is_some_and(|l| l & 1 == 1)
     }
 
-    pub(crate) fn add_small(&mut self, mut v: u32) {
+    /// Adds `v` in place.
+    pub fn add_small(&mut self, mut v: u32) {
         for limb in &mut self.limbs {
             let (sum, carry) = limb.overflowing_add(v);
             *limb = sum;
@@ -239,7 +244,8 @@ impl Big {
         }
     }
 
-    pub(crate) fn mul_small(&mut self, factor: u32) {
+    /// Multiplies by `factor` in place.
+    pub fn mul_small(&mut self, factor: u32) {
         let mut carry = 0u64;
         for limb in &mut self.limbs {
             let p = u64::from(*limb) * u64::from(factor) + carry;
@@ -251,8 +257,8 @@ impl Big {
         }
     }
 
-    /// Divides by `divisor` in place, returning the remainder.
-    pub(crate) fn div_small(&mut self, divisor: u32) -> u32 {
+    /// Divides by `divisor` (non-zero) in place, returning the remainder.
+    pub fn div_small(&mut self, divisor: u32) -> u32 {
         let mut rem = 0u64;
         for limb in self.limbs.iter_mut().rev() {
             let cur = (rem << 32) | u64::from(*limb);
@@ -263,7 +269,8 @@ impl Big {
         rem as u32
     }
 
-    pub(crate) fn mul_pow5(&mut self, mut n: usize) {
+    /// Multiplies by `5^n` in place.
+    pub fn mul_pow5(&mut self, mut n: usize) {
         while n >= 13 {
             self.mul_small(POW5_13);
             n -= 13;
@@ -274,7 +281,7 @@ impl Big {
     }
 
     /// Floor division by `5^n` (successive floor divisions compose exactly).
-    pub(crate) fn div_pow5(&mut self, mut n: usize) {
+    pub fn div_pow5(&mut self, mut n: usize) {
         while n >= 13 {
             self.div_small(POW5_13);
             n -= 13;
@@ -284,7 +291,8 @@ impl Big {
         }
     }
 
-    pub(crate) fn shl(&mut self, bits: usize) {
+    /// Multiplies by `2^bits` in place.
+    pub fn shl(&mut self, bits: usize) {
         if self.limbs.is_empty() {
             return;
         }
@@ -306,7 +314,7 @@ impl Big {
     }
 
     /// Floor division by `2^bits`.
-    pub(crate) fn shr(&mut self, bits: usize) {
+    pub fn shr(&mut self, bits: usize) {
         let (words, rest) = (bits / 32, bits % 32);
         if words >= self.limbs.len() {
             self.limbs.clear();
@@ -328,7 +336,7 @@ impl Big {
     }
 
     /// The decimal digits, most significant first (`"0"` for zero).
-    pub(crate) fn to_decimal(&self) -> Vec<u8> {
+    pub fn to_decimal(&self) -> Vec<u8> {
         let mut n = self.clone();
         let mut chunks = Vec::new();
         while !n.limbs.is_empty() {

@@ -5,7 +5,7 @@
 //! *correctly rounded* to double. glibc's run-time `log10`, `sin`, `pow`, ... are accurate to
 //! about half an ulp but not always correctly rounded, so such a call can print a different last
 //! digit from the same call on a variable. To print what gcc's program prints, the compiler
-//! evaluates constant-argument calls with [`super::constant_call`], which uses this module.
+//! evaluates constant-argument calls with [`Builtin::eval_constant`], which uses this module.
 //!
 //! # gcc's folding rules (`fold-const-call.c`, `do_mpfr_arg1/2`, `do_mpfr_ckconv`)
 //!
@@ -34,9 +34,8 @@
 //!   `x / (1 + sqrt(1 + x^2))`, then the Taylor series; `atan2` adds the quadrant.
 //! * `pow(x, y) = exp(y log x)` (sign from an odd integer `y`), exactly for `y` in `1..=64`.
 
-use lang::builtins::Builtin;
-
 use super::bignum::Big;
+use super::Builtin;
 
 /// Working precision in bits of the series evaluations.
 const PREC: usize = 320;
@@ -600,7 +599,7 @@ pub(super) fn fold(builtin: Builtin, args: &[f64]) -> Option<f64> {
         (Builtin::Pow, &[x, y]) => return fold_pow(x, y),
         (Builtin::Sqrt | Builtin::Fabs | Builtin::Floor | Builtin::Ceil | Builtin::Fmod, _) => {
             // Exactly rounded: folding and run time agree; NaN results are not folded.
-            let value = super::call_math(builtin, args)?;
+            let value = builtin.eval(args)?;
             return (!value.is_nan()).then_some(value);
         }
         _ => return None,
