@@ -192,6 +192,23 @@ impl ParseState {
             };
             return Diagnostic::error(span, message).with_label("not supported");
         }
+        let wants = |name: &str| expected.iter().any(|e| e.trim_matches('"') == name);
+        let pointer = match tok {
+            Tok::Punct("*") if wants("Ident") && !wants("IntLit") => {
+                Some("pointer declarators are")
+            }
+            Tok::Punct("*") if wants("IntLit") => Some("the dereference operator `*` is"),
+            Tok::Punct("&") if wants("IntLit") => Some("the address-of operator `&` is"),
+            Tok::Punct("." | "->") => Some("member access is"),
+            _ => None,
+        };
+        if let Some(what) = pointer {
+            return Diagnostic::error(
+                span,
+                format!("{what} not supported (there are no pointers or structs)"),
+            )
+            .with_label(format!("expected {wanted}"));
+        }
         let semicolon_missing =
             expected.iter().any(|e| e == "\";\"") && !matches!(tok, Tok::Punct(";"));
         if semicolon_missing && wanted == "`;`" && index > 0 {

@@ -191,6 +191,8 @@ struct Checker {
     fs: Option<FnState>,
     /// For `line:col` in notes.
     index: LineIndex,
+    /// True if an error about `main`'s declaration was reported (no "missing main" then).
+    main_reported: bool,
 }
 
 impl Checker {
@@ -229,6 +231,7 @@ impl Checker {
             func_ids,
             fs: None,
             index,
+            main_reported: false,
         }
     }
 
@@ -249,7 +252,7 @@ impl Checker {
             })) => Some(*id),
             _ => None,
         };
-        if main.is_none() {
+        if main.is_none() && !self.main_reported {
             self.err(
                 Span::new(source_len, source_len),
                 "the program has no `main` function (expected `int main(void) { ... }`)",
@@ -337,12 +340,20 @@ impl Checker {
         let e = self.scalar(size)?;
         let ty = e.ty?;
         if !ty.is_integer() || !is_integer_constant_expression(&e) {
+            let label = if !ty.is_integer() {
+                format!("the size has type `{ty}`")
+            } else if reads_storage(&e) {
+                "variable-length arrays are not supported".to_string()
+            } else {
+                "only integer constants, and floating constants cast to an integer type, may appear"
+                    .to_string()
+            };
             self.error(
                 Diagnostic::error(
                     size.span,
                     "array size must be an integer constant expression",
                 )
-                .with_label("variable-length arrays are not supported"),
+                .with_label(label),
             );
             return None;
         }
@@ -493,6 +504,7 @@ impl Checker {
             return None;
         }
         if name == "main" && (sig.ret != Some(ScalarType::Int) || !sig.params.is_empty()) {
+            self.main_reported = true;
             self.err(
                 span,
                 "`main` must be declared as `int main(void)` in this language",
@@ -789,6 +801,27 @@ fn zero(t: ScalarType) -> ConstValue {
         ConstValue::Double(0.0)
     } else {
         ConstValue::Int(0)
+    }
+}
+
+/// True if evaluating `e` reads a variable or calls a function.
+fn reads_storage(e: &hir::Expr) -> bool {
+    use hir::ExprKind as K;
+    match &e.kind {
+        K::IntConst(_) | K::DoubleConst(_) | K::StringLit(_) => false,
+        K::Convert { expr, .. } => reads_storage(expr),
+        K::Unary { operand, .. } => reads_storage(operand),
+        K::Binary { lhs, rhs, .. }
+        | K::Compare { lhs, rhs, .. }
+        | K::LogicalAnd { lhs, rhs }
+        | K::LogicalOr { lhs, rhs }
+        | K::Comma { lhs, rhs } => reads_storage(lhs) || reads_storage(rhs),
+        K::Conditional {
+            cond,
+            then_expr,
+            else_expr,
+        } => reads_storage(cond) || reads_storage(then_expr) || reads_storage(else_expr),
+        _ => true,
     }
 }
 

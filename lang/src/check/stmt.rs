@@ -269,12 +269,17 @@ impl Checker {
             .and_then(|fs| fs.switches.last())
             .map(|s| s.ty)
         else {
-            let what = if value.is_some() {
-                "`case` label"
-            } else {
-                "`default` label"
+            let (what, at) = match value {
+                Some(v) => (
+                    "`case` label",
+                    Span::new(span.start as usize, v.span.end as usize),
+                ),
+                None => (
+                    "`default` label",
+                    Span::new(span.start as usize, span.start as usize + 7),
+                ),
             };
-            self.err(span, format!("{what} not within a switch statement"));
+            self.err(at, format!("{what} not within a switch statement"));
             if let Some(v) = value {
                 self.rvalue(v);
             }
@@ -288,8 +293,9 @@ impl Checker {
                 .and_then(|s| s.default);
             if let Some(prev) = prev {
                 let note = format!("the first `default` is at {}", self.at(prev));
+                let at = Span::new(span.start as usize, span.start as usize + 7);
                 self.error(
-                    Diagnostic::error(span, "multiple `default` labels in one switch")
+                    Diagnostic::error(at, "multiple `default` labels in one switch")
                         .with_note(note),
                 );
                 return None;

@@ -1,0 +1,236 @@
+//! Snapshot tests of the front end's diagnostics, one malformed program each.
+//!
+//! Every test goes through [`check`], which runs `check_source` and renders the diagnostics as
+//! the user sees them (`file:line:col: error: ...`, the source line, a caret, what was
+//! expected). The snapshots live in `tests/snapshots/`. After an intended change of the
+//! messages, refresh them with
+//!
+//! ```text
+//! INSTA_UPDATE=always cargo test -p lang --test diagnostics     # or: cargo insta review
+//! ```
+//!
+//! and review the diff before committing.
+
+use insta::assert_snapshot;
+
+/// Check `source` as `prog.c`; returns the rendered diagnostics (the test fails if the program
+/// is accepted).
+fn check(source: &str) -> String {
+    match lang::check_source("prog.c", source) {
+        Ok(_) => panic!("the program was accepted:\n{source}"),
+        Err(d) => d.render("prog.c", source),
+    }
+}
+
+// ----- lexical errors -----
+
+#[test]
+fn lex_stray_characters() {
+    assert_snapshot!(check("int main(void) {\n    int a = 1 @ 2;\n    return a $ 1;\n}\n"));
+}
+
+#[test]
+fn lex_unterminated_comment() {
+    assert_snapshot!(check("int main(void) {\n    return 0; /* never closed\n}\n"));
+}
+
+#[test]
+fn lex_unterminated_string_and_char() {
+    assert_snapshot!(check(
+        "#include <stdio.h>\nint main(void) {\n    printf(\"hello\n    );\n    int c = 'x;\n    return 0;\n}\n"
+    ));
+}
+
+#[test]
+fn lex_bad_constants() {
+    assert_snapshot!(check(
+        "int main(void) {\n    int a = 08;\n    long b = 99999999999999999999;\n    double c = 1.5f;\n    int d = 12abc;\n    int e = 'ab';\n    return 0;\n}\n"
+    ));
+}
+
+#[test]
+fn lex_directives() {
+    assert_snapshot!(check("#include <stdio.h>\n#define N 10\n#include \"mine.h\"\nint main(void) { return 0; }\n"));
+}
+
+// ----- syntax errors -----
+
+#[test]
+fn syntax_missing_semicolons() {
+    assert_snapshot!(check("int main(void) {\n    int x = 1\n    x = x + 1\n    return x\n}\n"));
+}
+
+#[test]
+fn syntax_several_errors_recovered() {
+    assert_snapshot!(check(
+        "int main(void) {\n    int x = 1;\n    x = (x + 2;\n    if (x > 1 {\n        x = 3;\n    }\n    while (x) x--\n    return x;\n}\nint g(int a,) { return a; }\n"
+    ));
+}
+
+#[test]
+fn syntax_unsupported_constructs() {
+    assert_snapshot!(check(
+        "struct point { int x; };\nint main(void) {\n    float f;\n    goto end;\n    int *p;\n    return sizeof(int);\n}\n"
+    ));
+}
+
+#[test]
+fn syntax_unexpected_end_of_input() {
+    assert_snapshot!(check("int main(void) {\n    int x = 0;\n    if (x) {\n        x = 1;\n"));
+}
+
+#[test]
+fn syntax_bad_type_specifiers() {
+    assert_snapshot!(check(
+        "long long a;\nunsigned char b;\nlong double c;\nint double d;\nconst e;\nint main(void) { return 0; }\n"
+    ));
+}
+
+#[test]
+fn syntax_declaration_after_label() {
+    assert_snapshot!(check("int main(void) {\n    switch (1) {\n    case 1: int y = 2;\n    }\n    return 0;\n}\n"));
+}
+
+#[test]
+fn syntax_cast_is_not_an_lvalue() {
+    assert_snapshot!(check("int main(void) {\n    int k = 1;\n    (int)k = 5;\n    return k;\n}\n"));
+}
+
+#[test]
+fn syntax_pointers() {
+    assert_snapshot!(check(
+        "int main(void) {\n    int *p;\n    int x = 1;\n    int y = *x;\n    int z = &x;\n    return x.y;\n}\n"
+    ));
+}
+
+// ----- name errors -----
+
+#[test]
+fn names_undeclared_and_redeclared() {
+    assert_snapshot!(check(
+        "int g;\nint g;\nint main(void) {\n    int x = 1;\n    int x = 2;\n    y = 3;\n    { int z; }\n    return z;\n}\n"
+    ));
+}
+
+#[test]
+fn names_functions() {
+    assert_snapshot!(check(
+        "int f(int a);\nint f(double a);\nint h(void);\nint main(void) {\n    int v = 1;\n    v(2);\n    k(1);\n    return h() + f;\n}\nint main(void) { return 1; }\n"
+    ));
+}
+
+#[test]
+fn names_library_needs_headers() {
+    assert_snapshot!(check(
+        "#include <stdio.h>\n#include <string.h>\nint main(void) {\n    double r = sqrt(2.0);\n    printf(\"%d\\n\", abs(-3));\n    return malloc(4);\n}\n"
+    ));
+}
+
+#[test]
+fn names_reserved_by_headers() {
+    assert_snapshot!(check(
+        "#include <stdio.h>\n#include <math.h>\nint round;\nint printf(int x) { return x; }\nint main(void) {\n    int EOF = 1;\n    int sin = 2;\n    return sin;\n}\n"
+    ));
+}
+
+#[test]
+fn names_missing_main() {
+    assert_snapshot!(check("int helper(void) { return 1; }\n"));
+}
+
+#[test]
+fn names_bad_main() {
+    assert_snapshot!(check("double main(int argc) { return 0.0; }\n"));
+}
+
+// ----- type errors -----
+
+#[test]
+fn types_invalid_operands() {
+    assert_snapshot!(check(
+        "int main(void) {\n    double d = 1.5;\n    int i = 3;\n    i = d % 2;\n    i = d << 1;\n    i = ~d;\n    i %= d;\n    switch (d) { default: break; }\n    return 0;\n}\n"
+    ));
+}
+
+#[test]
+fn types_lvalues_and_const() {
+    assert_snapshot!(check(
+        "const int k = 3;\nint main(void) {\n    int a[3];\n    int b[3];\n    k = 4;\n    k++;\n    a = b;\n    3 = 4;\n    return 0;\n}\n"
+    ));
+}
+
+#[test]
+fn types_arrays_as_values() {
+    assert_snapshot!(check(
+        "int main(void) {\n    int a[4];\n    int m[2][3];\n    int x = a;\n    int y = m[1];\n    int z = x[0];\n    return a + 1;\n}\n"
+    ));
+}
+
+#[test]
+fn types_array_arguments() {
+    assert_snapshot!(check(
+        "int sum(int v[], int n);\nint rows(int m[][3]);\nint first(int x);\nint main(void) {\n    int a[4];\n    int m[2][4];\n    double d[4];\n    sum(d, 4);\n    rows(m);\n    sum(1, 2);\n    first(a);\n    sum(a);\n    return rows(m[0]);\n}\n"
+    ));
+}
+
+#[test]
+fn types_void_values() {
+    assert_snapshot!(check(
+        "#include <stdio.h>\nvoid f(void) { }\nint g(void) { return; }\nvoid h(void) { return 1; }\nint main(void) {\n    int x = f();\n    int n = printf(\"hi\\n\");\n    return x ? f() : 1;\n}\n"
+    ));
+}
+
+#[test]
+fn types_printf_formats() {
+    assert_snapshot!(check(
+        "#include <stdio.h>\nint main(void) {\n    double d = 1.0;\n    long l = 2;\n    printf(\"%d\\n\", d);\n    printf(\"%d %d\\n\", 1);\n    printf(\"%f\\n\", 1.0, 2);\n    printf(\"%ld\\n\", 1);\n    printf(\"%s\\n\", l);\n    printf(\"%q\\n\", 1);\n    printf(l);\n    puts(\"ok\", 1);\n    return 0;\n}\n"
+    ));
+}
+
+#[test]
+fn types_constant_expressions() {
+    assert_snapshot!(check(
+        "int n = 4;\nint a[n];\nint b[0];\nint c[-1];\nint d[2.5];\nint e = n + 1;\nint f = 1 / 0;\nint g = 1 << 40;\nint h = (int)1e20;\nint main(void) {\n    int k = 3;\n    int v[k];\n    return 0;\n}\n"
+    ));
+}
+
+#[test]
+fn types_initializers() {
+    assert_snapshot!(check(
+        "int a[2] = {1, 2, 3};\nint m[2][2] = {{1, 2, 3}};\nint s = {1, 2};\nint t[3] = 5;\nint u[2] = {{1}};\nint w[] ;\nint main(void) { return 0; }\n"
+    ));
+}
+
+#[test]
+fn types_control_flow() {
+    assert_snapshot!(check(
+        "int main(void) {\n    int x = 1;\n    break;\n    continue;\n    case 1: x = 2;\n    switch (x) {\n    case 1: break;\n    case 2: continue;\n    case 1: break;\n    default: break;\n    default: break;\n    }\n    return x;\n}\n"
+    ));
+}
+
+#[test]
+fn types_call_arity() {
+    assert_snapshot!(check(
+        "#include <math.h>\nint add(int a, int b) { return a + b; }\nint main(void) {\n    double r = pow(2.0);\n    return add(1) + add(1, 2, 3);\n}\n"
+    ));
+}
+
+#[test]
+fn types_prototype_mismatch_and_undefined() {
+    assert_snapshot!(check(
+        "int f(int a[]);\nint g(void);\nint f(int a[][2]) { return 0; }\nint main(void) {\n    return g();\n}\n"
+    ));
+}
+
+// ----- limits -----
+
+#[test]
+fn deep_nesting_is_an_error_not_a_crash() {
+    let depth = 5000;
+    let source = format!("int main(void) {{ return {}1{}; }}\n", "(-".repeat(depth), ")".repeat(depth));
+    let rendered = check(&source);
+    assert!(rendered.contains("expression nested too deeply"), "{rendered}");
+    let blocks = format!("int main(void) {{ {} return 0; {} }}\n", "{".repeat(depth), "}".repeat(depth));
+    let rendered = check(&blocks);
+    assert!(rendered.contains("statement nested too deeply"), "{rendered}");
+}
