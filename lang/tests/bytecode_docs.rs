@@ -20,7 +20,9 @@ fn bytecode_reference_matches_the_instruction_table() {
 #[test]
 fn every_opcode_is_documented_once() {
     let mut names: Vec<&str> = lang::bytecode::OPCODES.iter().map(|o| o.name).collect();
-    assert!(lang::bytecode::OPCODES.iter().all(|o| !o.doc.trim().is_empty()));
+    assert!(lang::bytecode::OPCODES
+        .iter()
+        .all(|o| !o.doc.trim().is_empty()));
     let n = names.len();
     names.sort_unstable();
     names.dedup();

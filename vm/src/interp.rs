@@ -35,7 +35,7 @@ use lang::bytecode::{
 
 use crate::printf::{self, PrintfArg};
 use crate::probes::{Osr, Probes};
-use crate::trap::{Trap, TrapKind, TraceEntry};
+use crate::trap::{TraceEntry, Trap, TrapKind};
 
 /// One executable version of a function's code.
 #[derive(Clone, Debug)]
@@ -48,6 +48,17 @@ pub struct Version {
     pub locs: Box<[Loc]>,
     /// Jump tables of the `JTab` instructions of this version.
     pub tables: Box<[JumpTable]>,
+}
+
+/// What a call needs to know about its callee, in one place (one load per call).
+#[derive(Clone, Copy, Debug)]
+struct Callee {
+    /// The version new calls run (`Machine::entry`).
+    version: *const Version,
+    num_params: u16,
+    num_locals: u16,
+    num_regs: u16,
+    array_slots: u32,
 }
 
 /// A suspended caller.
@@ -86,8 +97,11 @@ pub struct Machine<'p> {
     pub program: &'p Program,
     /// Every code version; never shrinks while running (frames point into the boxes).
     pub versions: Vec<Box<Version>>,
-    /// For each function, the index of the version new calls use.
-    pub entry: Vec<u32>,
+    /// For each function, the index of the version new calls use (change with
+    /// [`Machine::set_entry`]).
+    entry: Vec<u32>,
+    /// Per function: the entry version and frame layout.
+    callees: Vec<Callee>,
     /// Maximum number of active frames (main counts as 1).
     pub max_depth: u32,
     /// Program output not yet written to the writer.
@@ -116,10 +130,23 @@ impl<'p> Machine<'p> {
             })
             .collect();
         let entry = (0..versions.len() as u32).collect();
+        let callees = program
+            .functions
+            .iter()
+            .zip(&versions)
+            .map(|(f, v)| Callee {
+                version: &**v,
+                num_params: f.num_params,
+                num_locals: f.num_locals,
+                num_regs: f.num_regs,
+                array_slots: f.array_slots,
+            })
+            .collect();
         Machine {
             program,
             versions,
             entry,
+            callees,
             max_depth: max_depth.max(1),
             out: Vec::with_capacity(OUT_FLUSH * 2),
             stack: Vec::new(),
@@ -127,6 +154,25 @@ impl<'p> Machine<'p> {
             frames: Vec::new(),
             write_failed: false,
         }
+    }
+
+    /// The version new calls of `f` run.
+    pub fn entry(&self, f: FuncIdx) -> u32 {
+        self.entry[f.index()]
+    }
+
+    /// Adds a code version (it must be verified against the function's frame layout) and
+    /// returns its index.
+    pub fn add_version(&mut self, version: Version) -> u32 {
+        self.versions.push(Box::new(version));
+        (self.versions.len() - 1) as u32
+    }
+
+    /// Makes new calls of `f` run version `v` (frames already running keep theirs until an
+    /// on-stack replacement).
+    pub fn set_entry(&mut self, f: FuncIdx, v: u32) {
+        self.entry[f.index()] = v;
+        self.callees[f.index()].version = &*self.versions[v as usize];
     }
 
     /// Writes the buffered output to `w` and flushes it.
@@ -189,31 +235,47 @@ fn make_trap(m: &Machine<'_>, version: *const Version, pc: usize, kind: TrapKind
     }
 }
 
-/// Sets up the frame of `f` with its window at `base`; returns the new array base.
+/// Sets up a frame for `callee` with its window at `base`; returns its array base.
 #[inline(always)]
 fn enter_frame(
     stack: &mut Vec<u64>,
     mem: &mut Vec<u64>,
-    fdef: &Function,
+    callee: &Callee,
     base: usize,
     atop: &mut usize,
 ) -> usize {
-    let need = base + usize::from(fdef.num_regs);
+    let need = base + usize::from(callee.num_regs);
     if stack.len() < need {
-        let grown = need.max(stack.len() * 2).max(1024);
-        stack.resize(grown, 0);
+        grow(stack, need);
     }
-    stack[base + usize::from(fdef.num_params)..need].fill(0);
+    // Zero the non-parameter locals; a short loop beats a memset call for the usual few.
+    for i in base + usize::from(callee.num_params)..base + usize::from(callee.num_locals) {
+        // SAFETY: i < base + num_locals <= base + num_regs <= stack.len().
+        unsafe { *stack.get_unchecked_mut(i) = 0 };
+    }
     let abase = *atop;
-    if fdef.array_slots > 0 {
-        *atop += fdef.array_slots as usize;
-        if mem.len() < *atop {
-            let grown = (*atop).max(mem.len() * 2);
-            mem.resize(grown, 0);
-        }
-        mem[abase..*atop].fill(0);
+    if callee.array_slots > 0 {
+        enter_arrays(mem, callee.array_slots as usize, atop);
     }
     abase
+}
+
+#[cold]
+#[inline(never)]
+fn grow(stack: &mut Vec<u64>, need: usize) {
+    let grown = need.max(stack.len() * 2).max(1024);
+    stack.resize(grown, 0);
+}
+
+#[inline(never)]
+fn enter_arrays(mem: &mut Vec<u64>, slots: usize, atop: &mut usize) {
+    let abase = *atop;
+    *atop += slots;
+    if mem.len() < *atop {
+        let grown = (*atop).max(mem.len() * 2);
+        mem.resize(grown, 0);
+    }
+    mem[abase..*atop].fill(0);
 }
 
 fn f2i64(x: f64) -> i64 {
@@ -300,7 +362,7 @@ fn run_loop<P: Probes>(
     let mut fdef: &Function = &program.functions[main.index()];
     let mut code: *const Instr = unsafe { (*version).code.as_ptr() };
     let mut base: usize = 0;
-    let mut abase = enter_frame(stack, &mut mem, fdef, base, &mut atop);
+    let mut abase = enter_frame(stack, &mut mem, &m.callees[main.index()], base, &mut atop);
     let mut pc: usize = 0;
     let max_frames = m.max_depth as usize - 1;
     if P::ENABLED {
@@ -649,9 +711,7 @@ fn run_loop<P: Probes>(
                 if P::ENABLED {
                     probes.on_switch(func_id!(), Pc((pc - 1) as u16), t);
                     if t.index() < pc {
-                        if let Some(osr) =
-                            probes.on_back_edge(func_id!(), Pc((pc - 1) as u16), t)
-                        {
+                        if let Some(osr) = probes.on_back_edge(func_id!(), Pc((pc - 1) as u16), t) {
                             switch_to!(osr);
                             continue;
                         }
@@ -671,10 +731,12 @@ fn run_loop<P: Probes>(
                     abase,
                 });
                 base += a.index();
-                fdef = &program.functions[f.index()];
-                abase = enter_frame(stack, &mut mem, fdef, base, &mut atop);
-                version = &*m.versions[m.entry[f.index()] as usize];
+                // SAFETY: function indices are verified.
+                let callee = unsafe { m.callees.get_unchecked(f.index()) };
+                abase = enter_frame(stack, &mut mem, callee, base, &mut atop);
+                version = callee.version;
                 code = unsafe { (*version).code.as_ptr() };
+                fdef = unsafe { program.functions.get_unchecked(f.index()) };
                 pc = 0;
                 if P::ENABLED {
                     probes.on_entry(f);
@@ -702,7 +764,11 @@ fn run_loop<P: Probes>(
             Instr::Printf { a, p } => {
                 let site = &fdef.sites[p.index()];
                 let start = base + a.index();
-                do_printf(&mut m.out, site, &stack[start..base + usize::from(fdef.num_regs)]);
+                do_printf(
+                    &mut m.out,
+                    site,
+                    &stack[start..base + usize::from(fdef.num_regs)],
+                );
                 m.flush_if_full(w);
             }
             Instr::Puts { p } => {

@@ -18,6 +18,7 @@ fn func(name: &str, params: u16, regs: u16, code: Vec<Instr>) -> Function {
         name: name.into(),
         loc: Loc { line: 1, col: 1 },
         num_params: params,
+        num_locals: params,
         num_regs: regs,
         array_slots: 0,
         code,
@@ -40,13 +41,35 @@ fn fib() -> Function {
         1,
         3,
         vec![
-            Instr::JGeI { a: r(0), imm: 2, t: Pc(2) },
+            Instr::JGeI {
+                a: r(0),
+                imm: 2,
+                t: Pc(2),
+            },
             Instr::Ret { a: r(0) },
-            Instr::AddI32 { a: r(1), b: r(0), imm: -1 },
-            Instr::Call { a: r(1), f: FuncIdx(0) },
-            Instr::AddI32 { a: r(2), b: r(0), imm: -2 },
-            Instr::Call { a: r(2), f: FuncIdx(0) },
-            Instr::Add32 { a: r(0), b: r(1), c: r(2) },
+            Instr::AddI32 {
+                a: r(1),
+                b: r(0),
+                imm: -1,
+            },
+            Instr::Call {
+                a: r(1),
+                f: FuncIdx(0),
+            },
+            Instr::AddI32 {
+                a: r(2),
+                b: r(0),
+                imm: -2,
+            },
+            Instr::Call {
+                a: r(2),
+                f: FuncIdx(0),
+            },
+            Instr::Add32 {
+                a: r(0),
+                b: r(1),
+                c: r(2),
+            },
             Instr::Ret { a: r(0) },
         ],
     )
@@ -75,8 +98,14 @@ fn recursive_fib_returns_through_frames() {
         2,
         vec![
             Instr::LoadI { a: r(1), imm: 20 },
-            Instr::Call { a: r(1), f: FuncIdx(0) },
-            Instr::Printf { a: r(1), p: SiteIdx(0) },
+            Instr::Call {
+                a: r(1),
+                f: FuncIdx(0),
+            },
+            Instr::Printf {
+                a: r(1),
+                p: SiteIdx(0),
+            },
             Instr::LoadI { a: r(0), imm: 300 },
             Instr::Ret { a: r(0) },
         ],
@@ -98,7 +127,14 @@ fn division_by_zero_traps_with_a_stack_trace() {
         "divide",
         2,
         2,
-        vec![Instr::Div32 { a: r(0), b: r(0), c: r(1) }, Instr::Ret { a: r(0) }],
+        vec![
+            Instr::Div32 {
+                a: r(0),
+                b: r(0),
+                c: r(1),
+            },
+            Instr::Ret { a: r(0) },
+        ],
     );
     let mut main = func(
         "main",
@@ -108,7 +144,10 @@ fn division_by_zero_traps_with_a_stack_trace() {
             Instr::Puts { p: SiteIdx(0) },
             Instr::LoadI { a: r(1), imm: 7 },
             Instr::LoadI { a: r(2), imm: 0 },
-            Instr::Call { a: r(1), f: FuncIdx(0) },
+            Instr::Call {
+                a: r(1),
+                f: FuncIdx(0),
+            },
             Instr::Ret { a: r(1) },
         ],
     );
@@ -132,7 +171,10 @@ fn depth_limit_traps() {
             2,
             vec![
                 Instr::LoadI { a: r(1), imm: 30 },
-                Instr::Call { a: r(1), f: FuncIdx(0) },
+                Instr::Call {
+                    a: r(1),
+                    f: FuncIdx(0),
+                },
                 Instr::Ret { a: r(1) },
             ],
         );
@@ -140,7 +182,10 @@ fn depth_limit_traps() {
         run(&program(vec![fib(), main], 1), 10)
     };
     assert_eq!(status, EXIT_RUNTIME_ERROR);
-    assert!(err.contains("call depth limit exceeded: more than 10 active calls"), "{err}");
+    assert!(
+        err.contains("call depth limit exceeded: more than 10 active calls"),
+        "{err}"
+    );
     // main plus nine frames of fib are active.
     assert_eq!(err.matches("  fib at").count(), 9, "{err}");
 }
@@ -153,27 +198,57 @@ fn local_arrays_are_bounds_checked_per_dimension() {
         0,
         6,
         vec![
-            Instr::LocalArr { a: r(0), k: ConstIdx(0) },
+            Instr::LocalArr {
+                a: r(0),
+                k: ConstIdx(0),
+            },
             Instr::LoadI { a: r(1), imm: 2 },
             Instr::LoadI { a: r(2), imm: 3 },
-            Instr::Row { a: r(3), b: r(0), c: r(1), s: lang::bytecode::ShapeIdx(0) },
+            Instr::Row {
+                a: r(3),
+                b: r(0),
+                c: r(1),
+                s: lang::bytecode::ShapeIdx(0),
+            },
             Instr::LoadI { a: r(4), imm: 5 },
-            Instr::StE { a: r(4), b: r(3), c: r(2) },
-            Instr::LdE { a: r(5), b: r(3), c: r(2) },
+            Instr::StE {
+                a: r(4),
+                b: r(3),
+                c: r(2),
+            },
+            Instr::LdE {
+                a: r(5),
+                b: r(3),
+                c: r(2),
+            },
             Instr::LoadI { a: r(1), imm: 1 },
             Instr::LoadI { a: r(2), imm: 4 },
-            Instr::Row { a: r(3), b: r(0), c: r(1), s: lang::bytecode::ShapeIdx(0) },
-            Instr::LdE { a: r(4), b: r(3), c: r(2) },
+            Instr::Row {
+                a: r(3),
+                b: r(0),
+                c: r(1),
+                s: lang::bytecode::ShapeIdx(0),
+            },
+            Instr::LdE {
+                a: r(4),
+                b: r(3),
+                c: r(2),
+            },
             Instr::Ret { a: r(5) },
         ],
     );
     main.array_slots = 12;
     main.consts.push(ArrayRef { base: 0, dim: 3 }.pack());
-    main.shapes.push(lang::bytecode::Shape { stride: 4, inner: 4 });
+    main.shapes.push(lang::bytecode::Shape {
+        stride: 4,
+        inner: 4,
+    });
     let (status, _, err) = run(&program(vec![main], 0), 1000);
     assert_eq!(status, EXIT_RUNTIME_ERROR);
     assert!(
-        err.starts_with("t.c:11:1: runtime error: array index 4 out of bounds for dimension of size 4"),
+        err.starts_with(
+            "t.c:11:1: runtime error: array index 4 out of bounds for dimension of size 4"
+        ),
         "{err}"
     );
 }

@@ -10,7 +10,7 @@
 //! A function's registers `r0 .. r{num_regs-1}` are a window on one VM-wide stack of untyped
 //! 64-bit slots. Parameters arrive in `r0 ..`; a call `Call rA, f` places the callee's window
 //! at the caller's `rA` (the compiler put the arguments in `rA ..`), and the callee's result
-//! comes back in `rA` (Lua's convention). All registers are zero at function entry.
+//! comes back in `rA` (Lua's convention). The locals' registers are zero at function entry.
 //!
 //! ## Memory and arrays
 //! Globals and arrays live in one VM-wide memory of 64-bit slots, one slot per element of any
@@ -213,7 +213,11 @@ pub struct Function {
     pub loc: Loc,
     /// Number of parameters (they arrive in `r0 ..`).
     pub num_params: u16,
-    /// Registers used (`>= max(num_params, 1)`): the window size.
+    /// Registers pinned to locals (`num_params ..= num_regs`): registers
+    /// `num_params .. num_locals` are zeroed at entry (reading an uninitialized local gives 0);
+    /// temporaries above them are always written before they are read.
+    pub num_locals: u16,
+    /// Registers used (`>= max(num_locals, 1)`): the window size.
     pub num_regs: u16,
     /// Memory slots of this frame's local arrays (zeroed at entry).
     pub array_slots: u32,

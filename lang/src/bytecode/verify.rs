@@ -3,7 +3,8 @@
 //! A program that passes [`verify`] satisfies, for every function:
 //! 1. the code is non-empty, has at most `u16::MAX` instructions, and its last instruction never
 //!    falls through (so `pc` can never run off the end);
-//! 2. every register operand is below `num_regs`, and `num_regs >= max(num_params, 1)`;
+//! 2. every register operand is below `num_regs`, and `num_params <= num_locals <= num_regs`,
+//!    `num_regs >= 1`;
 //!    register ranges (call arguments, printf arguments) end at or below `num_regs`;
 //! 3. every jump target (including jump tables) is a valid instruction index;
 //! 4. every constant, shape, table and site index is in range, and site kinds match their
@@ -76,7 +77,7 @@ fn verify_function(program: &Program, func: &super::Function) -> Result<(), Veri
         return Err(err(None, "locs and code differ in length".into()));
     }
     let nregs = usize::from(func.num_regs);
-    if nregs == 0 || func.num_params > func.num_regs {
+    if nregs == 0 || func.num_params > func.num_locals || func.num_locals > func.num_regs {
         return Err(err(None, "register window too small".into()));
     }
     for (pc, ins) in func.code.iter().enumerate() {

@@ -164,7 +164,11 @@ impl FnCompiler<'_> {
                 let l = self.expr(lhs, None);
                 // `x + small constant` and `x - small constant` use the immediate forms.
                 if let (BinaryOp::Add | BinaryOp::Sub, Some(c)) = (op, self.int_const(rhs)) {
-                    let c = if *op == BinaryOp::Sub { c.checked_neg() } else { Some(c) };
+                    let c = if *op == BinaryOp::Sub {
+                        c.checked_neg()
+                    } else {
+                        Some(c)
+                    };
                     if let Some(imm) = c.and_then(|c| i16::try_from(c).ok()) {
                         if ty != ScalarType::Double {
                             self.free = mark;
@@ -586,7 +590,9 @@ impl FnCompiler<'_> {
         };
         // The old value, if the expression's value is used and it is postfix.
         let old = if !prefix && dst.is_some() {
-            let t = dst.filter(|d| !self.is_local_reg(*d)).unwrap_or_else(|| self.alloc());
+            let t = dst
+                .filter(|d| !self.is_local_reg(*d))
+                .unwrap_or_else(|| self.alloc());
             self.emit(Instr::Mov { a: t, b: cur });
             Some(t)
         } else {
@@ -605,17 +611,33 @@ impl FnCompiler<'_> {
                 });
             }
             ScalarType::Char => {
-                self.emit(Instr::AddI64 { a: cur, b: cur, imm });
+                self.emit(Instr::AddI64 {
+                    a: cur,
+                    b: cur,
+                    imm,
+                });
                 self.emit(Instr::Sext8 { a: cur, b: cur });
             }
             ScalarType::Int => {
-                self.emit(Instr::AddI32 { a: cur, b: cur, imm });
+                self.emit(Instr::AddI32 {
+                    a: cur,
+                    b: cur,
+                    imm,
+                });
             }
             ScalarType::UInt => {
-                self.emit(Instr::AddIU32 { a: cur, b: cur, imm });
+                self.emit(Instr::AddIU32 {
+                    a: cur,
+                    b: cur,
+                    imm,
+                });
             }
             ScalarType::Long | ScalarType::ULong => {
-                self.emit(Instr::AddI64 { a: cur, b: cur, imm });
+                self.emit(Instr::AddI64 {
+                    a: cur,
+                    b: cur,
+                    imm,
+                });
             }
         }
         if !matches!(loc, Loc::Reg(_)) {
@@ -629,13 +651,7 @@ impl FnCompiler<'_> {
 
     // ---- calls ----
 
-    fn call(
-        &mut self,
-        e: &Expr,
-        func: crate::hir::FuncId,
-        args: &[Arg],
-        dst: Option<Reg>,
-    ) -> Reg {
+    fn call(&mut self, e: &Expr, func: crate::hir::FuncId, args: &[Arg], dst: Option<Reg>) -> Reg {
         let base = self.free;
         for a in args {
             let r = self.alloc();
@@ -679,18 +695,69 @@ impl FnCompiler<'_> {
             Builtin::Labs => Instr::Abs64 { a, b },
             Builtin::Sqrt => Instr::Sqrt { a, b },
             Builtin::Fabs => Instr::Fabs { a, b },
-            Builtin::Floor => Instr::Math1 { f: MathFn::Floor, a, b },
-            Builtin::Ceil => Instr::Math1 { f: MathFn::Ceil, a, b },
-            Builtin::Sin => Instr::Math1 { f: MathFn::Sin, a, b },
-            Builtin::Cos => Instr::Math1 { f: MathFn::Cos, a, b },
-            Builtin::Tan => Instr::Math1 { f: MathFn::Tan, a, b },
-            Builtin::Atan => Instr::Math1 { f: MathFn::Atan, a, b },
-            Builtin::Exp => Instr::Math1 { f: MathFn::Exp, a, b },
-            Builtin::Log => Instr::Math1 { f: MathFn::Log, a, b },
-            Builtin::Log10 => Instr::Math1 { f: MathFn::Log10, a, b },
-            Builtin::Atan2 => Instr::Math2 { f: MathFn::Atan2, a, b, c },
-            Builtin::Pow => Instr::Math2 { f: MathFn::Pow, a, b, c },
-            Builtin::Fmod => Instr::Math2 { f: MathFn::Fmod, a, b, c },
+            Builtin::Floor => Instr::Math1 {
+                f: MathFn::Floor,
+                a,
+                b,
+            },
+            Builtin::Ceil => Instr::Math1 {
+                f: MathFn::Ceil,
+                a,
+                b,
+            },
+            Builtin::Sin => Instr::Math1 {
+                f: MathFn::Sin,
+                a,
+                b,
+            },
+            Builtin::Cos => Instr::Math1 {
+                f: MathFn::Cos,
+                a,
+                b,
+            },
+            Builtin::Tan => Instr::Math1 {
+                f: MathFn::Tan,
+                a,
+                b,
+            },
+            Builtin::Atan => Instr::Math1 {
+                f: MathFn::Atan,
+                a,
+                b,
+            },
+            Builtin::Exp => Instr::Math1 {
+                f: MathFn::Exp,
+                a,
+                b,
+            },
+            Builtin::Log => Instr::Math1 {
+                f: MathFn::Log,
+                a,
+                b,
+            },
+            Builtin::Log10 => Instr::Math1 {
+                f: MathFn::Log10,
+                a,
+                b,
+            },
+            Builtin::Atan2 => Instr::Math2 {
+                f: MathFn::Atan2,
+                a,
+                b,
+                c,
+            },
+            Builtin::Pow => Instr::Math2 {
+                f: MathFn::Pow,
+                a,
+                b,
+                c,
+            },
+            Builtin::Fmod => Instr::Math2 {
+                f: MathFn::Fmod,
+                a,
+                b,
+                c,
+            },
             Builtin::Exit => Instr::Exit { a: b },
         };
         self.emit(ins);
@@ -755,9 +822,17 @@ impl FnCompiler<'_> {
                     let z = self.alloc();
                     self.emit(Instr::LoadI { a: z, imm: 0 });
                     if jump_if {
-                        self.emit(Instr::JNeF { a: r, b: z, t: Pc(0) })
+                        self.emit(Instr::JNeF {
+                            a: r,
+                            b: z,
+                            t: Pc(0),
+                        })
                     } else {
-                        self.emit(Instr::JEqF { a: r, b: z, t: Pc(0) })
+                        self.emit(Instr::JEqF {
+                            a: r,
+                            b: z,
+                            t: Pc(0),
+                        })
                     }
                 } else if jump_if {
                     self.emit(Instr::Jnz { a: r, t: Pc(0) })

@@ -236,6 +236,7 @@ impl<'a> FnCompiler<'a> {
             name: self.func.name.clone(),
             loc: self.loc_of(self.func.span),
             num_params: self.func.params.len() as u16,
+            num_locals: self.func.locals.len() as u16,
             num_regs: self.max_regs.max(1) as u16,
             array_slots: self.array_slots as u32,
             code: self.code,
@@ -250,7 +251,9 @@ impl<'a> FnCompiler<'a> {
     /// True if some jump targets the (not yet emitted) instruction after the last one.
     fn has_jump_to_end(&self) -> bool {
         let end = self.code.len();
-        self.code.iter().any(|i| i.target().is_some_and(|t| t.index() == end))
+        self.code
+            .iter()
+            .any(|i| i.target().is_some_and(|t| t.index() == end))
             || self
                 .tables
                 .iter()
@@ -279,8 +282,11 @@ impl<'a> FnCompiler<'a> {
                 });
             }
         }
-        let mut globals: Vec<(GlobalId, Reg)> =
-            self.global_array_reg.iter().map(|(g, r)| (*g, *r)).collect();
+        let mut globals: Vec<(GlobalId, Reg)> = self
+            .global_array_reg
+            .iter()
+            .map(|(g, r)| (*g, *r))
+            .collect();
         globals.sort();
         for (g, r) in globals {
             let dims = match &self.program.global(g).ty {
@@ -301,7 +307,9 @@ impl<'a> FnCompiler<'a> {
         }
         let shift = pro.len();
         for ins in &mut self.code {
-            ins.for_each_target_mut(|p| p.0 = (p.index() + shift).min(usize::from(u16::MAX)) as u16);
+            ins.for_each_target_mut(|p| {
+                p.0 = (p.index() + shift).min(usize::from(u16::MAX)) as u16
+            });
         }
         for t in &mut self.tables {
             for p in t.targets.iter_mut().chain([&mut t.default]) {
@@ -473,7 +481,8 @@ impl<'a> FnCompiler<'a> {
         let first = self.max_regs;
         let map = |r: &mut Reg| {
             if u32::from(r.0) >= floor {
-                r.0 = (first + (u32::from(PINNED_TOP) - u32::from(r.0))).min(u32::from(u16::MAX)) as u16;
+                r.0 = (first + (u32::from(PINNED_TOP) - u32::from(r.0))).min(u32::from(u16::MAX))
+                    as u16;
             }
         };
         for ins in &mut self.code {
@@ -487,12 +496,7 @@ impl<'a> FnCompiler<'a> {
 
     /// Computes the reference of the sub-array selected by `indices` (a prefix of the array's
     /// indices) into a register: `dst` if given.
-    fn sub_array(
-        &mut self,
-        base: hir::ArrayBase,
-        indices: &[hir::Expr],
-        dst: Option<Reg>,
-    ) -> Reg {
+    fn sub_array(&mut self, base: hir::ArrayBase, indices: &[hir::Expr], dst: Option<Reg>) -> Reg {
         let (mut cur, inner) = self.array_base(base);
         for (level, idx) in indices.iter().enumerate() {
             let stride: u64 = inner[level..].iter().map(|&d| u64::from(d)).product();
@@ -509,7 +513,12 @@ impl<'a> FnCompiler<'a> {
             };
             let s = self.shape(stride.min(u64::from(u32::MAX)) as u32, next);
             self.at(idx.span);
-            self.emit(Instr::Row { a: out, b: cur, c: i, s });
+            self.emit(Instr::Row {
+                a: out,
+                b: cur,
+                c: i,
+                s,
+            });
             cur = out;
         }
         if indices.is_empty() {
@@ -522,7 +531,6 @@ impl<'a> FnCompiler<'a> {
         }
         cur
     }
-
 }
 
 /// Whether a scalar type is compared with signed (`<s`) or unsigned (`<u`) comparisons.

@@ -168,7 +168,13 @@ impl FnCompiler<'_> {
                 };
                 // A flat view of the whole array, to zero it and store by flat index.
                 let flat = self.alloc();
-                let k = self.constant(ArrayRef { base: off, dim: size }.pack());
+                let k = self.constant(
+                    ArrayRef {
+                        base: off,
+                        dim: size,
+                    }
+                    .pack(),
+                );
                 self.emit(Instr::LocalArr { a: flat, k });
                 let s = self.shape(1, 1);
                 self.emit(Instr::ZeroArr { a: flat, s });
@@ -180,7 +186,11 @@ impl FnCompiler<'_> {
                         a: i,
                         imm: *index as i32,
                     });
-                    self.emit(Instr::StE { a: v, b: flat, c: i });
+                    self.emit(Instr::StE {
+                        a: v,
+                        b: flat,
+                        c: i,
+                    });
                     self.free = mark;
                 }
             }
@@ -293,7 +303,10 @@ impl FnCompiler<'_> {
                 value,
                 ..
             } if self.int_const(value) == Some(1)
-                && matches!(self.func.local(*l).ty, Type::Scalar(ScalarType::Int | ScalarType::Long)) =>
+                && matches!(
+                    self.func.local(*l).ty,
+                    Type::Scalar(ScalarType::Int | ScalarType::Long)
+                ) =>
             {
                 *l
             }
@@ -375,11 +388,19 @@ impl FnCompiler<'_> {
         } else {
             for &c in cases {
                 let p = match i16::try_from(c) {
-                    Ok(imm) => self.emit(Instr::JEqI { a: v, imm, t: Pc(0) }),
+                    Ok(imm) => self.emit(Instr::JEqI {
+                        a: v,
+                        imm,
+                        t: Pc(0),
+                    }),
                     Err(_) => {
                         let k = self.alloc();
                         self.load_bits(k, c as u64);
-                        self.emit(Instr::JEq { a: v, b: k, t: Pc(0) })
+                        self.emit(Instr::JEq {
+                            a: v,
+                            b: k,
+                            t: Pc(0),
+                        })
                     }
                 };
                 dispatch.push((c, p));
@@ -401,7 +422,11 @@ impl FnCompiler<'_> {
             }) => (breaks, cases, default),
             _ => return,
         };
-        let default_target = if has_default { default.unwrap_or(end) } else { end };
+        let default_target = if has_default {
+            default.unwrap_or(end)
+        } else {
+            end
+        };
         let label_of = |c: i64| {
             labels
                 .iter()
