@@ -185,7 +185,11 @@ fn table_2_trace(f: &Fixture) -> Trace {
 fn table_2_ids_along_the_trace() {
     let f = figure_1();
     let kit = f.kit(2, PathEnds::Backedge);
-    for placement in [KPlacement::DummyRemoval, KPlacement::EdgeValues] {
+    for placement in [
+        KPlacement::DummyRemoval,
+        KPlacement::EdgeValues,
+        KPlacement::EventCounting,
+    ] {
         let plan = kit.plan(placement);
         let run = execute(&plan, &f.p.cfg, &table_2_trace(&f), false).expect("run");
         // 199 back edges: none counted at the first, then 3, then 19 and 16 alternately; 15 at
@@ -274,7 +278,11 @@ fn k_3_compensates_paths_started_before_the_loop_saturates() {
     let f = figure_1();
     let kit = f.kit(3, PathEnds::Backedge);
     let trace = Trace::parse("1 2 3 5 2 4 5 2 3 5 2 3 5 6", &|n| f.p.block(n)).unwrap();
-    for placement in [KPlacement::DummyRemoval, KPlacement::EdgeValues] {
+    for placement in [
+        KPlacement::DummyRemoval,
+        KPlacement::EdgeValues,
+        KPlacement::EventCounting,
+    ] {
         let run = execute(&kit.plan(placement), &f.p.cfg, &trace, false).expect("run");
         let paths: Vec<String> = run
             .stream

@@ -128,7 +128,11 @@ fn check(
             expected.extend(params.run(inv).into_iter().map(Some));
         }
         let trace = Trace::from_invocations(invocations.iter().map(|v| v.as_slice()));
-        for placement in [KPlacement::EdgeValues, KPlacement::DummyRemoval] {
+        for placement in [
+            KPlacement::EdgeValues,
+            KPlacement::DummyRemoval,
+            KPlacement::EventCounting,
+        ] {
             let plan = kit.plan(placement);
             let run = execute(&plan, cfg, &trace, false)
                 .map_err(|e| TestCaseError::fail(e.to_string()))?;

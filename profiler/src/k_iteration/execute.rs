@@ -85,13 +85,13 @@ impl KIterState {
         let k = self.c.len();
         if self.active {
             let itr = self.itr as usize;
-            let comp = probe.inc_compensated.as_ref().unwrap_or(&probe.inc);
+            let comp = plan.inc_compensated(probe);
             for (c, &inc) in self.c[..itr].iter_mut().zip(comp) {
                 *c = c.wrapping_add(inc);
             }
-            self.c[itr] = self.c[itr].wrapping_add(probe.inc[itr]);
+            self.c[itr] = self.c[itr].wrapping_add(plan.inc(probe, true)[itr]);
         } else {
-            self.c[0] = self.c[0].wrapping_add(probe.inc[0]);
+            self.c[0] = self.c[0].wrapping_add(plan.inc(probe, false)[0]);
         }
         match probe.action {
             Action::Add => {}

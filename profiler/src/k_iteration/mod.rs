@@ -46,7 +46,7 @@ mod unrolled;
 
 pub use crate::executor::StreamItem;
 pub use execute::{execute, ExecError, KIterFrame, KIterRun, KIterState, StepRow};
-pub use plan::{Action, AfterExit, EdgeProbes, KIterPlan, KPlacement, Probe};
+pub use plan::{Action, AfterExit, EdgeProbes, KIterPlan, KLoopInfo, KPlacement, Probe};
 
 pub use crate::ball_larus::Fallback;
 

@@ -188,6 +188,8 @@ impl<'a> Unrolled<'a> {
         }
         let exit_dedge = to_u32(num_dedges)?;
         num_dedges += 1;
+        // The plan's value table holds at most 2 values per DAG edge and iteration, plus K.
+        to_u32(num_dedges.saturating_mul(2).saturating_add(k as usize + 1))?;
         let starts: Vec<Block> = cfg
             .blocks()
             .filter(|&b| (dfs.is_header(b) || is_cut[b]) && b != cfg.entry() && b != cfg.exit())

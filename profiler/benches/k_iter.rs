@@ -1,0 +1,94 @@
+//! k-iteration numbering and placement (`KIteration::compute` + `KIteration::plan`) on generated
+//! CFGs of 10^3 to 10^5 blocks, K = 2, 3, 4: the cost should grow as O(K (V + E)).
+//!
+//! The CFGs are chains of loop nests: each segment is a diamond followed by a while loop whose
+//! body holds a diamond, a conditional break and, every other segment, an inner loop. Under
+//! `header` path ends the counts fit in a u64 (paths are cut at every header); under `backedge`
+//! path ends they do not, and the bench also measures the no-abort fallback (loops demoted to
+//! acyclic profiling, then extra cuts).
+//!
+//! Run: `CARGO_TARGET_DIR=... cargo bench -p profiler --bench k_iter`.
+
+use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
+use profiler::k_iteration::{KIterConfig, KIteration, KPlacement};
+use profiler::{Cfg, CfgBuilder, DepthFirst, Loops, PathEnds};
+use std::hint::black_box;
+
+/// A chain of loop nests of about `n` blocks (see the module documentation).
+fn loop_chain(n: usize) -> Cfg {
+    let mut b = CfgBuilder::new();
+    let entry = b.add_block();
+    let mut at = entry;
+    let mut segment = 0usize;
+    while b.num_blocks() + 16 < n {
+        // diamond: at -> l, r -> j
+        let [l, r, j] = [b.add_block(), b.add_block(), b.add_block()];
+        b.add_edge(at, l);
+        b.add_edge(at, r);
+        b.add_edge(l, j);
+        b.add_edge(r, j);
+        // while loop: j -> h; h -> body, after
+        let [h, body, bl, br, latch, after] = [
+            b.add_block(),
+            b.add_block(),
+            b.add_block(),
+            b.add_block(),
+            b.add_block(),
+            b.add_block(),
+        ];
+        b.add_edge(j, h);
+        b.add_edge(h, body);
+        b.add_edge(h, after);
+        b.add_edge(body, bl);
+        b.add_edge(body, br);
+        b.add_edge(bl, latch);
+        b.add_edge(br, after); // conditional break
+        b.add_edge(br, latch);
+        if segment % 2 == 1 {
+            // an inner loop in the latch: latch -> ih; ih -> ib, it; ib -> ih; it -> h
+            let [ih, ib, it] = [b.add_block(), b.add_block(), b.add_block()];
+            b.add_edge(latch, ih);
+            b.add_edge(ih, ib);
+            b.add_edge(ih, it);
+            b.add_edge(ib, ih);
+            b.add_edge(it, h);
+        } else {
+            b.add_edge(latch, h);
+        }
+        at = after;
+        segment += 1;
+    }
+    let exit = b.add_block();
+    b.add_edge(at, exit);
+    b.finish(entry, exit).expect("generated CFG is valid")
+}
+
+fn bench(c: &mut Criterion) {
+    for ends in [PathEnds::Header, PathEnds::Backedge] {
+        let mut group = c.benchmark_group(format!("k_iter_number_and_plan/{ends}"));
+        group.sample_size(10);
+        for n in [1_000usize, 10_000, 100_000] {
+            let cfg = loop_chain(n);
+            let dfs = DepthFirst::compute(&cfg);
+            let loops = Loops::compute(&cfg, &dfs);
+            group.throughput(Throughput::Elements(
+                (cfg.num_blocks() + cfg.num_edges()) as u64,
+            ));
+            for k in [2u32, 3, 4] {
+                group.bench_with_input(BenchmarkId::new(format!("K={k}"), n), &n, |bencher, _| {
+                    bencher.iter(|| {
+                        let kit =
+                            KIteration::compute(&cfg, &dfs, &loops, KIterConfig::new(k, ends))
+                                .expect("numbering");
+                        let plan = kit.plan(KPlacement::DummyRemoval);
+                        black_box((kit.num_paths(), plan.edges.len()))
+                    })
+                });
+            }
+        }
+        group.finish();
+    }
+}
+
+criterion_group!(benches, bench);
+criterion_main!(benches);
