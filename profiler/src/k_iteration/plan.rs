@@ -424,7 +424,7 @@ fn spanning_tree_potentials(kit: &KIteration<'_>, weights: Option<&EdgeProfile>)
             edges.push((w, x, if t == END { end } else { t }, nums.val[d]));
         }
     }
-    edges.sort_by(|a, b| b.0.cmp(&a.0));
+    edges.sort_by_key(|e| std::cmp::Reverse(e.0));
     let mut parent: Vec<u32> = (0..n as u32 + 2).collect();
     fn find(parent: &mut [u32], mut x: u32) -> u32 {
         while parent[x as usize] != x {
