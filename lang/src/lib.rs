@@ -62,13 +62,35 @@ pub fn parse_source(source: &str) -> Result<Parsed, Diagnostics> {
     }
 }
 
+/// Stack size of the thread that runs the front end. The checker recurses once per nesting
+/// level of expressions and statements (at most [`ast::MAX_DEPTH`] each, enforced by the
+/// parser); with debug builds' large frames that needs a few MiB, more than a test thread's
+/// default 2 MiB. The memory is only reserved, not touched, unless used.
+const FRONT_END_STACK: usize = 64 << 20;
+
 /// Lex, parse and type-check one source file. Returns the typed HIR, or every error found
 /// (lexical, syntax, name and type errors; several per run). Type checking only runs on a
-/// file without lexical or syntax errors. Never panics.
+/// file without lexical or syntax errors. Never panics, whatever the input: the work runs on
+/// a thread with a large stack, and an internal error (a bug) becomes a diagnostic.
 pub fn check_source(file_name: &str, source: &str) -> Result<hir::Program, Diagnostics> {
     let _ = file_name;
-    let parsed = parse_source(source)?;
-    check::check(&parsed.unit, &parsed.includes, source)
+    let run = || {
+        let parsed = parse_source(source)?;
+        check::check(&parsed.unit, &parsed.includes, source)
+    };
+    std::thread::scope(|scope| {
+        let spawned = std::thread::Builder::new()
+            .name("front-end".into())
+            .stack_size(FRONT_END_STACK)
+            .spawn_scoped(scope, run);
+        match spawned {
+            Ok(handle) => handle.join().unwrap_or_else(|_| {
+                Err(Diagnostic::error(span::Span::default(), "internal error in the front end (please report this program)").into())
+            }),
+            // No thread available: run here (fine for all but pathologically nested programs).
+            Err(_) => run(),
+        }
+    })
 }
 
 /// Check and compile one source file to register bytecode (Contract 1): [`check_source`],

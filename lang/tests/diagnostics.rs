@@ -26,12 +26,16 @@ fn check(source: &str) -> String {
 
 #[test]
 fn lex_stray_characters() {
-    assert_snapshot!(check("int main(void) {\n    int a = 1 @ 2;\n    return a $ 1;\n}\n"));
+    assert_snapshot!(check(
+        "int main(void) {\n    int a = 1 @ 2;\n    return a $ 1;\n}\n"
+    ));
 }
 
 #[test]
 fn lex_unterminated_comment() {
-    assert_snapshot!(check("int main(void) {\n    return 0; /* never closed\n}\n"));
+    assert_snapshot!(check(
+        "int main(void) {\n    return 0; /* never closed\n}\n"
+    ));
 }
 
 #[test]
@@ -50,14 +54,18 @@ fn lex_bad_constants() {
 
 #[test]
 fn lex_directives() {
-    assert_snapshot!(check("#include <stdio.h>\n#define N 10\n#include \"mine.h\"\nint main(void) { return 0; }\n"));
+    assert_snapshot!(check(
+        "#include <stdio.h>\n#define N 10\n#include \"mine.h\"\nint main(void) { return 0; }\n"
+    ));
 }
 
 // ----- syntax errors -----
 
 #[test]
 fn syntax_missing_semicolons() {
-    assert_snapshot!(check("int main(void) {\n    int x = 1\n    x = x + 1\n    return x\n}\n"));
+    assert_snapshot!(check(
+        "int main(void) {\n    int x = 1\n    x = x + 1\n    return x\n}\n"
+    ));
 }
 
 #[test]
@@ -76,7 +84,9 @@ fn syntax_unsupported_constructs() {
 
 #[test]
 fn syntax_unexpected_end_of_input() {
-    assert_snapshot!(check("int main(void) {\n    int x = 0;\n    if (x) {\n        x = 1;\n"));
+    assert_snapshot!(check(
+        "int main(void) {\n    int x = 0;\n    if (x) {\n        x = 1;\n"
+    ));
 }
 
 #[test]
@@ -88,12 +98,16 @@ fn syntax_bad_type_specifiers() {
 
 #[test]
 fn syntax_declaration_after_label() {
-    assert_snapshot!(check("int main(void) {\n    switch (1) {\n    case 1: int y = 2;\n    }\n    return 0;\n}\n"));
+    assert_snapshot!(check(
+        "int main(void) {\n    switch (1) {\n    case 1: int y = 2;\n    }\n    return 0;\n}\n"
+    ));
 }
 
 #[test]
 fn syntax_cast_is_not_an_lvalue() {
-    assert_snapshot!(check("int main(void) {\n    int k = 1;\n    (int)k = 5;\n    return k;\n}\n"));
+    assert_snapshot!(check(
+        "int main(void) {\n    int k = 1;\n    (int)k = 5;\n    return k;\n}\n"
+    ));
 }
 
 #[test]
@@ -227,10 +241,24 @@ fn types_prototype_mismatch_and_undefined() {
 #[test]
 fn deep_nesting_is_an_error_not_a_crash() {
     let depth = 5000;
-    let source = format!("int main(void) {{ return {}1{}; }}\n", "(-".repeat(depth), ")".repeat(depth));
+    let source = format!(
+        "int main(void) {{ return {}1{}; }}\n",
+        "(-".repeat(depth),
+        ")".repeat(depth)
+    );
     let rendered = check(&source);
-    assert!(rendered.contains("expression nested too deeply"), "{rendered}");
-    let blocks = format!("int main(void) {{ {} return 0; {} }}\n", "{".repeat(depth), "}".repeat(depth));
+    assert!(
+        rendered.contains("expression nested too deeply"),
+        "{rendered}"
+    );
+    let blocks = format!(
+        "int main(void) {{ {} return 0; {} }}\n",
+        "{".repeat(depth),
+        "}".repeat(depth)
+    );
     let rendered = check(&blocks);
-    assert!(rendered.contains("statement nested too deeply"), "{rendered}");
+    assert!(
+        rendered.contains("statement nested too deeply"),
+        "{rendered}"
+    );
 }

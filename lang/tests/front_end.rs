@@ -29,7 +29,15 @@ fn main_hir(decls: &str, body: &str) -> String {
 /// gcc's verdict on `source` as strict C99 (`-fsyntax-only`: no code generated).
 fn gcc_accepts(source: &str) -> Result<(), String> {
     let mut child = Command::new("gcc")
-        .args(["-std=c99", "-pedantic-errors", "-fwrapv", "-fsyntax-only", "-x", "c", "-"])
+        .args([
+            "-std=c99",
+            "-pedantic-errors",
+            "-fwrapv",
+            "-fsyntax-only",
+            "-x",
+            "c",
+            "-",
+        ])
         .stdin(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()

@@ -1,0 +1,221 @@
+//! The front end never panics (nor overflows its stack), whatever the input: random bytes,
+//! random soups of C tokens, mutations of valid programs, and nesting at the depth limit.
+
+use proptest::prelude::*;
+
+/// Run the whole front end and render its diagnostics (rendering must not panic either).
+fn front_end(source: &str) {
+    match lang::check_source("fuzz.c", source) {
+        Ok(program) => {
+            let _ = program.dump();
+        }
+        Err(diags) => {
+            let rendered = diags.render("fuzz.c", source);
+            assert!(!diags.is_empty());
+            assert!(rendered.contains("fuzz.c:"), "{rendered}");
+            assert!(!rendered.contains("internal error"), "{rendered}");
+        }
+    }
+}
+
+/// Tokens of C (and a few of what is not C) to build token soups from.
+const VOCABULARY: &[&str] = &[
+    "int",
+    "long",
+    "unsigned",
+    "char",
+    "double",
+    "void",
+    "const",
+    "if",
+    "else",
+    "while",
+    "do",
+    "for",
+    "switch",
+    "case",
+    "default",
+    "break",
+    "continue",
+    "return",
+    "goto",
+    "struct",
+    "float",
+    "sizeof",
+    "main",
+    "x",
+    "y",
+    "a",
+    "printf",
+    "puts",
+    "sqrt",
+    "exit",
+    "(",
+    ")",
+    "{",
+    "}",
+    "[",
+    "]",
+    ";",
+    ",",
+    "=",
+    "+=",
+    "-=",
+    "*=",
+    "/=",
+    "%=",
+    "<<=",
+    ">>=",
+    "&=",
+    "|=",
+    "^=",
+    "+",
+    "-",
+    "*",
+    "/",
+    "%",
+    "<<",
+    ">>",
+    "<",
+    ">",
+    "<=",
+    ">=",
+    "==",
+    "!=",
+    "&",
+    "|",
+    "^",
+    "~",
+    "!",
+    "&&",
+    "||",
+    "?",
+    ":",
+    "++",
+    "--",
+    ".",
+    "->",
+    "...",
+    "0",
+    "1",
+    "42",
+    "0x1f",
+    "077",
+    "4294967296",
+    "1.5",
+    "1e3",
+    "'a'",
+    "'\\n'",
+    "\"%d\\n\"",
+    "\"s\"",
+    "#include <stdio.h>\n",
+    "#include <math.h>\n",
+    "#define",
+    "/*",
+    "*/",
+    "//",
+    "\"",
+    "'",
+    "@",
+    "\n",
+];
+
+const SEED_PROGRAMS: &[&str] = &[
+    "#include <stdio.h>\nint g[3] = {1, 2, 3};\nint f(int v[], int n) { int s = 0; for (int i = 0; i < n; i++) s += v[i]; return s; }\nint main(void) { printf(\"%d\\n\", f(g, 3)); return 0; }\n",
+    "#include <math.h>\ndouble h(double x) { return x > 1 ? sqrt(x) : -x; }\nint main(void) { long l = 5; unsigned u = 3u; char c = 'c'; switch (l) { case 1: u++; default: c += u; } while (c) c--; do { l <<= 1; } while (l < 100); return (int)h(l); }\n",
+    "int m[2][2] = {{1, 2}, {3, 4}};\nint r(int x) { if (x <= 0) return 0; else return x + r(x - 1); }\nint main(void) { int a = m[1][1], b = (a, 2); a = b ? a : b; a = !a || b && ~a; return r(a) % 7; }\n",
+];
+
+fn token_soup() -> impl Strategy<Value = String> {
+    prop::collection::vec(prop::sample::select(VOCABULARY), 0..80).prop_map(|toks| toks.join(" "))
+}
+
+/// A valid program with some of its tokens (split at spaces) deleted, duplicated or replaced.
+fn mutated_program() -> impl Strategy<Value = String> {
+    (
+        prop::sample::select(SEED_PROGRAMS),
+        prop::collection::vec(
+            (
+                any::<prop::sample::Index>(),
+                0u8..3,
+                prop::sample::select(VOCABULARY),
+            ),
+            1..6,
+        ),
+    )
+        .prop_map(|(program, edits)| {
+            let mut words: Vec<String> = program.split(' ').map(str::to_string).collect();
+            for (at, kind, tok) in edits {
+                if words.is_empty() {
+                    break;
+                }
+                let i = at.index(words.len());
+                match kind {
+                    0 => {
+                        words.remove(i);
+                    }
+                    1 => {
+                        let w = words[i].clone();
+                        words.insert(i, w);
+                    }
+                    _ => words[i] = tok.to_string(),
+                }
+            }
+            words.join(" ")
+        })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 256, failure_persistence: None, ..ProptestConfig::default() })]
+
+    #[test]
+    fn random_bytes(bytes in prop::collection::vec(any::<u8>(), 0..300)) {
+        front_end(&String::from_utf8_lossy(&bytes));
+    }
+
+    #[test]
+    fn random_token_soups(source in token_soup()) {
+        front_end(&source);
+    }
+
+    #[test]
+    fn mutated_valid_programs(source in mutated_program()) {
+        front_end(&source);
+    }
+}
+
+#[test]
+fn seed_programs_are_valid() {
+    for p in SEED_PROGRAMS {
+        assert!(lang::check_source("seed.c", p).is_ok(), "{p}");
+    }
+}
+
+#[test]
+fn nesting_at_the_limit_is_checked_without_overflow() {
+    // Just under the limit: accepted, and the recursive checker must cope (in a test
+    // thread's small stack) with expression depth and statement depth at the same time.
+    let depth = lang::ast::MAX_DEPTH as usize - 2;
+    let expr = format!("{}x{}", "-(".repeat(depth), ")".repeat(depth));
+    let inner = format!("x = {expr};");
+    let source = format!(
+        "int main(void) {{ int x = 1; {}{}{} return x; }}\n",
+        "if (x) ".repeat(depth),
+        inner,
+        ""
+    );
+    front_end(&source);
+    assert!(lang::check_source("deep.c", &source).is_ok());
+    let init = format!(
+        "int a[1] = {}1{};\nint main(void) {{ return a[0]; }}\n",
+        "{".repeat(depth),
+        "}".repeat(depth)
+    );
+    front_end(&init);
+    let conds = format!(
+        "int main(void) {{ int x = 1; return {}x{}; }}\n",
+        "x ? ".repeat(depth),
+        " : 0".repeat(depth)
+    );
+    front_end(&conds);
+}
