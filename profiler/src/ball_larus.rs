@@ -24,9 +24,10 @@
 //! a loop header under `header` path ends. They are chosen greedily in reverse topological order
 //! with a per-block budget `B`: whenever a block's path count exceeds `B`, its successors with
 //! the most paths become cut blocks until it fits. Every start then has at most `B` paths of its
-//! own, so the total is at most `B` times the number of starts. `B` starts at `limit / 2` and is
-//! halved until the total fits (at the latest when `B <= limit / number_of_blocks`): a few O(V+E)
-//! passes. The choice is reported as a [`Fallback::ExtraCuts`], never silently. Only a `limit`
+//! own, so the total is at most `B` times the number of starts, hence `B` times the number of
+//! blocks. With a large limit (`u64::MAX`), `B = limit / blocks`: one O(V + E) pass, and the
+//! total fits. With a small limit (tests), `B` starts at `limit / 2` and is halved until the total
+//! fits, which cuts fewer blocks. The choice is reported as a [`Fallback::ExtraCuts`], never silently. Only a `limit`
 //! too small for some block's out-degree makes numbering impossible
 //! ([`BlError::LimitTooSmall`]).
 
@@ -269,16 +270,39 @@ impl BlNumbering {
     }
 }
 
+/// The per-block budgets to try: `limit / blocks` alone when it is large (one pass, and the
+/// total is then at most `limit`), else `limit / 2, limit / 4, ...` (small limits, as in tests,
+/// where fewer cuts matter).
+fn budgets(limit: u64, blocks: u64) -> Vec<u64> {
+    let one_pass = limit / blocks.max(1);
+    if one_pass >= 1 << 20 {
+        vec![one_pass]
+    } else {
+        (1..64).map(|k| limit >> k).take_while(|&b| b > 0).collect()
+    }
+}
+
+/// The number of paths of `dag`, or `None` if it does not fit in a `u64`.
+fn count_paths(dag: &PathDag) -> Option<u64> {
+    let mut count = IndexVec::from_elem(0u64, dag.num_blocks());
+    for &v in dag.topological_order().iter().rev() {
+        if v == dag.exit() {
+            count[v] = 1;
+            continue;
+        }
+        let mut np = 0u64;
+        for d in dag.out_edges(v) {
+            np = np.checked_add(count[dag.target(d)])?;
+        }
+        count[v] = np;
+    }
+    Some(count[dag.entry()])
+}
+
 /// Path counts only, for choosing extra cuts: greedy in reverse topological order with a
 /// per-block budget (see the [module documentation](self)). Fails with a block that cannot fit
 /// the budget even with all its successors cut.
-fn choose_extra_cuts(
-    cfg: &Cfg,
-    dfs: &DepthFirst,
-    path_ends: PathEnds,
-    budget: u64,
-) -> Result<Vec<Block>, Block> {
-    let dag = PathDag::new(cfg, dfs, path_ends, &[]);
+fn choose_extra_cuts(cfg: &Cfg, dag: &PathDag, budget: u64) -> Result<Vec<Block>, Block> {
     let n = cfg.num_blocks();
     let mut cut = IndexVec::from_elem(false, n);
     let mut count = IndexVec::from_elem(0u64, n);
@@ -362,25 +386,18 @@ impl BallLarus {
                 numbering_kind,
             }),
             Err(_) => {
-                let paths_without = BlNumbering::compute(cfg, &dag, Numbering::Canonical, u64::MAX)
-                    .ok()
-                    .map(|nb| nb.num_paths(cfg.entry()));
-                // Gallop down the per-block budget until the total fits (module docs).
+                let paths_without = count_paths(&dag);
                 let mut last_block = cfg.entry();
-                for halvings in 1..64 {
-                    let budget = limit >> halvings;
-                    if budget == 0 {
-                        break;
-                    }
-                    let extra = match choose_extra_cuts(cfg, &dfs, path_ends, budget) {
+                for budget in budgets(limit, cfg.num_blocks() as u64) {
+                    let extra = match choose_extra_cuts(cfg, &dag, budget) {
                         Ok(extra) => extra,
                         Err(block) => {
                             last_block = block;
                             break;
                         }
                     };
-                    let dag = PathDag::new(cfg, &dfs, path_ends, &extra);
-                    match BlNumbering::compute(cfg, &dag, numbering, limit) {
+                    let cut_dag = PathDag::new(cfg, &dfs, path_ends, &extra);
+                    match BlNumbering::compute(cfg, &cut_dag, numbering, limit) {
                         Ok(nb) => {
                             let fallbacks = vec![Fallback::ExtraCuts {
                                 blocks: extra,
@@ -389,7 +406,7 @@ impl BallLarus {
                             }];
                             return Ok(BallLarus {
                                 dfs,
-                                dag,
+                                dag: cut_dag,
                                 numbering: nb,
                                 fallbacks,
                                 numbering_kind,

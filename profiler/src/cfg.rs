@@ -365,8 +365,9 @@ impl Cfg {
             .map(|i| Edge::new(lo + i))
     }
 
+    /// The edge ids leaving `b` are `lo..hi`.
     #[inline]
-    fn succ_range(&self, b: Block) -> (usize, usize) {
+    pub(crate) fn succ_range(&self, b: Block) -> (usize, usize) {
         (
             self.succ_start[b.index()] as usize,
             self.succ_start[b.index() + 1] as usize,

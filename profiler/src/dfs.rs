@@ -37,26 +37,29 @@ impl DepthFirst {
         let mut tree_parent = IndexVec::from_elem(None, n);
         let mut on_stack = vec![false; n];
         // Stack of (block, next successor position).
-        let mut stack: Vec<(Block, usize)> = Vec::new();
+        // Stack of (block, next edge id, end of its edge ids).
+        let mut stack: Vec<(Block, usize, usize)> = Vec::new();
         let root = cfg.entry();
         pre[root] = 0;
         preorder.push(root);
         on_stack[root.index()] = true;
-        stack.push((root, 0));
+        let (lo, hi) = cfg.succ_range(root);
+        stack.push((root, lo, hi));
         while let Some(top) = stack.last_mut() {
-            let (b, i) = *top;
-            if i < cfg.out_degree(b) {
+            let (b, i, end) = *top;
+            if i < end {
                 top.1 += 1;
-                let e = cfg.succ_edge(b, i);
+                let e = Edge::new(i);
                 let s = cfg.target(e);
                 if pre[s] == UNSEEN {
                     pre[s] = preorder.len() as u32;
                     preorder.push(s);
                     tree_parent[s] = Some(b);
                     on_stack[s.index()] = true;
-                    stack.push((s, 0));
+                    let (lo, hi) = cfg.succ_range(s);
+                    stack.push((s, lo, hi));
                 } else if on_stack[s.index()] {
-                    is_back[e.index()] = true;
+                    is_back[i] = true;
                 }
             } else {
                 post[b] = postorder.len() as u32;

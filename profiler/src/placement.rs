@@ -34,7 +34,7 @@ use crate::ball_larus::{BallLarus, EdgeProfile};
 use crate::cfg::{Block, Cfg};
 use crate::dag::{DagEdge, DagEdgeKind, PathDag};
 use crate::index::IndexVec;
-use crate::loops::Loops;
+use crate::loops::block_depths;
 use crate::plan::{BlPlan, Placement, Probe};
 
 impl BallLarus {
@@ -103,19 +103,17 @@ enum EventCounting {
     Probes(IndexVec<DagEdge, Probe>),
 }
 
-/// Static weights: `10^min(loop depth, 12)` for real edges (depth of the shallower end), 0 for
+/// Static weights: `10^min(loop depth, 9)` for real edges (depth of the shallower end), 0 for
 /// dummy edges.
 fn static_weights(cfg: &Cfg, bl: &BallLarus) -> IndexVec<DagEdge, u64> {
     let dag = bl.dag();
-    let loops = Loops::compute(cfg, bl.dfs());
+    let depth = block_depths(cfg, bl.dfs());
     let w = dag
         .edges()
         .map(|d| match dag.kind(d) {
             DagEdgeKind::Real(e) => {
-                let depth = loops
-                    .block_depth(cfg.source(e))
-                    .min(loops.block_depth(cfg.target(e)));
-                10u64.pow(depth.min(12))
+                let depth = depth[cfg.source(e)].min(depth[cfg.target(e)]);
+                10u64.pow(depth.min(9))
             }
             DagEdgeKind::Start(_) | DagEdgeKind::End(_) => 0,
         })
@@ -148,11 +146,18 @@ fn event_counting(bl: &BallLarus, cfg: &Cfg, weights: Option<&EdgeProfile>) -> E
     // Maximum spanning tree (Kruskal), EXIT -> ENTRY first.
     let mut uf = UnionFind::new(n);
     uf.union(dag.exit().index(), dag.entry().index());
-    let mut order: Vec<u32> = (0..m as u32).collect();
-    order.sort_by_key(|&i| std::cmp::Reverse(weight[DagEdge::from_u32(i)]));
+    // Heaviest first, ties by edge index: one unstable sort of packed (weight, index) keys.
+    // Weights saturate at 2^32 - 1 (edges that hot are all in the tree anyway).
+    let mut order: Vec<u64> = weight
+        .iter_enumerated()
+        .map(|(d, &w)| {
+            ((u64::from(u32::MAX) - w.min(u64::from(u32::MAX))) << 32) | u64::from(d.as_u32())
+        })
+        .collect();
+    order.sort_unstable();
     let mut in_tree = IndexVec::from_elem(false, m);
-    for &i in &order {
-        let d = DagEdge::from_u32(i);
+    for &key in &order {
+        let d = DagEdge::from_u32(key as u32);
         if uf.union(dag.source(d).index(), dag.target(d).index()) {
             in_tree[d] = true;
         }

@@ -128,6 +128,10 @@ proptest! {
         let got: Vec<bool> = cfg.edges().map(|e| dfs.is_back_edge(e)).collect();
         prop_assert_eq!(&got, &back);
         let loops = Loops::compute(&cfg, &dfs);
+        let depths = profiler::loops::block_depths(&cfg, &dfs);
+        for b in cfg.blocks() {
+            prop_assert_eq!(depths[b], loops.block_depth(b));
+        }
         let headers: BTreeSet<Block> = cfg.edges().filter(|e| back[e.index()]).map(|e| cfg.target(e)).collect();
         prop_assert_eq!(loops.len(), headers.len());
         for l in loops.ids() {
