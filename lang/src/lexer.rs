@@ -153,6 +153,7 @@ const PUNCTS: &[&str] = &[
 
 /// Lex `source`, collecting errors into `diags`. Never panics.
 pub fn lex(source: &str, diags: &mut Diagnostics) -> Lexed {
+    translation_phases(source, diags);
     let mut out = Lexed::default();
     let mut lexer = Raw::lexer(source);
     while let Some(raw) = lexer.next() {
@@ -226,6 +227,45 @@ pub fn lex(source: &str, diags: &mut Diagnostics) -> Lexed {
         out.tokens.push((range.start, tok, range.end));
     }
     out
+}
+
+/// Reject what C's first translation phases would change before tokenization (C99 5.1.1.2):
+/// trigraphs (`??!` is `|` for `gcc -std=c99`, even inside string literals) and line splices
+/// (a backslash at the end of a line joins it with the next one, even in a `//` comment).
+/// Programs using them would mean something else to gcc than to our lexer.
+fn translation_phases(source: &str, diags: &mut Diagnostics) {
+    let bytes = source.as_bytes();
+    for (i, w) in bytes.windows(3).enumerate() {
+        if w[0] == b'?' && w[1] == b'?' && b"=/'()!<>-".contains(&w[2]) {
+            let tri = String::from_utf8_lossy(w);
+            diags.push(
+                Diagnostic::error(
+                    Span::new(i, i + 3),
+                    format!("trigraph `{tri}` is not supported"),
+                )
+                .with_label("C99 replaces trigraphs before anything else, even in string literals"),
+            );
+        }
+    }
+    for (i, &b) in bytes.iter().enumerate() {
+        if b != b'\\' {
+            continue;
+        }
+        let rest = &bytes[i + 1..];
+        let blanks = rest
+            .iter()
+            .take_while(|&&c| c == b' ' || c == b'\t' || c == b'\r')
+            .count();
+        if rest.get(blanks) == Some(&b'\n') {
+            diags.push(
+                Diagnostic::error(
+                    Span::new(i, i + 1),
+                    "line continuation (backslash at the end of a line) is not supported",
+                )
+                .with_label("C joins this line with the next one"),
+            );
+        }
+    }
 }
 
 /// A keyword, unsupported keyword or identifier.
@@ -652,5 +692,9 @@ mod tests {
             "1:3: stray `@` in program\n1:7: stray `$` in program\n1:9: stray 'é' in program\n"
         );
         assert_eq!(toks("goto"), vec![Tok::Unsupported("goto")]);
+        assert!(err("\"what??!\"").contains("trigraph `??!`"));
+        assert!(err("// comment \\\nint x;").contains("line continuation"));
+        assert!(err("#include <stdio.h> \\ \n").contains("line continuation"));
+        assert_eq!(toks("\"a?b??c\""), vec![Tok::Str(b"a?b??c".to_vec())]);
     }
 }

@@ -262,3 +262,15 @@ fn deep_nesting_is_an_error_not_a_crash() {
         "{rendered}"
     );
 }
+
+#[test]
+fn lex_trigraphs_and_line_splices() {
+    assert_snapshot!(check(
+        "#include <stdio.h>\n// a comment that continues \\\nint main(void) {\n    printf(\"what??!\\n\");\n    return 0;\n}\n"
+    ));
+}
+
+#[test]
+fn names_duplicate_parameters() {
+    assert_snapshot!(check("int f(int a, int a);\nint g(int b, double b) { return b; }\nint main(void) { return 0; }\n"));
+}

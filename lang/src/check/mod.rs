@@ -464,6 +464,11 @@ impl Checker {
                 if !self.check_reserved(n, *span, false) {
                     ok = false;
                 }
+                let earlier = params.iter().take_while(|q| !std::ptr::eq(*q, p));
+                if earlier.filter_map(|q| q.name.as_ref()).any(|(m, _)| m == n) {
+                    self.err(*span, format!("redefinition of parameter `{n}`"));
+                    ok = false;
+                }
             }
             let pty = if p.dims.is_empty() {
                 ParamTy::Scalar(ty)
