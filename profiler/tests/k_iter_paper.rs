@@ -309,3 +309,33 @@ fn k_3_compensates_paths_started_before_the_loop_saturates() {
         );
     }
 }
+
+/// The plan of Figure 1 after dummy-edge removal (the paper's Figures 6 and 7), derived by hand
+/// from Table 1: the first-iteration out-edges of 2 carry the removed `Start -> 2` value 13
+/// (2 -> 3: 0 + 13; 2 -> 4: 6 + 13, compensated 6 - 1 + 13) and the entry edge 1 -> 2 carries
+/// -13; the second-iteration in-edges of 5 carry the removed `5 -> End` value 1 and its out-edge
+/// 5 -> 6 carries -1; 4 -> 6 keeps its values (6, compensated 5; and 2); the back edge restarts
+/// at 13 - 13 = 0 and counts `c[1] + 1 - 1`. Table 2 follows from these values.
+#[test]
+fn figure_7_instrumentation() {
+    let f = figure_1();
+    let kit = f.kit(2, PathEnds::Backedge);
+    let plan = kit.plan(KPlacement::DummyRemoval);
+    let text =
+        profiler::k_iteration::report::render_plan(&plan, &f.p.cfg, &|b| f.p.name(b).to_string());
+    let expected = "\
+k-iteration plan: K = 2, backedge path ends, placement dummy-removal, 23 static paths
+entry: c[0] := 0
+exit: count c[0] + 0
+k-loop L0 at 2 (compensated)
+1 -> 2   outside: c[0] += -13; enter
+2 -> 3   inside:  c += [13, 0]
+2 -> 4   inside:  c += [19, 2] comp [18, 2]
+3 -> 5   inside:  c += [0, 1]
+4 -> 5   inside:  c += [0, 1]
+4 -> 6   inside:  c += [6, 2] comp [5, 2]; exit
+5 -> 2   inside:  back, restart 0
+5 -> 6   inside:  c += [5, -1]; exit
+";
+    assert_eq!(text, expected);
+}

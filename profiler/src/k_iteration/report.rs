@@ -256,3 +256,86 @@ pub fn render_run(
     }
     Ok(out)
 }
+
+/// A plan as text, one line per probe (signed values; `c += [a, b]` adds `a` to `c[0]` and `b`
+/// to `c[1]`; `comp [..]` are the compensated increments for the counters below `itr`), e.g.
+/// for Roy & Srikant's Figure 1, K = 2:
+///
+/// ```text
+/// 2 -> 4   inside:  c += [19, 2] comp [18, 2]
+/// 5 -> 2   inside:  back, restart 0
+/// 5 -> 6   inside:  c += [5, -1]; exit
+/// ```
+pub fn render_plan(
+    plan: &KIterPlan,
+    cfg: &crate::cfg::Cfg,
+    name: &dyn Fn(Block) -> String,
+) -> String {
+    use super::plan::{Action, AfterExit};
+    let signed = |x: u64| (x as i64).to_string();
+    let list = |v: &[u64]| {
+        format!(
+            "[{}]",
+            v.iter().map(|&x| signed(x)).collect::<Vec<_>>().join(", ")
+        )
+    };
+    let end = |restart: u64, enter: bool| {
+        format!(
+            "count c[0], restart {}{}",
+            signed(restart),
+            if enter { ", enter" } else { "" }
+        )
+    };
+    let mut out = format!(
+        "k-iteration plan: K = {}, {} path ends, placement {}, {} static paths\n",
+        plan.k, plan.path_ends, plan.placement, plan.num_paths
+    );
+    let _ = writeln!(out, "entry: c[0] := {}", signed(plan.entry_init));
+    let _ = writeln!(out, "exit: count c[0] + {}", signed(plan.exit_add));
+    for l in &plan.k_loops {
+        let comp = if l.compensated { " (compensated)" } else { "" };
+        let _ = writeln!(out, "k-loop {} at {}{comp}", l.id, name(l.header));
+    }
+    for f in &plan.fallbacks {
+        let _ = writeln!(out, "fallback: {f}");
+    }
+    for e in cfg.edges() {
+        let probes = &plan.edges[e];
+        let edge = format!("{} -> {}", name(cfg.source(e)), name(cfg.target(e)));
+        for (inside, probe) in [(false, probes.outside), (true, probes.inside)] {
+            let Some(p) = probe else { continue };
+            if plan.is_noop(&p) {
+                continue;
+            }
+            let mut parts = Vec::new();
+            let inc = plan.inc(&p, inside);
+            if inc.iter().any(|&x| x != 0) || p.inc_compensated != p.inc {
+                let mut s = if inside {
+                    format!("c += {}", list(inc))
+                } else {
+                    format!("c[0] += {}", signed(inc[0]))
+                };
+                if inside && p.inc_compensated != p.inc {
+                    s.push_str(&format!(" comp {}", list(plan.inc_compensated(&p))));
+                }
+                parts.push(s);
+            }
+            match p.action {
+                Action::Add => {}
+                Action::Enter => parts.push("enter".into()),
+                Action::End { restart, enter } => parts.push(end(restart, enter)),
+                Action::Back { restart } => {
+                    parts.push(format!("back, restart {}", signed(restart)))
+                }
+                Action::Exit { then } => parts.push(match then {
+                    AfterExit::Continue => "exit".into(),
+                    AfterExit::Enter => "exit, enter".into(),
+                    AfterExit::End { restart, enter } => format!("exit, {}", end(restart, enter)),
+                }),
+            }
+            let state = if inside { "inside: " } else { "outside:" };
+            let _ = writeln!(out, "{edge:<8} {state} {}", parts.join("; "));
+        }
+    }
+    out
+}
