@@ -1,0 +1,628 @@
+//! Expression generation. Every expression comes with its C type (computed with C's rules in
+//! [`super::types`]) and its [`Effects`], so that the generator can keep it well defined:
+//!
+//! - integer division and remainder are guarded against a zero divisor and `MIN / -1`
+//!   (inline when both operands are side-effect free, else through the `div_*`/`mod_*`
+//!   helpers of the prelude);
+//! - shift counts are masked below the promoted width, and signed left operands of `<<` are
+//!   masked non-negative and small enough not to overflow;
+//! - a double is converted to an integer type only inside a range check (`d2*` helpers or an
+//!   inline `?:`), because an out-of-range conversion is undefined;
+//! - array indices are reduced modulo the dimension (or are loop counters known in range);
+//! - unsequenced operands never conflict (see [`super::effects`]).
+
+use super::effects::{Effects, Forbid, VarId, STDOUT};
+use super::types::{usual, Ty, INT_TYPES};
+use super::Gen;
+
+/// A generated expression.
+#[derive(Clone, Debug)]
+pub struct Ex {
+    /// C source text (parenthesised unless it is a literal or a name).
+    pub text: String,
+    /// Its C type (after C's rules; `Char` only for char-typed lvalues, casts and helpers).
+    pub ty: Ty,
+    /// What it reads and writes.
+    pub eff: Effects,
+}
+
+impl Ex {
+    fn new(text: String, ty: Ty, eff: Effects) -> Ex {
+        Ex { text, ty, eff }
+    }
+
+    /// True if it has no side effects.
+    pub fn is_pure(&self) -> bool {
+        self.eff.is_pure()
+    }
+
+    /// True if it reads no variable and has no side effects (gcc may fold it).
+    pub fn is_constant(&self) -> bool {
+        self.eff.reads.is_empty() && self.eff.writes.is_empty()
+    }
+}
+
+/// An assignable place: a scalar variable or an array element.
+struct Place {
+    text: String,
+    ty: Ty,
+    var: VarId,
+    index_eff: Effects,
+}
+
+/// The inclusive-exclusive range of doubles whose truncation fits an integer type.
+fn double_range(ty: Ty) -> (&'static str, &'static str) {
+    match ty {
+        Ty::Char => ("-128.0", "128.0"),
+        Ty::Int => ("-2147483648.0", "2147483648.0"),
+        Ty::UInt => ("-1.0", "4294967296.0"),
+        Ty::Long => ("-9223372036854775808.0", "9223372036854775808.0"),
+        Ty::ULong => ("-1.0", "18446744073709551616.0"),
+        Ty::Double => unreachable!("not an integer type"),
+    }
+}
+
+impl Gen {
+    /// A random expression of at most `depth` levels obeying `f`.
+    pub(super) fn expr(&mut self, depth: u32, f: &Forbid) -> Ex {
+        if depth == 0 || self.rng.chance(25) {
+            return self.leaf(f);
+        }
+        let d = depth - 1;
+        let choice = self
+            .rng
+            .weighted(&[12, 4, 5, 5, 6, 4, 4, 4, 3, 2, 2, 2, 3, 3, 1, 3]);
+        let made = match choice {
+            0 => Some(self.arith(d, f)),
+            1 => Some(self.divmod(d, f)),
+            2 => Some(self.bitwise(d, f)),
+            3 => Some(self.shift(d, f)),
+            4 => Some(self.compare(d, f)),
+            5 => Some(self.logical(d, f)),
+            6 => Some(self.unary(d, f)),
+            7 => Some(self.cast(d, f)),
+            8 => Some(self.conditional(d, f)),
+            9 => self.assign(d, f),
+            10 => self.compound(d, f),
+            11 => self.incdec(d, f),
+            12 => self.call_expr(d, f),
+            13 => self.builtin(d, f),
+            14 => self.comma(d, f),
+            _ => self.array_read(d, f),
+        };
+        match made {
+            Some(e) => e,
+            None => self.leaf(f),
+        }
+    }
+
+    /// An expression of integer type (doubles are converted with a range check).
+    pub(super) fn int_expr(&mut self, depth: u32, f: &Forbid) -> Ex {
+        let e = self.expr(depth, f);
+        if e.ty == Ty::Double {
+            let target = *self.rng.pick(&INT_TYPES);
+            self.double_to_int(e, target)
+        } else {
+            e
+        }
+    }
+
+    /// Converts `e` to a value assignable to a place of type `target` without undefined
+    /// behaviour (only doubles going to integer types need a range check).
+    pub(super) fn convertible_to(&mut self, e: Ex, target: Ty) -> Ex {
+        if e.ty == Ty::Double && target.is_integer() {
+            self.double_to_int(e, target)
+        } else {
+            e
+        }
+    }
+
+    /// Converts a double expression to integer type `target` inside a range check.
+    pub(super) fn double_to_int(&mut self, e: Ex, target: Ty) -> Ex {
+        let (lo, hi) = double_range(target);
+        if e.is_pure() && e.text.len() < 80 && self.rng.chance(50) {
+            let t = &e.text;
+            let text = format!(
+                "({t} > {lo} && {t} < {hi} ? ({})({t}) : {})",
+                target.c_name(),
+                self.rng.range(-3, 3)
+            );
+            Ex::new(text, usual(target, Ty::Int), e.eff)
+        } else {
+            Ex::new(format!("d2{}({})", target.tag(), e.text), target, e.eff)
+        }
+    }
+
+    /// A literal, a variable read or an array element read.
+    pub(super) fn leaf(&mut self, f: &Forbid) -> Ex {
+        match self.rng.below(20) {
+            0..=6 => self.literal(),
+            7..=16 => self.var_read(f).unwrap_or_else(|| self.literal()),
+            _ => self.array_read(0, f).unwrap_or_else(|| self.literal()),
+        }
+    }
+
+    fn literal(&mut self) -> Ex {
+        let ty = *self.rng.pick(&[
+            Ty::Char,
+            Ty::Int,
+            Ty::Int,
+            Ty::Int,
+            Ty::UInt,
+            Ty::Long,
+            Ty::ULong,
+            Ty::Double,
+            Ty::Double,
+        ]);
+        let text = ty.random_literal(&mut self.rng);
+        // character constants have type int in C
+        let ty = if ty == Ty::Char && text.starts_with('\'') {
+            Ty::Int
+        } else {
+            ty
+        };
+        Ex::new(text, ty, Effects::none())
+    }
+
+    fn var_read(&mut self, f: &Forbid) -> Option<Ex> {
+        let cands: Vec<VarId> = self
+            .visible()
+            .into_iter()
+            .filter(|&v| self.vars[v as usize].dims.is_empty() && f.may_read(v))
+            .collect();
+        if cands.is_empty() {
+            return None;
+        }
+        let v = *self.rng.pick(&cands);
+        let var = &self.vars[v as usize];
+        Some(Ex::new(var.name.clone(), var.ty, Effects::read(v)))
+    }
+
+    /// An index expression in `0..n`.
+    pub(super) fn index(&mut self, n: u32, depth: u32, f: &Forbid) -> Ex {
+        let counters: Vec<VarId> = self
+            .visible()
+            .into_iter()
+            .filter(|&v| {
+                let var = &self.vars[v as usize];
+                var.dims.is_empty() && var.bound.is_some_and(|b| b <= n) && f.may_read(v)
+            })
+            .collect();
+        if !counters.is_empty() && self.rng.chance(40) {
+            let v = *self.rng.pick(&counters);
+            return Ex::new(
+                self.vars[v as usize].name.clone(),
+                self.vars[v as usize].ty,
+                Effects::read(v),
+            );
+        }
+        let e = self.int_expr(depth, f);
+        if n.is_power_of_two() && self.rng.chance(50) {
+            Ex::new(
+                format!("({} & {})", e.text, n - 1),
+                usual(e.ty, Ty::Int),
+                e.eff,
+            )
+        } else {
+            Ex::new(format!("(unsigned)({}) % {}u", e.text, n), Ty::UInt, e.eff)
+        }
+    }
+
+    /// `name[i]...` for an array variable: the indices (unsequenced with each other) and
+    /// their effects. The indices never touch the array itself.
+    fn element(&mut self, v: VarId, depth: u32, f: &Forbid) -> (String, Effects) {
+        let var = self.vars[v as usize].clone();
+        let mut text = var.name.clone();
+        let mut eff = Effects::none();
+        let base = f.without_access(v);
+        for &n in &var.dims {
+            let i = self.index(n, depth, &base.after(&eff));
+            text.push('[');
+            text.push_str(&i.text);
+            text.push(']');
+            eff.union_with(&i.eff);
+        }
+        (text, eff)
+    }
+
+    pub(super) fn array_read(&mut self, depth: u32, f: &Forbid) -> Option<Ex> {
+        let cands: Vec<VarId> = self
+            .visible()
+            .into_iter()
+            .filter(|&v| !self.vars[v as usize].dims.is_empty() && f.may_read(v))
+            .collect();
+        if cands.is_empty() {
+            return None;
+        }
+        let v = *self.rng.pick(&cands);
+        let (text, mut eff) = self.element(v, depth.min(1), f);
+        eff.reads.insert(v);
+        Some(Ex::new(text, self.vars[v as usize].ty, eff))
+    }
+
+    fn arith(&mut self, d: u32, f: &Forbid) -> Ex {
+        let l = self.expr(d, f);
+        let r = self.expr(d, &f.after(&l.eff));
+        let op = *self.rng.pick(&["+", "-", "*", "+", "-"]);
+        Ex::new(
+            format!("({} {op} {})", l.text, r.text),
+            usual(l.ty, r.ty),
+            l.eff.union(&r.eff),
+        )
+    }
+
+    fn divmod(&mut self, d: u32, f: &Forbid) -> Ex {
+        let rem = self.rng.chance(40);
+        let (mut l, mut r);
+        if rem {
+            l = self.int_expr(d, f);
+            r = self.int_expr(d, &f.after(&l.eff));
+        } else {
+            l = self.expr(d, f);
+            r = self.expr(d, &f.after(&l.eff));
+        }
+        let ty = usual(l.ty, r.ty);
+        let op = if rem { "%" } else { "/" };
+        if ty == Ty::Double {
+            // IEEE division is defined for a zero divisor, but gcc warns about a constant one
+            if r.is_constant() {
+                if let Some(v) = self.var_read(&f.after(&l.eff)) {
+                    r = Ex::new(
+                        format!("({} - {})", r.text, v.text),
+                        usual(r.ty, v.ty),
+                        v.eff,
+                    );
+                }
+            }
+            let eff = l.eff.clone().union(&r.eff);
+            return Ex::new(format!("({} / {})", l.text, r.text), usual(l.ty, r.ty), eff);
+        }
+        let eff = l.eff.clone().union(&r.eff);
+        if l.is_pure()
+            && r.is_pure()
+            && !r.is_constant()
+            && l.text.len() + r.text.len() < 90
+            && self.rng.chance(60)
+        {
+            let (lt, rt) = (&l.text, &r.text);
+            let text = if ty.is_signed_integer() {
+                format!(
+                    "({rt} != 0 && !({lt} == {} && {rt} == -1) ? {lt} {op} {rt} : {lt})",
+                    ty.min_literal()
+                )
+            } else {
+                format!("({rt} != 0 ? {lt} {op} {rt} : {lt})")
+            };
+            return Ex::new(text, ty, eff);
+        }
+        // keep char operands typed as int for the helpers
+        if l.ty == Ty::Char {
+            l.ty = Ty::Int;
+        }
+        if r.ty == Ty::Char {
+            r.ty = Ty::Int;
+        }
+        let name = if rem { "mod" } else { "div" };
+        Ex::new(
+            format!("{name}_{}({}, {})", ty.tag(), l.text, r.text),
+            ty,
+            eff,
+        )
+    }
+
+    fn bitwise(&mut self, d: u32, f: &Forbid) -> Ex {
+        let l = self.int_expr(d, f);
+        let r = self.int_expr(d, &f.after(&l.eff));
+        let op = *self.rng.pick(&["&", "|", "^"]);
+        Ex::new(
+            format!("({} {op} {})", l.text, r.text),
+            usual(l.ty, r.ty),
+            l.eff.union(&r.eff),
+        )
+    }
+
+    fn shift(&mut self, d: u32, f: &Forbid) -> Ex {
+        let l = self.int_expr(d, f);
+        let c = self.int_expr(d.min(1), &f.after(&l.eff));
+        let p = l.ty.promote();
+        let eff = l.eff.union(&c.eff);
+        let (lt, ct) = (&l.text, &c.text);
+        let text = if self.rng.chance(50) {
+            match p {
+                Ty::Int => format!("(({lt} & 65535) << ({ct} & 15))"),
+                Ty::UInt => format!("({lt} << ({ct} & 31))"),
+                Ty::Long => format!("(({lt} & 0xffffffffL) << ({ct} & 31))"),
+                _ => format!("({lt} << ({ct} & 63))"),
+            }
+        } else {
+            let mask = if p.bits() == 64 { 63 } else { 31 };
+            format!("({lt} >> ({ct} & {mask}))")
+        };
+        Ex::new(text, p, eff)
+    }
+
+    fn compare(&mut self, d: u32, f: &Forbid) -> Ex {
+        let l = self.expr(d, f);
+        let r = self.expr(d, &f.after(&l.eff));
+        let op = *self.rng.pick(&["<", "<=", ">", ">=", "==", "!="]);
+        Ex::new(
+            format!("({} {op} {})", l.text, r.text),
+            Ty::Int,
+            l.eff.union(&r.eff),
+        )
+    }
+
+    fn logical(&mut self, d: u32, f: &Forbid) -> Ex {
+        if self.rng.chance(25) {
+            let e = self.expr(d, f);
+            return Ex::new(format!("(!{})", e.text), Ty::Int, e.eff);
+        }
+        // the right operand is sequenced after the left one
+        let l = self.expr(d, f);
+        let r = self.expr(d, f);
+        let op = if self.rng.chance(50) { "&&" } else { "||" };
+        Ex::new(
+            format!("({} {op} {})", l.text, r.text),
+            Ty::Int,
+            l.eff.union(&r.eff),
+        )
+    }
+
+    fn unary(&mut self, d: u32, f: &Forbid) -> Ex {
+        let e = self.expr(d, f);
+        match self.rng.below(3) {
+            0 => Ex::new(format!("(-({}))", e.text), e.ty.promote(), e.eff),
+            1 => Ex::new(format!("(+({}))", e.text), e.ty.promote(), e.eff),
+            _ => {
+                let e = if e.ty == Ty::Double {
+                    self.double_to_int(e, Ty::Long)
+                } else {
+                    e
+                };
+                Ex::new(format!("(~({}))", e.text), e.ty.promote(), e.eff)
+            }
+        }
+    }
+
+    fn cast(&mut self, d: u32, f: &Forbid) -> Ex {
+        let e = self.expr(d, f);
+        let target = *self.rng.pick(&super::types::ALL_TYPES);
+        if e.ty == Ty::Double && target.is_integer() {
+            return self.double_to_int(e, target);
+        }
+        Ex::new(
+            format!("(({})({}))", target.c_name(), e.text),
+            target,
+            e.eff,
+        )
+    }
+
+    fn conditional(&mut self, d: u32, f: &Forbid) -> Ex {
+        // the condition is sequenced before the chosen arm
+        let c = self.expr(d, f);
+        let a = self.expr(d, f);
+        let b = self.expr(d, f);
+        let eff = c.eff.union(&a.eff).union(&b.eff);
+        Ex::new(
+            format!("({} ? {} : {})", c.text, a.text, b.text),
+            usual(a.ty, b.ty),
+            eff,
+        )
+    }
+
+    fn place(&mut self, d: u32, f: &Forbid) -> Option<Place> {
+        let cands: Vec<VarId> = self
+            .visible()
+            .into_iter()
+            .filter(|&v| self.vars[v as usize].writable && f.may_write(v))
+            .collect();
+        if cands.is_empty() {
+            return None;
+        }
+        let v = *self.rng.pick(&cands);
+        let var = self.vars[v as usize].clone();
+        if var.dims.is_empty() {
+            Some(Place {
+                text: var.name,
+                ty: var.ty,
+                var: v,
+                index_eff: Effects::none(),
+            })
+        } else {
+            let (text, eff) = self.element(v, d.min(1), f);
+            Some(Place {
+                text,
+                ty: var.ty,
+                var: v,
+                index_eff: eff,
+            })
+        }
+    }
+
+    fn place_effects(p: &Place, value: &Effects, reads_place: bool) -> Effects {
+        let mut eff = p.index_eff.clone().union(value);
+        eff.writes.insert(p.var);
+        if reads_place {
+            eff.reads.insert(p.var);
+        }
+        eff
+    }
+
+    /// `place = value`.
+    pub(super) fn assign(&mut self, d: u32, f: &Forbid) -> Option<Ex> {
+        let p = self.place(d, f)?;
+        let vf = f.after(&p.index_eff).without_write(p.var);
+        let v = self.expr(d, &vf);
+        let v = self.convertible_to(v, p.ty);
+        let eff = Self::place_effects(&p, &v.eff, false);
+        Some(Ex::new(format!("({} = {})", p.text, v.text), p.ty, eff))
+    }
+
+    /// `place op= value`.
+    pub(super) fn compound(&mut self, d: u32, f: &Forbid) -> Option<Ex> {
+        let p = self.place(d, f)?;
+        let vf = f.after(&p.index_eff).without_write(p.var);
+        let mut ops = vec!["+=", "-=", "*="];
+        if p.ty.is_integer() {
+            ops.extend(["&=", "|=", "^=", ">>=", "/=", "%="]);
+            if !p.ty.is_signed_integer() {
+                ops.push("<<=");
+            }
+        } else {
+            ops.push("/=");
+        }
+        let op = *self.rng.pick(&ops);
+        let mut v = if p.ty.is_integer() {
+            self.int_expr(d, &vf)
+        } else {
+            self.expr(d, &vf)
+        };
+        if op == "/=" && !p.ty.is_integer() && v.is_constant() {
+            // no constant zero divisors (gcc warns about them)
+            v = Ex::new(format!("({} + 0.5)", v.text), Ty::Double, v.eff);
+        }
+        let vt = &v.text;
+        let rhs = match op {
+            "<<=" | ">>=" => {
+                let mask = if p.ty.bits() == 64 { 63 } else { 31 };
+                format!("({vt} & {mask})")
+            }
+            "/=" | "%=" if p.ty.is_integer() => {
+                if !v.is_pure() {
+                    return Some(Ex::new(
+                        format!("({} += {})", p.text, vt),
+                        p.ty,
+                        Self::place_effects(&p, &v.eff, true),
+                    ));
+                }
+                format!("({vt} == 0 || {vt} == -1 ? 7 : {vt})")
+            }
+            _ => vt.clone(),
+        };
+        let eff = Self::place_effects(&p, &v.eff, true);
+        Some(Ex::new(format!("({} {op} {rhs})", p.text), p.ty, eff))
+    }
+
+    /// `++place`, `place--`, ...
+    pub(super) fn incdec(&mut self, d: u32, f: &Forbid) -> Option<Ex> {
+        let p = self.place(d, f)?;
+        let op = if self.rng.chance(50) { "++" } else { "--" };
+        let text = if self.rng.chance(50) {
+            format!("({op}{})", p.text)
+        } else {
+            format!("({}{op})", p.text)
+        };
+        let eff = Self::place_effects(&p, &Effects::none(), true);
+        Some(Ex::new(text, p.ty, eff))
+    }
+
+    /// A call of a generated function with a result.
+    fn call_expr(&mut self, d: u32, f: &Forbid) -> Option<Ex> {
+        let (text, ret, eff) = self.call(d, f, true)?;
+        Some(Ex::new(
+            text,
+            ret.expect("call(want_value) returns a typed function"),
+            eff,
+        ))
+    }
+
+    /// A call of a library function.
+    fn builtin(&mut self, d: u32, f: &Forbid) -> Option<Ex> {
+        match self.rng.below(10) {
+            0 => {
+                if !f.may_write(STDOUT) {
+                    return None;
+                }
+                let e = self.int_expr(d, f);
+                let mut eff = e.eff;
+                eff.writes.insert(STDOUT);
+                Some(Ex::new(format!("putchar({})", e.text), Ty::Int, eff))
+            }
+            1 => {
+                let e = self.int_expr(d, f);
+                if e.is_pure() && e.text.len() < 60 && self.rng.chance(50) {
+                    let x = format!("((int)({}))", e.text);
+                    Some(Ex::new(
+                        format!("({x} == (-2147483647 - 1) ? 0 : abs({x}))"),
+                        Ty::Int,
+                        e.eff,
+                    ))
+                } else {
+                    Some(Ex::new(format!("safe_abs({})", e.text), Ty::Int, e.eff))
+                }
+            }
+            2 => {
+                let e = self.int_expr(d, f);
+                if e.is_pure() && e.text.len() < 60 && self.rng.chance(50) {
+                    let x = format!("((long)({}))", e.text);
+                    Some(Ex::new(
+                        format!("({x} == (-9223372036854775807L - 1) ? 0L : labs({x}))"),
+                        Ty::Long,
+                        e.eff,
+                    ))
+                } else {
+                    Some(Ex::new(format!("safe_labs({})", e.text), Ty::Long, e.eff))
+                }
+            }
+            _ => {
+                let (name, arity) = *self.rng.pick(&[
+                    ("sqrt", 1),
+                    ("fabs", 1),
+                    ("floor", 1),
+                    ("ceil", 1),
+                    ("sin", 1),
+                    ("cos", 1),
+                    ("tan", 1),
+                    ("atan", 1),
+                    ("exp", 1),
+                    ("log", 1),
+                    ("log10", 1),
+                    ("atan2", 2),
+                    ("pow", 2),
+                    ("fmod", 2),
+                ]);
+                let mut args: Vec<Ex> = Vec::new();
+                let mut eff = Effects::none();
+                for _ in 0..arity {
+                    let a = self.expr(d, &f.after(&eff));
+                    eff.union_with(&a.eff);
+                    args.push(a);
+                }
+                if eff.reads.is_empty() {
+                    // gcc folds library calls on constants (correctly rounded, with MPFR);
+                    // make the argument depend on a variable so both sides call libm
+                    let v = self.var_read(&f.after(&eff))?;
+                    args[0] = Ex::new(
+                        format!("({} + {})", args[0].text, v.text),
+                        Ty::Double,
+                        v.eff.clone(),
+                    );
+                    eff.union_with(&v.eff);
+                }
+                let texts: Vec<String> = args.into_iter().map(|a| a.text).collect();
+                Some(Ex::new(
+                    format!("{name}({})", texts.join(", ")),
+                    Ty::Double,
+                    eff,
+                ))
+            }
+        }
+    }
+
+    /// An expression with a side effect (assignment, compound assignment, `++`/`--`, call).
+    pub(super) fn effect_expr(&mut self, d: u32, f: &Forbid) -> Option<Ex> {
+        match self.rng.below(5) {
+            0 | 1 => self.assign(d, f),
+            2 => self.compound(d, f),
+            3 => self.incdec(d, f),
+            _ => self.call_expr(d, f).or_else(|| self.assign(d, f)),
+        }
+    }
+
+    fn comma(&mut self, d: u32, f: &Forbid) -> Option<Ex> {
+        let a = self.effect_expr(d, f)?;
+        let b = self.expr(d, f); // sequenced after `a`
+        let eff = a.eff.union(&b.eff);
+        Some(Ex::new(format!("({}, {})", a.text, b.text), b.ty, eff))
+    }
+}

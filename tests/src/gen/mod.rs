@@ -1,0 +1,144 @@
+//! A generator of random, well-defined C programs in the language subset.
+//!
+//! [`generate`] turns a seed into a complete program: a prelude of guard helpers, globals of
+//! every type (scalars and arrays with brace initializers), a few functions with scalar and
+//! array parameters (`T a[]`, `T a[][N]`, rows `m[i]` passed as arrays), a bounded recursive
+//! function and a mutually recursive pair declared through prototypes, and `main`. Bodies mix
+//! declarations (with shadowing), assignments, every compound assignment, `++`/`--`, `if`
+//! chains, bounded `for`/`while`/`do` loops with `break`/`continue`, `switch` with
+//! fallthrough and `default` anywhere, and `printf` calls with random flags, widths,
+//! precisions and length modifiers. Expressions use every operator and all scalar types with
+//! their implicit conversions and casts (see [`expr`]).
+//!
+//! The programs are meant to behave identically under gcc (`-std=c99 -fwrapv -O0`) and the VM:
+//! no undefined behaviour (guarded division, masked shifts, in-range indices, range-checked
+//! double-to-integer conversions, no unsequenced conflicts: [`effects`]), no unspecified
+//! evaluation order that could change the output, no uninitialized reads, and bounded running
+//! time (a static cost estimate limits loop trip counts and calls: [`Config::budget`]).
+//!
+//! The same seed always gives the same program ([`rng::Rng`] is SplitMix64), so a failing
+//! case is reproduced from its seed alone.
+
+pub mod effects;
+pub mod expr;
+pub mod format;
+mod program;
+pub mod rng;
+pub mod types;
+
+use effects::VarId;
+use rng::Rng;
+use types::Ty;
+
+/// Knobs of the generator.
+#[derive(Clone, Debug)]
+pub struct Config {
+    /// Number of ordinary functions besides `main` (at least 1).
+    pub functions: usize,
+    /// Maximum nesting depth of expressions.
+    pub expr_depth: u32,
+    /// Maximum nesting depth of statements (blocks, loops, ifs, switches).
+    pub stmt_depth: u32,
+    /// Statements per block, at most.
+    pub block_len: u32,
+    /// Estimated statement executions allowed per function (callees included); bounds the
+    /// running time of a generated program.
+    pub budget: u64,
+}
+
+impl Default for Config {
+    fn default() -> Config {
+        Config {
+            functions: 4,
+            expr_depth: 3,
+            stmt_depth: 3,
+            block_len: 6,
+            budget: 4000,
+        }
+    }
+}
+
+/// Generates the program for `seed` with the default [`Config`].
+pub fn generate(seed: u64) -> String {
+    generate_with(seed, &Config::default())
+}
+
+/// Generates the program for `seed` with the given configuration.
+pub fn generate_with(seed: u64, config: &Config) -> String {
+    let mut g = Gen::new(seed, config.clone());
+    g.program(seed)
+}
+
+/// A variable known to the generator.
+#[derive(Clone, Debug)]
+struct Var {
+    name: String,
+    ty: Ty,
+    /// Array dimensions (empty for scalars). For array parameters, the first dimension is the
+    /// length every caller passes.
+    dims: Vec<u32>,
+    /// False for loop counters (and the pseudo-variable `STDOUT`).
+    writable: bool,
+    /// For loop counters: the value is always in `0..bound` inside the loop body.
+    bound: Option<u32>,
+    /// True for globals.
+    global: bool,
+}
+
+/// A parameter of a generated function.
+#[derive(Clone, Debug)]
+enum Param {
+    Scalar(Ty),
+    /// An `int`/`unsigned` recursion depth: callers pass a value below the bound.
+    Depth(u32),
+    Array {
+        ty: Ty,
+        dims: Vec<u32>,
+    },
+}
+
+/// A generated function, as its callers see it.
+#[derive(Clone, Debug)]
+struct Func {
+    name: String,
+    ret: Option<Ty>,
+    params: Vec<Param>,
+    /// Globals and `STDOUT` the function may write (transitively).
+    writes: std::collections::BTreeSet<VarId>,
+    /// Estimated statement executions of one call (callees included).
+    cost: u64,
+}
+
+/// The generator's state.
+struct Gen {
+    rng: Rng,
+    cfg: Config,
+    /// Every variable ever declared; index = id; id 0 is `STDOUT`.
+    vars: Vec<Var>,
+    /// Scopes of visible variable ids, outermost first.
+    scopes: Vec<Vec<VarId>>,
+    /// A name hidden while its own declaration's initializer is generated.
+    hidden: Option<String>,
+    /// Functions callable from the one being generated.
+    funcs: Vec<Func>,
+    /// Ids of the globals.
+    globals: Vec<VarId>,
+    /// Output of the function being generated.
+    out: String,
+    indent: usize,
+    /// Estimated executions so far in the current function, the current loop multiplier and
+    /// the function's budget.
+    cost: u64,
+    mult: u64,
+    budget: u64,
+    /// Writes to globals/`STDOUT` made by the current function (for [`Func::writes`]).
+    fx_writes: std::collections::BTreeSet<VarId>,
+    /// Inside a loop (for `continue`) / inside a loop or switch (for `break`).
+    loops: u32,
+    breakables: u32,
+    /// Result type of the current function (`None` for void).
+    ret: Option<Ty>,
+    /// Generating `main` (no early returns there, so the output is not cut short).
+    in_main: bool,
+    fresh: u32,
+}

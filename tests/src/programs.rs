@@ -1,0 +1,50 @@
+//! The program corpus: every `.c` file under `programs/` except `programs/cfgs/`.
+
+use std::path::{Path, PathBuf};
+
+/// The repository's `programs/` directory.
+pub fn programs_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("..")
+        .join("programs")
+}
+
+/// Every `.c` file under `programs/` (recursively, skipping `programs/cfgs/`), sorted.
+pub fn all_programs() -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    collect(&programs_dir(), &mut out);
+    out.sort();
+    out
+}
+
+fn collect(dir: &Path, out: &mut Vec<PathBuf>) {
+    let entries = match std::fs::read_dir(dir) {
+        Ok(e) => e,
+        Err(e) => panic!("cannot read {}: {e}", dir.display()),
+    };
+    for entry in entries.flatten() {
+        let path = entry.path();
+        if path.is_dir() {
+            if path.file_name().is_some_and(|n| n == "cfgs")
+                && path.parent() == Some(&programs_dir())
+            {
+                continue;
+            }
+            collect(&path, out);
+        } else if path.extension().is_some_and(|e| e == "c") {
+            out.push(path);
+        }
+    }
+}
+
+/// The path of `file` relative to the repository root, for messages.
+pub fn display_name(file: &Path) -> String {
+    let root = programs_dir().join("..");
+    let root = root.canonicalize().unwrap_or(root);
+    let file_abs = file.canonicalize().unwrap_or_else(|_| file.to_path_buf());
+    file_abs
+        .strip_prefix(&root)
+        .unwrap_or(&file_abs)
+        .display()
+        .to_string()
+}
