@@ -130,7 +130,7 @@ fn token_soups_do_not_panic() {
             text.push_str("int main(void) { ");
         }
         for _ in 0..n {
-            let token: &str = rng.pick(TOKENS);
+            let token: &&str = rng.pick(TOKENS);
             text.push_str(token);
             text.push(' ');
         }
