@@ -2,11 +2,11 @@
 //! two-iteration static paths, with the paper's ids), Table 1 (the execution trace of
 //! Algorithm 1) and Table 2 (the instrumented run along `1 (2 3 5 2 4 5)^100 6`).
 
-use profiler::ball_larus::{BallLarus, Numbering};
+use profiler::ball_larus::{BallLarus, Fallback, Numbering};
 use profiler::cfg_text::{parse_cfg, ParsedCfg};
 use profiler::executor::StreamItem;
 use profiler::k_iteration::report::TableRow;
-use profiler::k_iteration::{execute, KIterConfig, KIteration, KPlacement};
+use profiler::k_iteration::{execute, KIterConfig, KIterError, KIteration, KPlacement};
 use profiler::trace::Trace;
 use profiler::{Block, DepthFirst, Loops, PathEnds};
 
@@ -338,4 +338,99 @@ k-loop L0 at 2 (compensated)
 5 -> 6   inside:  c += [5, -1]; exit
 ";
     assert_eq!(text, expected);
+}
+
+/// Figure 1 under `header` path ends, K = 2 (derived by hand from the design note): the entry
+/// path `1` is cut on arriving at the header; every other path starts at the header and may
+/// leave the loop in either iteration, so nothing is invalid (no compensation).
+#[test]
+fn figure_1_header_path_ends() {
+    let f = figure_1();
+    let kit = f.kit(2, PathEnds::Header);
+    let expected = [
+        "1",
+        "2-3-5-2-3-5-6",
+        "2-3-5-2-3-5",
+        "2-3-5-2-4-5-6",
+        "2-3-5-2-4-5",
+        "2-3-5-2-4-6",
+        "2-3-5-6",
+        "2-4-5-2-3-5-6",
+        "2-4-5-2-3-5",
+        "2-4-5-2-4-5-6",
+        "2-4-5-2-4-5",
+        "2-4-5-2-4-6",
+        "2-4-5-6",
+        "2-4-6",
+    ];
+    assert_eq!(f.listing(&kit), strings(&expected));
+    assert_eq!(kit.is_compensated(kit.k_loops()[0]), Some(false));
+    // The paper's trace: `1` is cut at the header, then 2-3-5-2-4-5 (4) and 2-4-5-2-3-5 (8)
+    // alternate from the second back edge on, and 2-3-5-2-4-5-6 (3) ends at the exit.
+    let run = execute(
+        &kit.plan(KPlacement::DummyRemoval),
+        &f.p.cfg,
+        &table_2_trace(&f),
+        false,
+    )
+    .unwrap();
+    let mut expected = vec![StreamItem::Invocation, StreamItem::Path(0)];
+    for i in 0..198 {
+        expected.push(StreamItem::Path(if i % 2 == 0 { 4 } else { 8 }));
+    }
+    expected.push(StreamItem::Path(3));
+    assert_eq!(run.stream, expected);
+}
+
+/// No aborts: a limit below the 26 paths of the two-iteration unrolled DAG sends the loop back
+/// to acyclic profiling (the 10 Ball-Larus paths), and says so; a limit below 10 also cuts
+/// paths at extra blocks, chosen as Ball-Larus chooses them; a limit of 1 is too small.
+#[test]
+fn lowered_limits_fall_back_and_report_it() {
+    let f = figure_1();
+    let compute = |max_paths| {
+        let config = KIterConfig {
+            k: 2,
+            path_ends: PathEnds::Backedge,
+            max_paths,
+        };
+        KIteration::compute(&f.p.cfg, &f.dfs, &f.loops, config)
+    };
+    let kit = compute(25).unwrap();
+    assert_eq!(kit.num_paths(), 10);
+    assert!(kit.k_loops().is_empty());
+    assert_eq!(
+        kit.fallbacks(),
+        &[Fallback::LoopToAcyclic {
+            header: f.b("2"),
+            reason: "its k-iteration ids do not fit the limit".into()
+        }]
+    );
+    assert_eq!(
+        f.listing(&kit)[..3],
+        strings(&["1-2-3-5-6", "1-2-3-5", "1-2-4-5-6"])
+    );
+
+    let kit = compute(9).unwrap();
+    let bl = BallLarus::new(&f.p.cfg, PathEnds::Backedge, Numbering::Canonical, 9).unwrap();
+    assert!(kit.num_paths() <= 9);
+    assert!(!kit.cut_blocks().is_empty());
+    assert_eq!(kit.cut_blocks(), bl.dag().extra_cuts().to_vec());
+    assert!(matches!(kit.fallbacks()[0], Fallback::LoopToAcyclic { .. }));
+    assert!(matches!(kit.fallbacks()[1], Fallback::ExtraCuts { .. }));
+    for id in 0..kit.num_paths() {
+        assert_eq!(kit.identify(id).unwrap(), bl.regenerate(&f.p.cfg, id));
+    }
+
+    assert_eq!(
+        compute(1).unwrap_err(),
+        KIterError::LimitTooSmall { max_paths: 1 }
+    );
+    let zero = KIteration::compute(
+        &f.p.cfg,
+        &f.dfs,
+        &f.loops,
+        KIterConfig::new(0, PathEnds::Header),
+    );
+    assert_eq!(zero.unwrap_err(), KIterError::ZeroK);
 }
