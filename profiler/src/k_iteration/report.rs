@@ -244,14 +244,14 @@ pub fn render_run(
                 .map(|&x| (x as i64).to_string())
                 .collect();
             let counted: Vec<String> = row.counted.iter().map(|x| x.to_string()).collect();
-            let _ = writeln!(
-                out,
+            let line = format!(
                 "{edge:<12} {:<24} {:<6} {:<4} {}",
                 format!("[{}]", c.join(", ")),
                 row.state.active,
                 row.state.itr,
                 counted.join(" ")
             );
+            let _ = writeln!(out, "{}", line.trim_end());
         }
     }
     Ok(out)
