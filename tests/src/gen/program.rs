@@ -624,7 +624,7 @@ impl Gen {
         for i in 0..=labels.len() {
             if default_at == Some(i) {
                 self.line("default:");
-                self.case_body(depth);
+                self.case_body(depth, i == labels.len());
             }
             if i < labels.len() {
                 let lab = labels[i];
@@ -634,16 +634,19 @@ impl Gen {
                     lab.to_string()
                 };
                 self.line(&format!("case {text}:"));
-                self.case_body(depth);
+                let last = i + 1 == labels.len() && default_at != Some(labels.len());
+                self.case_body(depth, last);
             }
         }
         self.breakables -= 1;
         self.line("}");
     }
 
-    fn case_body(&mut self, depth: u32) {
-        if self.rng.chance(20) {
-            return; // falls through to the next label
+    /// The statements after a label; an empty one falls through to the next label (C99 needs
+    /// a statement after the last label).
+    fn case_body(&mut self, depth: u32, last: bool) {
+        if !last && self.rng.chance(20) {
+            return;
         }
         self.line("{");
         self.nested_block(depth + 1);
