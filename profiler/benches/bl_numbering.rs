@@ -14,7 +14,8 @@ use std::hint::black_box;
 fn bench(c: &mut Criterion) {
     let mut group = c.benchmark_group("bl_number_and_place");
     group.sample_size(20);
-    for &size in &[1_000usize, 10_000, 100_000] {
+    // Requested sizes chosen so that the pruned graphs have about 10^3, 10^4 and 10^5 blocks.
+    for &size in &[1_200usize, 10_500, 105_000] {
         let cfg = structured(42, size, 6);
         group.throughput(Throughput::Elements(cfg.num_blocks() as u64));
         for (label, ends, placement) in [

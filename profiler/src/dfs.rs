@@ -9,6 +9,8 @@
 use crate::cfg::{Block, Cfg, Edge};
 use crate::index::IndexVec;
 
+const NO_PARENT: u32 = u32::MAX;
+
 /// The result of the depth-first search. Invariants: every block is visited (the CFG requires
 /// every block reachable); `preorder[pre[b]] == b`, `postorder[post[b]] == b`.
 #[derive(Clone, Debug)]
@@ -17,7 +19,8 @@ pub struct DepthFirst {
     postorder: Vec<Block>,
     pre: IndexVec<Block, u32>,
     post: IndexVec<Block, u32>,
-    tree_parent: IndexVec<Block, Option<Block>>,
+    /// Parent in the depth-first tree, `NO_PARENT` for the entry.
+    tree_parent: IndexVec<Block, u32>,
     is_back: Vec<bool>,
     back_edges: Vec<Edge>,
     is_header: IndexVec<Block, bool>,
@@ -34,37 +37,33 @@ impl DepthFirst {
         let mut preorder = Vec::with_capacity(n);
         let mut postorder = Vec::with_capacity(n);
         let mut is_back = vec![false; cfg.num_edges()];
-        let mut tree_parent = IndexVec::from_elem(None, n);
-        let mut on_stack = vec![false; n];
-        // Stack of (block, next successor position).
+        let mut tree_parent = IndexVec::from_elem(NO_PARENT, n);
+        // A block is on the stack when it has a preorder number and no postorder number yet.
         // Stack of (block, next edge id, end of its edge ids).
-        let mut stack: Vec<(Block, usize, usize)> = Vec::new();
+        let mut stack: Vec<(Block, u32, u32)> = Vec::new();
         let root = cfg.entry();
         pre[root] = 0;
         preorder.push(root);
-        on_stack[root.index()] = true;
         let (lo, hi) = cfg.succ_range(root);
-        stack.push((root, lo, hi));
+        stack.push((root, lo as u32, hi as u32));
         while let Some(top) = stack.last_mut() {
             let (b, i, end) = *top;
             if i < end {
                 top.1 += 1;
-                let e = Edge::new(i);
+                let e = Edge::from_u32(i);
                 let s = cfg.target(e);
                 if pre[s] == UNSEEN {
                     pre[s] = preorder.len() as u32;
                     preorder.push(s);
-                    tree_parent[s] = Some(b);
-                    on_stack[s.index()] = true;
+                    tree_parent[s] = b.as_u32();
                     let (lo, hi) = cfg.succ_range(s);
-                    stack.push((s, lo, hi));
-                } else if on_stack[s.index()] {
-                    is_back[i] = true;
+                    stack.push((s, lo as u32, hi as u32));
+                } else if post[s] == UNSEEN {
+                    is_back[i as usize] = true;
                 }
             } else {
                 post[b] = postorder.len() as u32;
                 postorder.push(b);
-                on_stack[b.index()] = false;
                 stack.pop();
             }
         }
@@ -112,7 +111,8 @@ impl DepthFirst {
     /// The parent of `b` in the depth-first spanning tree (`None` for the entry).
     #[inline]
     pub fn tree_parent(&self, b: Block) -> Option<Block> {
-        self.tree_parent[b]
+        let p = self.tree_parent[b];
+        (p != NO_PARENT).then(|| Block::from_u32(p))
     }
 
     /// Whether `e` is a back edge.
