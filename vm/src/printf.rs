@@ -371,8 +371,7 @@ fn fixed_digits(x: f64, precision: usize, alt: bool, body: &mut Vec<u8>) {
     // Digits past position -e of the fraction are exact zeros.
     let exact_places = if e >= 0 { 0 } else { (-e) as usize };
     let k = precision.min(exact_places);
-    let q = scale_round(m, e, k as i64);
-    let mut digits = q.to_decimal();
+    let mut digits = scale_round_digits(m, e, k as i64);
     if digits.len() <= k {
         let mut padded = vec![b'0'; k + 1 - digits.len()];
         padded.extend_from_slice(&digits);
@@ -406,8 +405,7 @@ fn significant_digits(x: f64, count: usize) -> (Vec<u8>, i64, bool) {
     let mut exp = ((bit_len - 1 + e) as f64 * std::f64::consts::LOG10_2).floor() as i64;
     loop {
         let k = count as i64 - 1 - exp;
-        let (q, half) = scale_floor(m, e, k);
-        let digits = q.to_decimal();
+        let (digits, half) = scale_floor_digits(m, e, k);
         if digits.len() > count {
             exp += 1;
             continue;
@@ -449,18 +447,61 @@ fn increment_decimal(digits: &mut Vec<u8>) -> bool {
     true
 }
 
-/// `round(m * 2^e * 10^k)`, rounding half to even.
-fn scale_round(m: u64, e: i64, k: i64) -> Big {
-    let (mut q, half) = scale_floor(m, e, k);
+/// The decimal digits of `round(m * 2^e * 10^k)`, rounding half to even.
+fn scale_round_digits(m: u64, e: i64, k: i64) -> Vec<u8> {
+    let (mut digits, half) = scale_floor_digits(m, e, k);
     let round_up = match half {
         std::cmp::Ordering::Greater => true,
         std::cmp::Ordering::Less => false,
-        std::cmp::Ordering::Equal => q.is_odd(),
+        std::cmp::Ordering::Equal => digits.last().is_some_and(|d| (d - b'0') % 2 == 1),
     };
     if round_up {
-        q.add_small(1);
+        increment_decimal(&mut digits);
     }
-    q
+    digits
+}
+
+/// The decimal digits of `floor(m * 2^e * 10^k)` and how the remainder compares with one
+/// half: in 128-bit arithmetic when the numbers fit (ordinary magnitudes and precisions),
+/// else with [`Big`].
+fn scale_floor_digits(m: u64, e: i64, k: i64) -> (Vec<u8>, std::cmp::Ordering) {
+    if let Some((q, half)) = scale_floor_u128(m, e, k) {
+        return (q.to_string().into_bytes(), half);
+    }
+    let (q, half) = scale_floor(m, e, k);
+    (q.to_decimal(), half)
+}
+
+/// [`scale_floor`] in `u128` arithmetic, or `None` if the numerator or denominator of the
+/// fraction would not stay below `2^126`.
+fn scale_floor_u128(m: u64, e: i64, k: i64) -> Option<(u128, std::cmp::Ordering)> {
+    const LIMIT: u32 = 126;
+    let mut n = u128::from(m);
+    let mut d_shift = 0u32; // D = 2^d_shift * 10^d_ten
+    if e >= 0 {
+        if e + 53 > i64::from(LIMIT) {
+            return None;
+        }
+        n <<= e;
+    } else {
+        d_shift = u32::try_from(-e).ok().filter(|&s| s < LIMIT)?;
+    }
+    let mut d_ten = 1u128;
+    if k >= 0 {
+        n = n.checked_mul(10u128.checked_pow(u32::try_from(k).ok()?)?)?;
+    } else {
+        d_ten = 10u128.checked_pow(u32::try_from(-k).ok()?)?;
+    }
+    let d = d_ten.checked_mul(1u128 << d_shift)?;
+    if n >> LIMIT != 0 || d >> LIMIT != 0 {
+        return None;
+    }
+    let (q, r) = if d_ten == 1 {
+        (n >> d_shift, n & (d - 1))
+    } else {
+        (n / d, n % d)
+    };
+    Some((q, (2 * r).cmp(&d)))
 }
 
 /// `floor(m * 2^e * 10^k)` and how the remainder compares with one half.
