@@ -1,15 +1,21 @@
-//! k-iteration numbering and placement (`KIteration::compute` + `KIteration::plan`) on generated
-//! CFGs of 10^3 to 10^5 blocks, K = 2, 3, 4: the cost should grow as O(K (V + E)).
+//! k-iteration numbering and placement on generated CFGs of 10^3 to 10^5 blocks, K = 2, 3, 4:
+//! the cost should grow as O(K (V + E)). Each iteration runs what a VM runs on tier-up: depth-first
+//! search, loops, `KIteration::compute` (with the no-abort fallbacks when the counts exceed u64)
+//! and `KIteration::plan` (dummy-edge removal).
 //!
-//! The CFGs are chains of loop nests: each segment is a diamond followed by a while loop whose
-//! body holds a diamond, a conditional break and, every other segment, an inner loop. Under
-//! `header` path ends the counts fit in a u64 (paths are cut at every header); under `backedge`
-//! path ends they do not, and the bench also measures the no-abort fallback (loops demoted to
-//! acyclic profiling, then extra cuts).
+//! Two families of CFGs:
+//! - `chain`: chains of loop nests; each segment is a diamond followed by a while loop whose body
+//!   holds a diamond, a conditional break and, every other segment, an inner loop. Under `header`
+//!   path ends the counts fit in a u64 (paths are cut at every header): pure numbering cost.
+//!   Under `backedge` path ends they do not, and the bench measures the fallback (every loop
+//!   acyclic, then Ball-Larus's extra cuts).
+//! - `structured`: the crate's generator (`generate::structured(42, size, 6)`, the same graphs as
+//!   the Ball-Larus bench), `header` path ends.
 //!
 //! Run: `CARGO_TARGET_DIR=... cargo bench -p profiler --bench k_iter`.
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
+use profiler::generate::structured;
 use profiler::k_iteration::{KIterConfig, KIteration, KPlacement};
 use profiler::{Cfg, CfgBuilder, DepthFirst, Loops, PathEnds};
 use std::hint::black_box;

@@ -1,7 +1,8 @@
 //! Property tests of k-iteration profiling against oracles written from the design note alone
 //! (`k_iter_support`): on random structured (reducible, nested loops, early exits, multiway
-//! branches) and arbitrary (irreducible, self-loops, infinite loops) CFGs, for K = 1..4 and both
-//! path-end strategies:
+//! branches) and arbitrary (irreducible, self-loops, infinite loops) CFGs, from the test's own
+//! small generators and from the crate's (`profiler::generate`), for K = 1..4 and both path-end
+//! strategies:
 //! - the numbering is perfect: the ids are exactly `0..N`, each identifies a distinct path, and
 //!   the paths are exactly those a brute-force exploration of the reference semantics counts;
 //! - running the plan along random traces emits, in order, the ids of exactly the paths the
@@ -184,5 +185,30 @@ proptest! {
         let full = KIteration::compute(&cfg, &dfs, &loops, KIterConfig::new(k, ends_of(header))).unwrap();
         let limit = (full.num_paths() * frac / 100).max(1);
         check(&cfg, k, ends_of(header), limit, t)?;
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 128, ..ProptestConfig::default() })]
+
+    /// The crate's own generators (`profiler::generate`): structured programs with switches and
+    /// continues, and arbitrary graphs with shuffled successor lists.
+    #[test]
+    fn crate_generated_cfgs(
+        seed in any::<u64>(),
+        structured_graph in any::<bool>(),
+        size in 3usize..16,
+        depth in 1u32..4,
+        extra in 0usize..8,
+        k in 1u32..=4,
+        header in any::<bool>(),
+        t in any::<u64>(),
+    ) {
+        let cfg = if structured_graph {
+            profiler::generate::structured(seed, size, depth)
+        } else {
+            profiler::generate::arbitrary(seed, 3 + size / 2, extra)
+        };
+        check(&cfg, k, ends_of(header), u64::MAX, t)?;
     }
 }
