@@ -14,7 +14,8 @@
 //! builds one from the `.cfg` format). [`CfgBuilder::finish`] checks the invariants every
 //! analysis relies on:
 //! - the entry has no predecessors and the exit has no successors;
-//! - every block is reachable from the entry;
+//! - every block is reachable from the entry, except possibly the exit (a function that never
+//!   returns: its paths all end at loop headers);
 //! - every block other than the exit has at least one successor (no dead ends);
 //! - no edge appears twice (a path is a sequence of blocks, so parallel edges would make two
 //!   paths indistinguishable).
@@ -209,7 +210,10 @@ impl Cfg {
             }
         }
         let reached = self.reachable_from_entry();
-        if let Some(b) = self.blocks().find(|b| !reached[b.index()]) {
+        if let Some(b) = self
+            .blocks()
+            .find(|&b| !reached[b.index()] && b != self.exit)
+        {
             return Err(CfgError::Unreachable(b));
         }
         if let Some(b) = self
@@ -424,6 +428,46 @@ mod tests {
         let dead = b.add_block();
         b.add_edge(x, dead);
         assert_eq!(b.finish(a, z).unwrap_err(), CfgError::DeadEnd(dead));
+    }
+
+    #[test]
+    fn a_function_that_never_returns_may_have_an_unreachable_exit() {
+        let mut b = CfgBuilder::new();
+        let [a, l, z] = [b.add_block(), b.add_block(), b.add_block()];
+        b.add_edge(a, l);
+        b.add_edge(l, l);
+        let cfg = b.finish(a, z).unwrap();
+        let dfs = crate::dfs::DepthFirst::compute(&cfg);
+        let doms = crate::dominators::Dominators::compute(&cfg, &dfs);
+        assert_eq!(doms.idom(l), Some(a));
+        assert_eq!(doms.idom(z), None);
+        assert!(!doms.dominates(a, z));
+        let bl = crate::ball_larus::BallLarus::new(
+            &cfg,
+            crate::dag::PathEnds::Header,
+            crate::ball_larus::Numbering::Canonical,
+            u64::MAX,
+        )
+        .unwrap();
+        // a (cut at l) and l (cut at l).
+        assert_eq!(bl.num_paths(), 2);
+        for placement in [
+            crate::plan::Placement::Plain,
+            crate::plan::Placement::EventCounting,
+        ] {
+            let plan = bl.plan(&cfg, placement, None);
+            let mut r = 0;
+            let mut ids = Vec::new();
+            ids.extend(plan.entry.apply(&mut r));
+            plan.on_edge(&mut r, cfg.succ_edge(a, 0), l, |id| ids.push(id));
+            plan.on_edge(&mut r, cfg.succ_edge(l, 0), l, |id| ids.push(id));
+            plan.on_edge(&mut r, cfg.succ_edge(l, 0), l, |id| ids.push(id));
+            let paths: Vec<_> = ids
+                .iter()
+                .map(|&id| bl.regenerate(&cfg, id).unwrap().nodes)
+                .collect();
+            assert_eq!(paths, vec![vec![a], vec![l], vec![l]], "{placement}");
+        }
     }
 
     #[test]

@@ -11,8 +11,8 @@ use crate::index::IndexVec;
 
 const NO_PARENT: u32 = u32::MAX;
 
-/// The result of the depth-first search. Invariants: every block is visited (the CFG requires
-/// every block reachable); `preorder[pre[b]] == b`, `postorder[post[b]] == b`.
+/// The result of the depth-first search. Invariants: every block is visited except an unreachable
+/// exit; `preorder[pre[b]] == b`, `postorder[post[b]] == b`.
 #[derive(Clone, Debug)]
 pub struct DepthFirst {
     preorder: Vec<Block>,

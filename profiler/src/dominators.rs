@@ -18,7 +18,7 @@ use crate::index::IndexVec;
 const NONE: u32 = u32::MAX;
 
 /// The dominator tree. Invariant: `idom(entry) == None`, `idom(b) == Some(_)` for every other
-/// block; `[tree_in[b], tree_out[b])` is the interval of `b`'s subtree in a preorder of the tree.
+/// block reachable from the entry (an unreachable exit has no dominator and dominates nothing); `[tree_in[b], tree_out[b])` is the interval of `b`'s subtree in a preorder of the tree.
 #[derive(Clone, Debug)]
 pub struct Dominators {
     idom: IndexVec<Block, Option<Block>>,
@@ -29,8 +29,10 @@ pub struct Dominators {
 impl Dominators {
     /// Computes the dominators of `cfg` (whose depth-first search is `dfs`).
     pub fn compute(cfg: &Cfg, dfs: &DepthFirst) -> Self {
-        let n = cfg.num_blocks();
+        // Vertices are the visited blocks (all but an unreachable exit), numbered in preorder.
         let order = dfs.preorder(); // vertex number v <-> block order[v]
+        let n = order.len();
+        let blocks = cfg.num_blocks();
         let num = |b: Block| dfs.pre(b);
         let parent: Vec<u32> = order
             .iter()
@@ -101,7 +103,7 @@ impl Dominators {
             }
         }
 
-        let mut idom_b = IndexVec::from_elem(None, n);
+        let mut idom_b = IndexVec::from_elem(None, blocks);
         for w in 1..n {
             idom_b[order[w]] = Some(order[idom[w] as usize]);
         }
@@ -120,8 +122,9 @@ impl Dominators {
             children[fill[p] as usize] = w as u32;
             fill[p] += 1;
         }
-        let mut tree_in = IndexVec::from_elem(0u32, n);
-        let mut tree_out = IndexVec::from_elem(0u32, n);
+        // An unvisited block gets an empty interval that no other interval contains.
+        let mut tree_in = IndexVec::from_elem(u32::MAX, blocks);
+        let mut tree_out = IndexVec::from_elem(0u32, blocks);
         let mut counter = 0u32;
         let mut stack: Vec<(u32, u32)> = vec![(0, child_start[0])];
         tree_in[order[0]] = 0;
