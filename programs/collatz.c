@@ -1,5 +1,5 @@
-/* Collatz sequences: longest chain below a bound with a memo table of
-   chars/ints, peak values in long, and a histogram of stopping times. */
+/* Collatz sequences: longest chain below a bound with a memo table
+   of ints, peak values in long, and a histogram of stopping times. */
 #include <stdio.h>
 
 int memo[30000];

@@ -1,6 +1,6 @@
 /* Combinatorial tables: Pascal's triangle (long, printed centred with
    widths), a magic square by the Siamese method, a spiral matrix, and
-   multiplication tables with %*-free fixed widths. */
+   multiplication tables printed with fixed field widths. */
 #include <stdio.h>
 
 long pascal[21][21];

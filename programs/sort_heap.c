@@ -1,5 +1,5 @@
 /* Heapsort with sift-down on unsigned keys, a binary min-heap priority
-   queue, and k-smallest selection. */
+   queue, and selecting the 100 smallest keys. */
 #include <stdio.h>
 
 unsigned rng = 2463534242u;
