@@ -376,15 +376,26 @@ impl Gen {
         self.hidden = None;
         let e = self.convertible_to(e, ty);
         self.note(&e.eff);
-        let mut text = format!("{} {} = {}", ty.c_name(), name, e.text);
-        self.declare(name, ty, vec![], true, None);
+        // `const` locals are never assigned; `unsigned int` is the long spelling of `unsigned`
+        let constant = self.rng.chance(10);
+        let spelled = if ty == Ty::UInt && self.rng.chance(30) {
+            "unsigned int"
+        } else {
+            ty.c_name()
+        };
+        let mut text = format!(
+            "{}{spelled} {name} = {}",
+            if constant { "const " } else { "" },
+            e.text
+        );
+        self.declare(name, ty, vec![], !constant, None);
         if self.rng.chance(20) {
             let second = self.fresh_name("v");
             let e2 = self.expr(2, &Forbid::none());
             let e2 = self.convertible_to(e2, ty);
             self.note(&e2.eff);
             let _ = write!(text, ", {} = {}", second, e2.text);
-            self.declare(second, ty, vec![], true, None);
+            self.declare(second, ty, vec![], !constant, None);
         }
         text.push(';');
         self.line(&text);

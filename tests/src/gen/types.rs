@@ -142,7 +142,8 @@ impl Ty {
 
 fn int_literal(rng: &mut Rng) -> String {
     match rng.below(6) {
-        0 | 1 => format!("{}", rng.range(-10, 10)),
+        0 => format!("{}", rng.range(-10, 10)),
+        1 => format!("0{:o}", rng.below(4096)),
         2 => format!("{}", rng.range(-100_000, 100_000)),
         3 => format!("{}", rng.range(i32::MIN as i64 + 1, i32::MAX as i64)),
         4 => format!("0x{:x}", rng.below(1 << 31)),
