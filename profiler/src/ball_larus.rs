@@ -27,9 +27,11 @@
 //! own, so the total is at most `B` times the number of starts, hence `B` times the number of
 //! blocks. With a large limit (`u64::MAX`), `B = limit / blocks`: one O(V + E) pass, and the
 //! total fits. With a small limit (tests), `B` starts at `limit / 2` and is halved until the total
-//! fits, which cuts fewer blocks. The choice is reported as a [`Fallback::ExtraCuts`], never silently. Only a `limit`
-//! too small for some block's out-degree makes numbering impossible
-//! ([`BlError::LimitTooSmall`]).
+//! fits, which cuts fewer blocks. The choice is reported as a [`Fallback::ExtraCuts`], never
+//! silently. The greedy choice is not optimal: with a limit close to the smallest achievable
+//! number of paths it may fail ([`BlError::LimitTooSmall`]) where another set of cuts would fit;
+//! it always succeeds when `limit >= 2 * blocks * max_out_degree` (some halving of `B` then lies
+//! between `max_out_degree` and `limit / blocks`).
 
 use crate::cfg::{Block, Cfg, Edge};
 use crate::dag::{DagEdge, DagEdgeKind, PathDag, PathEnds};
@@ -136,25 +138,37 @@ pub enum Fallback {
     },
 }
 
-impl fmt::Display for Fallback {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+impl Fallback {
+    /// The message, with blocks named by `name`; lists the extra cut blocks.
+    pub fn render(&self, name: &dyn Fn(Block) -> String) -> String {
         match self {
             Fallback::ExtraCuts {
                 blocks,
                 limit,
                 paths_without,
             } => {
-                let without = paths_without.map_or("more than 2^64".to_string(), |n| n.to_string());
-                write!(
-                    f,
-                    "{without} acyclic paths exceed the limit {limit}; paths are also cut on arriving at {} extra block(s)",
-                    blocks.len()
+                let without =
+                    paths_without.map_or("more than 2^64 - 1".to_string(), |n| n.to_string());
+                let names: Vec<String> = blocks.iter().map(|&b| name(b)).collect();
+                format!(
+                    "{without} acyclic paths exceed the limit {limit}; paths are also cut on arriving at {} extra block(s): {}",
+                    blocks.len(),
+                    names.join(" ")
                 )
             }
             Fallback::LoopToAcyclic { header, reason } => {
-                write!(f, "loop at {header} is profiled acyclically: {reason}")
+                format!(
+                    "loop at {} is profiled acyclically: {reason}",
+                    name(*header)
+                )
             }
         }
+    }
+}
+
+impl fmt::Display for Fallback {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.render(&|b: Block| b.to_string()))
     }
 }
 

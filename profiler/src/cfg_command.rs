@@ -94,8 +94,10 @@ pub struct CfgCommand {
     pub path_ends: PathEnds,
     /// `--numbering` (Ball-Larus only).
     pub numbering: NumberingKind,
-    /// `--placement` (Ball-Larus only).
-    pub placement: Placement,
+    /// `--placement`: for Ball-Larus `plain` (default) or `event-counting`; for k-iteration
+    /// `dummy-removal` (default, Roy & Srikant section 4.1), `edge-values` (alias `plain`) or
+    /// `event-counting`.
+    pub placement: Option<String>,
     /// `--trace`: the trace text.
     pub trace: Option<String>,
     /// `--profile`.
@@ -117,7 +119,7 @@ impl CfgCommand {
             k: None,
             path_ends: PathEnds::Header,
             numbering: NumberingKind::Canonical,
-            placement: Placement::Plain,
+            placement: None,
             trace: None,
             profile: None,
             format: Format::Text,
@@ -202,7 +204,7 @@ pub fn run(cmd: &CfgCommand) -> Result<String, CommandError> {
                 "--format dot draws the Ball-Larus DAG (use K = 1)".into(),
             ));
         }
-        return run_kiter(cmd, &parsed, k, trace.as_ref());
+        return run_kiter(cmd, &parsed, k, trace.as_ref(), trace_profile.as_ref());
     }
 
     let cfg = &parsed.cfg;
@@ -212,7 +214,11 @@ pub fn run(cmd: &CfgCommand) -> Result<String, CommandError> {
     };
     let bl = BallLarus::new(cfg, cmd.path_ends, numbering, cmd.max_paths)
         .map_err(|e| CommandError::Input(format!("{}: {e}", cmd.file)))?;
-    let plan = bl.plan(cfg, cmd.placement, trace_profile.as_ref());
+    let placement = match &cmd.placement {
+        None => Placement::Plain,
+        Some(p) => p.parse::<Placement>().map_err(CommandError::Usage)?,
+    };
+    let plan = bl.plan(cfg, placement, trace_profile.as_ref());
     match (&trace, cmd.format) {
         (_, Format::Dot) => Ok(dot(&parsed, &bl, &plan)),
         (None, Format::Json) => Ok(pretty(&static_json(&parsed, &bl, cmd.list_limit))),
@@ -247,7 +253,7 @@ pub fn run(cmd: &CfgCommand) -> Result<String, CommandError> {
                         .iter()
                         .map(|(id, c, p)| path_out(*id, p, &name, Some(*c)))
                         .collect(),
-                    fallbacks: bl.fallbacks().iter().map(|f| f.to_string()).collect(),
+                    fallbacks: bl.fallbacks().iter().map(|f| f.render(&name)).collect(),
                 };
                 Ok(pretty(&out))
             } else {
@@ -264,11 +270,15 @@ pub fn run(cmd: &CfgCommand) -> Result<String, CommandError> {
     }
 }
 
+/// Traces up to this many steps get the per-step table (the paper's Table 2) in text output.
+const STEP_TABLE_LIMIT: usize = 200;
+
 fn run_kiter(
     cmd: &CfgCommand,
     parsed: &ParsedCfg,
     k: u32,
     trace: Option<&Trace>,
+    weights: Option<&crate::ball_larus::EdgeProfile>,
 ) -> Result<String, CommandError> {
     let cfg = &parsed.cfg;
     let name = |b: Block| parsed.name(b).to_string();
@@ -300,7 +310,7 @@ fn run_kiter(
                     static_paths: kit.num_paths(),
                     paths,
                     truncated: false,
-                    fallbacks: kit.fallbacks().iter().map(|f| f.to_string()).collect(),
+                    fallbacks: kit.fallbacks().iter().map(|f| f.render(&name)).collect(),
                 };
                 return Ok(pretty(&out));
             }
@@ -310,7 +320,7 @@ fn run_kiter(
                 cmd.path_ends
             );
             for f in kit.fallbacks() {
-                let _ = writeln!(out, "fallback: {f}");
+                let _ = writeln!(out, "fallback: {}", f.render(&name));
             }
             for p in kit.paths() {
                 let (id, path) = p.map_err(|e| input(&e))?;
@@ -321,9 +331,14 @@ fn run_kiter(
             Ok(out)
         }
         Some(t) => {
+            let placement = match &cmd.placement {
+                None => KPlacement::default(),
+                Some(p) => p.parse::<KPlacement>().map_err(CommandError::Usage)?,
+            };
+            let plan = kit.plan_weighted(placement, weights);
             // The trace was already checked along the CFG (edge frequencies), with named errors.
-            let plan = kit.plan(KPlacement::default());
-            let run = k_iteration::execute(&plan, cfg, t, false).map_err(|e| input(&e))?;
+            let short = cmd.format == Format::Text && t.steps().nth(STEP_TABLE_LIMIT).is_none();
+            let run = k_iteration::execute(&plan, cfg, t, short).map_err(|e| input(&e))?;
             if cmd.format == Format::Json {
                 let mut counts = Vec::with_capacity(run.counts.len());
                 for (&id, &c) in &run.counts {
@@ -346,7 +361,7 @@ fn run_kiter(
                         })
                         .collect(),
                     counts,
-                    fallbacks: kit.fallbacks().iter().map(|f| f.to_string()).collect(),
+                    fallbacks: kit.fallbacks().iter().map(|f| f.render(&name)).collect(),
                 };
                 Ok(pretty(&out))
             } else {
@@ -356,11 +371,13 @@ fn run_kiter(
                     cmd.path_ends
                 );
                 for f in kit.fallbacks() {
-                    let _ = writeln!(out, "fallback: {f}");
+                    let _ = writeln!(out, "fallback: {}", f.render(&name));
                 }
                 out.push_str(
                     &kreport::render_run(&kit, &plan, &run, &name).map_err(|e| input(&e))?,
                 );
+                let _ = writeln!(out, "\nplan ({placement}):");
+                out.push_str(&kreport::render_plan(&plan, cfg, &name));
                 Ok(out)
             }
         }
@@ -460,7 +477,7 @@ fn static_json(parsed: &ParsedCfg, bl: &BallLarus, list_limit: u64) -> ListingOu
         static_paths: n,
         paths,
         truncated: shown < n,
-        fallbacks: bl.fallbacks().iter().map(|f| f.to_string()).collect(),
+        fallbacks: bl.fallbacks().iter().map(|f| f.render(&name)).collect(),
     }
 }
 
@@ -473,11 +490,11 @@ fn header_text(parsed: &ParsedCfg, bl: &BallLarus, plan: &BlPlan) -> String {
         plan.placement
     );
     for f in bl.fallbacks() {
-        let _ = writeln!(out, "fallback: {f}");
-        let names: Vec<&str> = plan.extra_cuts.iter().map(|&b| parsed.name(b)).collect();
-        if !names.is_empty() {
-            let _ = writeln!(out, "extra cut blocks: {}", names.join(" "));
-        }
+        let _ = writeln!(
+            out,
+            "fallback: {}",
+            f.render(&|b| parsed.name(b).to_string())
+        );
     }
     out
 }

@@ -7,7 +7,7 @@
 
 use clap::Args;
 use profiler::cfg_command::{self, CfgCommand, Format, ProfileKind};
-use profiler::{NumberingKind, PathEnds, Placement};
+use profiler::{NumberingKind, PathEnds};
 use std::io::Write;
 use std::path::PathBuf;
 
@@ -27,10 +27,11 @@ pub struct CfgArgs {
     /// frequencies from --trace).
     #[arg(long, value_name = "ORDER", default_value = "canonical")]
     pub numbering: NumberingArg,
-    /// Ball-Larus increment placement: `plain` (every edge value) or `event-counting` (chords
-    /// of a maximum spanning tree).
-    #[arg(long, value_name = "PLACEMENT", default_value = "plain")]
-    pub placement: PlacementArg,
+    /// Increment placement. Ball-Larus: `plain` (every edge value, the default) or
+    /// `event-counting` (chords of a maximum spanning tree). k-iteration: `dummy-removal` (the
+    /// default, Roy & Srikant 4.1), `edge-values` or `event-counting`.
+    #[arg(long, value_name = "PLACEMENT")]
+    pub placement: Option<String>,
     /// A trace to run the instrumentation along: node names, `( ... )^N` groups, `;` between
     /// invocations; `@FILE` reads it from a file.
     #[arg(long, value_name = "TRACE")]
@@ -73,10 +74,6 @@ from_str_arg!(
     NumberingArg(NumberingKind)
 );
 from_str_arg!(
-    /// `--placement`.
-    PlacementArg(Placement)
-);
-from_str_arg!(
     /// `--profile`.
     ProfileArg(ProfileKind)
 );
@@ -112,7 +109,7 @@ pub fn run(args: &CfgArgs) -> i32 {
     cmd.k = args.k;
     cmd.path_ends = args.path_ends.0;
     cmd.numbering = args.numbering.0;
-    cmd.placement = args.placement.0;
+    cmd.placement = args.placement.clone();
     cmd.trace = trace;
     cmd.profile = args.profile.map(|p| p.0);
     cmd.format = args.format.0;
