@@ -69,26 +69,53 @@ fn loop_chain(n: usize) -> Cfg {
     b.finish(entry, exit).expect("generated CFG is valid")
 }
 
+/// The whole pipeline, as a VM runs it on tier-up.
+fn number_and_plan(cfg: &Cfg, k: u32, ends: PathEnds) -> (u64, usize) {
+    let dfs = DepthFirst::compute(cfg);
+    let loops = Loops::compute(cfg, &dfs);
+    let kit = KIteration::compute(cfg, &dfs, &loops, KIterConfig::new(k, ends)).expect("numbering");
+    let plan = kit.plan(KPlacement::DummyRemoval);
+    (kit.num_paths(), plan.values.len())
+}
+
+/// A family of generated CFGs: a label, path ends, a generator and three sizes.
+type Family = (&'static str, PathEnds, fn(usize) -> Cfg, [usize; 3]);
+
+fn generated_structured(n: usize) -> Cfg {
+    structured(42, n, 6)
+}
+
 fn bench(c: &mut Criterion) {
-    for ends in [PathEnds::Header, PathEnds::Backedge] {
-        let mut group = c.benchmark_group(format!("k_iter_number_and_plan/{ends}"));
+    let families: [Family; 3] = [
+        (
+            "chain/header",
+            PathEnds::Header,
+            loop_chain,
+            [1_000, 10_000, 100_000],
+        ),
+        (
+            "chain/backedge",
+            PathEnds::Backedge,
+            loop_chain,
+            [1_000, 10_000, 100_000],
+        ),
+        (
+            "structured/header",
+            PathEnds::Header,
+            generated_structured,
+            [1_200, 10_500, 105_000],
+        ),
+    ];
+    for (label, ends, make, sizes) in families {
+        let mut group = c.benchmark_group(format!("k_iter_number_and_plan/{label}"));
         group.sample_size(10);
-        for n in [1_000usize, 10_000, 100_000] {
-            let cfg = loop_chain(n);
-            let dfs = DepthFirst::compute(&cfg);
-            let loops = Loops::compute(&cfg, &dfs);
-            group.throughput(Throughput::Elements(
-                (cfg.num_blocks() + cfg.num_edges()) as u64,
-            ));
+        for n in sizes {
+            let cfg = make(n);
+            group.throughput(Throughput::Elements(cfg.num_blocks() as u64));
             for k in [2u32, 3, 4] {
-                group.bench_with_input(BenchmarkId::new(format!("K={k}"), n), &n, |bencher, _| {
-                    bencher.iter(|| {
-                        let kit =
-                            KIteration::compute(&cfg, &dfs, &loops, KIterConfig::new(k, ends))
-                                .expect("numbering");
-                        let plan = kit.plan(KPlacement::DummyRemoval);
-                        black_box((kit.num_paths(), plan.edges.len()))
-                    })
+                let id = BenchmarkId::new(format!("K={k}"), cfg.num_blocks());
+                group.bench_with_input(id, &cfg, |bencher, cfg| {
+                    bencher.iter(|| black_box(number_and_plan(cfg, k, ends)))
                 });
             }
         }

@@ -434,3 +434,25 @@ fn lowered_limits_fall_back_and_report_it() {
     );
     assert_eq!(zero.unwrap_err(), KIterError::ZeroK);
 }
+
+/// Large K. Under `header` path ends Figure 1 has `1 + P(1)` paths, where the paths from the
+/// header in iteration i number `P(K) = 5` (2-3-5 or 2-4-5, then the exit or the back edge; or
+/// 2-4-6) and `P(i) = 2 P(i + 1) + 3`: `2^(K+2) - 2` in all. K = 20 fits; for K = 1000 the loop
+/// falls back to acyclic profiling (6 paths); a K so large that the unrolled graph cannot be
+/// indexed is refused before anything is allocated.
+#[test]
+fn large_k() {
+    let f = figure_1();
+    assert_eq!(f.kit(2, PathEnds::Header).num_paths(), 14);
+    assert_eq!(f.kit(20, PathEnds::Header).num_paths(), (1 << 22) - 2);
+    let kit = f.kit(1000, PathEnds::Header);
+    assert_eq!(kit.num_paths(), 6);
+    assert!(matches!(kit.fallbacks(), [Fallback::LoopToAcyclic { .. }]));
+    let r = KIteration::compute(
+        &f.p.cfg,
+        &f.dfs,
+        &f.loops,
+        KIterConfig::new(u32::MAX, PathEnds::Header),
+    );
+    assert_eq!(r.unwrap_err(), KIterError::TooLarge);
+}

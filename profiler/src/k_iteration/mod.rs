@@ -16,14 +16,15 @@
 //!
 //! What is counted is normative: the design note `cfg-format.md`, "Reference semantics of
 //! k-iteration counting". The pieces, one module each:
-//! - [`unrolled`](self) (private): the loop-unrolled DAG `G_lu(K)` of section 3.1, implicit, as
-//!   states `(block, iteration)`; reachable states only;
-//! - numbering (private): Algorithm 1, `numPaths`/`val` per iteration and the compensation
+//! - `unrolled` (private): the loop-unrolled DAG `G_lu(K)` of section 3.1, implicit, as states
+//!   `(block, iteration)`; reachable states only;
+//! - `numbering` (private): Algorithm 1, `numPaths`/`val` per iteration and the compensation
 //!   `invalidPaths`/`cval` of section 3.2.2, with checked arithmetic;
-//! - [`identify`]: Algorithm 2, id -> path, linear in the path's length;
+//! - `identify` (private, [`KIteration::identify`]): Algorithm 2, id -> path, linear in the
+//!   path's length;
 //! - [`plan`]: removal of the dummy edges (section 4.1) and the instrumentation of Algorithm 3,
-//!   as plain data ([`KIterPlan`]) that the VM and [`execute`] run;
-//! - [`execute`]: runs a plan along a trace, as the VM's probes would (the paper's Table 2);
+//!   as plain data ([`KIterPlan`]) that the VM and [`execute()`] run;
+//! - [`mod@execute`]: runs a plan along a trace, as the VM's probes would (the paper's Table 2);
 //! - [`report`]: the numbering tables (the paper's Table 1) and the static path listing.
 //!
 //! **No aborts** (the paper gives up above 60,000 static paths). [`KIteration::compute`] first
@@ -94,6 +95,9 @@ pub enum KIterError {
         /// The configured limit.
         max_paths: u64,
     },
+    /// The unrolled graph (about K + 1 states per block of a k-loop) would have more than
+    /// 2^32 - 2 states or edges.
+    TooLarge,
     /// A broken internal invariant (a bug), reported instead of panicking.
     Internal(String),
 }
@@ -104,6 +108,9 @@ impl fmt::Display for KIterError {
             KIterError::ZeroK => write!(f, "k-iteration profiling needs K >= 1"),
             KIterError::LimitTooSmall { max_paths } => {
                 write!(f, "the path limit {max_paths} is too small even when paths are cut at every block")
+            }
+            KIterError::TooLarge => {
+                write!(f, "K is too large for this CFG: the unrolled graph would exceed 2^32 states or edges")
             }
             KIterError::Internal(m) => write!(f, "internal error in k-iteration numbering: {m}"),
         }

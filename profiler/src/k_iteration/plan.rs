@@ -163,7 +163,7 @@ pub struct KLoopInfo {
 }
 
 /// The k-iteration instrumentation plan of one CFG. See the [module documentation](self) for
-/// the exact runtime semantics; [`super::execute`] is its reference implementation.
+/// the exact runtime semantics; [`super::execute()`] is its reference implementation.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct KIterPlan {
     /// K: the number of accumulators.

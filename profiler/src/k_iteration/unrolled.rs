@@ -168,14 +168,25 @@ impl<'a> Unrolled<'a> {
                 is_cut[b] = true;
             }
         }
+        // Sizes first, with checked arithmetic, so that a huge K is refused before allocating.
+        let per_loop_block = (k as usize).checked_add(1).ok_or(KIterError::TooLarge)?;
+        let loop_blocks = cfg
+            .blocks()
+            .filter(|&b| !kloops.members[b].is_empty())
+            .count();
+        let total = loop_blocks
+            .checked_mul(per_loop_block)
+            .and_then(|x| x.checked_add(n - loop_blocks))
+            .ok_or(KIterError::TooLarge)?;
+        to_u32(total)?;
         let mut state_base = IndexVec::from_elem(0u32, n);
-        let mut state_block = Vec::with_capacity(n);
+        let mut state_block = Vec::with_capacity(total);
         for b in cfg.blocks() {
-            state_base[b] = to_u32(state_block.len())?;
+            state_base[b] = state_block.len() as u32;
             let count = if kloops.members[b].is_empty() {
                 1
             } else {
-                k as usize + 1
+                per_loop_block
             };
             state_block.extend(std::iter::repeat_n(b, count));
         }
@@ -184,7 +195,9 @@ impl<'a> Unrolled<'a> {
         let mut num_dedges = 0usize;
         for e in cfg.edges() {
             edge_base.push(to_u32(num_dedges)?);
-            num_dedges += state_count(&state_base, &state_block, cfg.source(e));
+            num_dedges = num_dedges
+                .checked_add(state_count(&state_base, &state_block, cfg.source(e)))
+                .ok_or(KIterError::TooLarge)?;
         }
         let exit_dedge = to_u32(num_dedges)?;
         num_dedges += 1;
@@ -447,7 +460,8 @@ fn state_count(state_base: &IndexVec<Block, u32>, state_block: &[Block], b: Bloc
 }
 
 fn to_u32(n: usize) -> Result<u32, KIterError> {
-    u32::try_from(n).ok().filter(|&v| v < END).ok_or_else(|| {
-        KIterError::Internal("the unrolled graph has more than 2^32 - 2 states or edges".into())
-    })
+    u32::try_from(n)
+        .ok()
+        .filter(|&v| v < END)
+        .ok_or(KIterError::TooLarge)
 }
