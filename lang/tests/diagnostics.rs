@@ -274,3 +274,10 @@ fn lex_trigraphs_and_line_splices() {
 fn names_duplicate_parameters() {
     assert_snapshot!(check("int f(int a, int a);\nint g(int b, double b) { return b; }\nint main(void) { return 0; }\n"));
 }
+
+#[test]
+fn types_case_label_inside_a_loop() {
+    assert_snapshot!(check(
+        "int main(void) {\n    int n = 3, x = 0;\n    switch (n % 2) {\n    case 0:\n        while (n > 0) {\n    case 1:\n            x++;\n            n--;\n        }\n    }\n    return x;\n}\n"
+    ));
+}

@@ -155,6 +155,8 @@ struct VarInfo {
 /// The labels of the innermost switch being checked.
 struct SwitchCtx {
     ty: ScalarType,
+    /// The loop depth at the switch (labels must not be inside a loop inside the switch).
+    loops: u32,
     cases: Vec<(i64, Span)>,
     default: Option<Span>,
 }
