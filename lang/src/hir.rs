@@ -371,7 +371,8 @@ pub enum StmtKind {
         /// The controlling expression, promoted (`int`, `unsigned int`, `long` or `unsigned long`).
         value: Expr,
         /// The body, containing the [`StmtKind::Case`] and [`StmtKind::Default`] labels of this
-        /// switch anywhere inside it (at any block depth, but not inside a nested switch).
+        /// switch anywhere inside it (at any block depth, but neither inside a nested switch nor
+        /// inside a loop within this switch, so control never jumps into a loop).
         body: Block,
         /// The case values, in source order, distinct, converted to `value`'s type.
         cases: Vec<i64>,
