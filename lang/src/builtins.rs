@@ -173,6 +173,10 @@ impl Builtin {
         Some(match self {
             Builtin::Sqrt => x.sqrt(),
             Builtin::Fabs => x.abs(),
+            // Rust's floor/ceil return a signaling NaN unchanged; glibc's quiet it (x + x
+            // does, keeping sign and payload). Every other input gives the exact result.
+            Builtin::Floor if x.is_nan() => x + x,
+            Builtin::Ceil if x.is_nan() => x + x,
             Builtin::Floor => x.floor(),
             Builtin::Ceil => x.ceil(),
             Builtin::Sin => x.sin(),

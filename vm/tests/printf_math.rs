@@ -31,6 +31,11 @@ const TWO_ARGS: [Builtin; 3] = [Builtin::Atan2, Builtin::Pow, Builtin::Fmod];
 
 fn special_values() -> Vec<f64> {
     vec![
+        // Signaling and payload-carrying NaNs (not producible by programs, but libm's handling
+        // of them must still be matched bit for bit).
+        f64::from_bits(0x7ff4_4d90_ace5_2443),
+        f64::from_bits(0xfff0_0000_0000_0001),
+        f64::from_bits(0x7ff8_0000_dead_beef),
         0.0,
         -0.0,
         1.0,
