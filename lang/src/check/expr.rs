@@ -393,12 +393,11 @@ impl Checker {
     }
 
     fn unary(&mut self, op: AstUnary, x: &ast::Expr, span: Span) -> Option<Expr> {
-        let incdec = |increment, prefix| (increment, prefix);
         let (increment, prefix) = match op {
-            AstUnary::PreInc => incdec(true, true),
-            AstUnary::PreDec => incdec(false, true),
-            AstUnary::PostInc => incdec(true, false),
-            AstUnary::PostDec => incdec(false, false),
+            AstUnary::PreInc => (true, true),
+            AstUnary::PreDec => (false, true),
+            AstUnary::PostInc => (true, false),
+            AstUnary::PostDec => (false, false),
             AstUnary::Plus | AstUnary::Neg | AstUnary::BitNot | AstUnary::Not => {
                 let v = self.arith(x)?;
                 let ty = v.ty?;

@@ -149,7 +149,7 @@ impl Checker {
                     _ => None,
                 }
             }
-            S::Switch(value, body) => self.switch(value, body, span),
+            S::Switch(value, body) => self.switch(value, body),
             S::Case(value, body) => {
                 let label = self.case_label(Some(value), span);
                 if let Some(label) = label {
@@ -220,7 +220,7 @@ impl Checker {
         }
     }
 
-    fn switch(&mut self, value: &ast::Expr, body: &ast::Stmt, span: Span) -> Option<StmtKind> {
+    fn switch(&mut self, value: &ast::Expr, body: &ast::Stmt) -> Option<StmtKind> {
         let v = self.arith(value);
         let ty = match v.as_ref().and_then(|v| v.ty) {
             Some(t) if t.is_integer() => t,
@@ -254,7 +254,6 @@ impl Checker {
         };
         let ctx = self.fs.as_mut().and_then(|fs| fs.switches.pop())?;
         let v = v.filter(|v| v.ty.is_some_and(|t| t.is_integer()))?;
-        let _ = span;
         Some(StmtKind::Switch {
             value: v,
             body,
