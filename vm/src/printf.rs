@@ -23,7 +23,8 @@
 //! arbitrary-precision integer ([`Big`]): a finite `x = m * 2^e` scaled by `10^k` is the
 //! fraction `N / D` with `N = m * 2^max(e,0) * 10^max(k,0)` and `D = 2^max(-e,0) * 10^max(-k,0)`;
 //! the quotient `q = floor(N / D)` is computed by dividing by powers of five and shifting, and
-//! the rounding direction by comparing `2N` with `(2q + 1) * D`.
+//! the rounding direction by comparing `2N` with `(2q + 1) * D`. When `N` and `D` stay below
+//! `2^126` (ordinary magnitudes and precisions) the same is done in `u128` arithmetic.
 //!
 //! * `%f` with precision `p` prints `round(|x| * 10^p)` with the point `p` digits from the right.
 //!   Since `x * 10^-e` is an integer when `e < 0`, digits past position `-e` (at most 1074) are
@@ -39,15 +40,17 @@
 //!   fraction and a bare trailing point are removed. (Rounding to `P` significant digits gives
 //!   the same digits as `%f` at precision `P - 1 - X`, even when rounding carried, so one
 //!   conversion serves both styles.)
+//! * glibc's one quirk is reproduced: with `#`, when the unrounded value has exponent `P - 1`
+//!   (`%f` style with no fraction digits) and rounding carries to exponent `P`, glibc prints
+//!   the `%e` style mantissa as a bare `1.`: `%#.3g` of 999.5 is `1.e+03`, not `1.00e+03`.
 //!
 //! The sign is the sign *bit*: `-0.0` prints as `-0.000000`, and a NaN with the sign bit set
 //! prints as `-nan` (what x86-64 produces for `0.0/0.0` and `sqrt(-1)`), as glibc does.
 //! Infinities and NaNs print `inf`/`nan` (`INF`/`NAN` for `F E G`), padded with spaces even
 //! when the `0` flag is given.
 
-use lang::printf_format::{Conv, Piece, Spec};
-
 use lang::builtins::bignum::Big;
+use lang::printf_format::{Conv, Piece, Spec};
 
 /// One run-time argument of `printf`, after the default argument promotions.
 #[derive(Clone, Copy, Debug, PartialEq)]
