@@ -10,7 +10,7 @@
 //!
 //! # What is accepted
 //!
-//! A conversion is `%` [flags] [width] [`.` [precision]] [length] conversion, where
+//! A conversion is `%[flags][width][.[precision]][length]conversion`, where
 //!
 //! * flags are any of `-`, `+`, space, `0`, `#`, in any order, repeats allowed;
 //! * width and precision are decimal numbers of at most [`MAX_WIDTH`]; a `.` with no digits is

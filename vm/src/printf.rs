@@ -1,6 +1,6 @@
 //! `printf` rendering, byte-identical to glibc.
 //!
-//! [`format`] renders a format string parsed at check time ([`lang::printf_format::parse`])
+//! [`format()`] renders a format string parsed at check time ([`lang::printf_format::parse`])
 //! with the run-time argument values. Every flag, width, precision, length modifier and
 //! conversion the parser accepts prints exactly the bytes glibc's `printf` prints; the
 //! differential tests in `vm/tests/printf_*.rs` hold this against gcc-compiled C.
