@@ -66,7 +66,13 @@ fn check(
         })
         .collect();
     prop_assert!(k_headers.is_disjoint(&demoted));
-    prop_assert_eq!(&k_headers | &demoted, s.innermost_headers());
+    if k > 1 || kit.cut_blocks().is_empty() {
+        prop_assert_eq!(&k_headers | &demoted, s.innermost_headers());
+    } else {
+        // K = 1 with extra cuts is Ball-Larus with those cuts: no loop is a k-loop, and none is
+        // reported as demoted (one iteration is acyclic profiling anyway).
+        prop_assert!(k_headers.is_empty() && demoted.is_empty());
+    }
     if max_paths == u64::MAX {
         prop_assert!(
             kit.fallbacks().is_empty(),
@@ -178,7 +184,7 @@ proptest! {
     /// below the acyclic count forces extra cuts: both are reported, and the result is perfect
     /// for the semantics with those fallbacks.
     #[test]
-    fn lowered_limits(seed in any::<u64>(), size in 6usize..16, k in 2u32..=4, header in any::<bool>(), frac in 1u64..100, irregular in any::<bool>(), t in any::<u64>()) {
+    fn lowered_limits(seed in any::<u64>(), size in 6usize..16, k in 1u32..=4, header in any::<bool>(), frac in 1u64..100, irregular in any::<bool>(), t in any::<u64>()) {
         let cfg = if irregular { arbitrary(seed, 3 + size / 2, true) } else { structured(seed, size) };
         let dfs = DepthFirst::compute(&cfg);
         let loops = Loops::compute(&cfg, &dfs);

@@ -36,7 +36,8 @@
 //! additionally cut at the extra cut blocks Ball-Larus numbering chooses for the same limit
 //! ([`crate::ball_larus`]), so that K = 1 stays identical to Ball-Larus. Every demoted loop and
 //! the cut blocks are reported in [`KIteration::fallbacks`] and in the plan
-//! ([`Fallback::LoopToAcyclic`], [`Fallback::ExtraCuts`]).
+//! ([`Fallback::LoopToAcyclic`], [`Fallback::ExtraCuts`]; for K = 1, which is acyclic
+//! profiling already, only the cuts).
 
 pub mod execute;
 mod identify;
