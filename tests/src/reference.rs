@@ -134,6 +134,31 @@ pub fn gcc_outcome(source: &Path, limit: Duration) -> Outcome {
     outcome
 }
 
+/// Like [`gcc_outcome_of_text`], but returns `None` when gcc rejects the program (or the
+/// reference build crashes or runs past `limit`) instead of panicking; for reducers.
+pub fn gcc_outcome_of_text_checked(source: &str, limit: Duration) -> Option<Outcome> {
+    let dir = scratch_dir("gccc");
+    let file = dir.join("prog.c");
+    std::fs::write(&file, source)
+        .unwrap_or_else(|e| panic!("cannot write {}: {e}", file.display()));
+    let result = match compile(
+        &file,
+        &dir,
+        "prog",
+        &[
+            "-Werror=implicit-function-declaration",
+            "-Werror=return-type",
+        ],
+    ) {
+        Ok(exe) => std::panic::catch_unwind(|| run_executable(&exe, limit))
+            .ok()
+            .filter(|o| o.status < 128),
+        Err(_) => None,
+    };
+    let _ = std::fs::remove_dir_all(&dir);
+    result
+}
+
 /// Like [`gcc_outcome`] for a source held in memory: writes it to a scratch file first.
 pub fn gcc_outcome_of_text(source: &str, limit: Duration) -> Outcome {
     let dir = scratch_dir("gcct");
