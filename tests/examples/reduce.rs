@@ -56,7 +56,7 @@ fn block_end(lines: &[&str], open: usize) -> Option<usize> {
 
 /// Tries deleting whole statements that contain blocks (loops, ifs, switches, blocks),
 /// outermost first. Returns the new line list and whether anything was deleted.
-fn delete_blocks<'a>(mut lines: Vec<&'a str>, compile_error: bool) -> (Vec<&'a str>, bool) {
+fn delete_blocks(mut lines: Vec<&str>, compile_error: bool) -> (Vec<&str>, bool) {
     let mut progress = false;
     let mut i = 0;
     while i < lines.len() {
