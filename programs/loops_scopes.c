@@ -2,8 +2,8 @@
    in nested loops, block scoping and shadowing of locals and globals. */
 #include <stdio.h>
 
-int x = 1000;
-int total = 0;
+int x = 1000; // a global shadowed below
+int /* comments may sit anywhere */ total = 0;
 
 void bump(void) { x++; }
 
@@ -63,7 +63,8 @@ int main(void) {
     } while (k > 50);
     printf("do-while: k=%d total=%d\n", k, total);
 
-    int m = 0;
+    int m = 0; // C99 line comment
+    // a whole-line comment with "quotes" and /* a block opener
     for (;;) {
         if (++m >= 5) break;
     }
