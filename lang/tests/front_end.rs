@@ -141,7 +141,7 @@ fn switch_labels_are_converted_to_the_promoted_type() {
 fn printf_arguments_are_promoted_and_typed() {
     assert_snapshot!(main_hir(
         "char c; unsigned u; long l; double d;",
-        "printf(\"%d %c %u %x %ld %lu %f %s\\n\", c, c, u, c, l, l, d, \"s\");\nputs(\"done\");"
+        "printf(\"%d %c %u %x %ld %lu %f %s\\n\", c, c, u, c, l, l, d, \"s\\0hidden\");\nputs(\"done\\0hidden\");"
     ));
 }
 

@@ -90,6 +90,14 @@ fn cmpop(op: AstOp) -> Option<CompareOp> {
     })
 }
 
+/// The bytes C sees of a string literal: up to the first NUL (`puts("a\0b")` prints `a`).
+fn c_string(mut bytes: Vec<u8>) -> Vec<u8> {
+    if let Some(nul) = bytes.iter().position(|&b| b == 0) {
+        bytes.truncate(nul);
+    }
+    bytes
+}
+
 fn boxed(e: Expr) -> Box<Expr> {
     Box::new(e)
 }
@@ -735,7 +743,9 @@ impl Checker {
                 };
                 match self.operand(arg)? {
                     Operand::Str(text, _) => Some(Expr {
-                        kind: ExprKind::Puts { text },
+                        kind: ExprKind::Puts {
+                            text: c_string(text),
+                        },
                         ty: None,
                         span,
                     }),
@@ -848,7 +858,7 @@ impl Checker {
             if *kind == ArgKind::Str {
                 match self.operand(a) {
                     Some(Operand::Str(bytes, s)) => out.push(Expr {
-                        kind: ExprKind::StringLit(bytes),
+                        kind: ExprKind::StringLit(c_string(bytes)),
                         ty: None,
                         span: s,
                     }),
