@@ -246,6 +246,8 @@ impl FnCompiler<'_> {
                         (_, ty) => {
                             let r = self.alloc();
                             self.expr(a, Some(r));
+                            // Arguments must be contiguous: drop this one's temporaries.
+                            self.free = u32::from(r.0) + 1;
                             site_args.push(match ty {
                                 Some(ScalarType::Double) => SiteArg::Double,
                                 Some(ScalarType::UInt | ScalarType::ULong) => SiteArg::UInt,
@@ -588,8 +590,9 @@ impl FnCompiler<'_> {
                 t
             }
         };
-        // The old value, if the expression's value is used and it is postfix.
-        let old = if !prefix && dst.is_some() {
+        // The old value of a postfix form (`effect` asks for the prefix form when the value
+        // is unused).
+        let old = if !prefix {
             let t = dst
                 .filter(|d| !self.is_local_reg(*d))
                 .unwrap_or_else(|| self.alloc());

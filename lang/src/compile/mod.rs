@@ -50,13 +50,16 @@ pub fn compile_program(program: &hir::Program, lines: &LineIndex) -> Result<Prog
     let mut global_slots = Vec::new();
     for g in &program.globals {
         let slot = memory_init.len();
-        for v in &g.init {
+        let size = g.ty.size().unwrap_or(1) as usize;
+        for v in g.init.iter().take(size) {
             memory_init.push(match *v {
                 ConstValue::Int(i) => i as u64,
                 ConstValue::Double(d) => d.to_bits(),
             });
         }
-        let len = memory_init.len() - slot;
+        // The HIR zero-fills initializers; be robust to a shorter list anyway.
+        memory_init.resize(slot + size, 0);
+        let len = size;
         if memory_init.len() > u32::MAX as usize / 2 {
             diags.push(Diagnostic::error(g.span, "global arrays too large"));
             return Err(diags);
@@ -470,20 +473,27 @@ impl<'a> FnCompiler<'a> {
         }
     }
 
-    /// Gives the provisional registers of global array references their final numbers,
-    /// just above every register the function uses otherwise.
+    /// Gives the provisional registers of global array references their final numbers, right
+    /// above the locals, and moves every temporary up to make room. Pinned registers must lie
+    /// below every temporary: a call's window starts at a temporary and overlaps everything
+    /// above it.
     fn renumber_pinned(&mut self) {
         let n = self.global_array_reg.len() as u32;
         if n == 0 {
             return;
         }
         let floor = u32::from(PINNED_TOP) + 1 - n;
-        let first = self.max_regs;
+        let locals = self.func.locals.len() as u32;
         let map = |r: &mut Reg| {
-            if u32::from(r.0) >= floor {
-                r.0 = (first + (u32::from(PINNED_TOP) - u32::from(r.0))).min(u32::from(u16::MAX))
-                    as u16;
-            }
+            let v = u32::from(r.0);
+            let new = if v >= floor {
+                locals + (u32::from(PINNED_TOP) - v)
+            } else if v >= locals {
+                v + n
+            } else {
+                v
+            };
+            r.0 = new.min(u32::from(u16::MAX)) as u16;
         };
         for ins in &mut self.code {
             ins.for_each_reg_mut(map);
