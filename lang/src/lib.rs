@@ -85,7 +85,11 @@ pub fn check_source(file_name: &str, source: &str) -> Result<hir::Program, Diagn
             .spawn_scoped(scope, run);
         match spawned {
             Ok(handle) => handle.join().unwrap_or_else(|_| {
-                Err(Diagnostic::error(span::Span::default(), "internal error in the front end (please report this program)").into())
+                Err(Diagnostic::error(
+                    span::Span::default(),
+                    "internal error in the front end (please report this program)",
+                )
+                .into())
             }),
             // No thread available: run here (fine for all but pathologically nested programs).
             Err(_) => run(),
