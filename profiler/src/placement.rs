@@ -22,7 +22,7 @@
 //! regions are disjoint: on every path the initialization comes before the count.
 //!
 //! The remaining chords get `r += Inc(c)`. Weights are the edge frequencies of a profile, or
-//! without one a static estimate, `10^(loop depth)`. Dummy edges weigh 0: their increments fold
+//! without one a static estimate, `10^(loop depth)` (capped at depth 9). Dummy edges weigh 0: their increments fold
 //! into the count and the reset that a cut edge performs anyway, so they are the best chords.
 //!
 //! ```text
@@ -103,22 +103,64 @@ enum EventCounting {
     Probes(IndexVec<DagEdge, Probe>),
 }
 
-/// Static weights: `10^min(loop depth, 9)` for real edges (depth of the shallower end), 0 for
-/// dummy edges.
-fn static_weights(cfg: &Cfg, bl: &BallLarus) -> IndexVec<DagEdge, u64> {
+/// Static weight classes: `1 + min(loop depth, 9)` for real edges (depth of the shallower end,
+/// standing for a weight of `10^depth`), 0 for dummy edges.
+fn static_classes(cfg: &Cfg, bl: &BallLarus) -> Vec<u8> {
     let dag = bl.dag();
     let depth = block_depths(cfg, bl.dfs());
-    let w = dag
-        .edges()
+    dag.edges()
         .map(|d| match dag.kind(d) {
-            DagEdgeKind::Real(e) => {
-                let depth = depth[cfg.source(e)].min(depth[cfg.target(e)]);
-                10u64.pow(depth.min(9))
-            }
+            DagEdgeKind::Real(e) => 1 + depth[cfg.source(e)].min(depth[cfg.target(e)]).min(9) as u8,
             DagEdgeKind::Start(_) | DagEdgeKind::End(_) => 0,
         })
-        .collect();
-    IndexVec::from_raw(w)
+        .collect()
+}
+
+/// The DAG edges by decreasing weight, ties by edge index (the order Kruskal takes them in).
+/// A profile: one unstable sort of packed `(weight, index)` keys, weights saturated at 2^32 - 1
+/// (edges that hot go into the tree first anyway). The static estimate has 11 weight classes:
+/// a counting sort, O(E).
+fn kruskal_order(cfg: &Cfg, bl: &BallLarus, weights: Option<&EdgeProfile>) -> Vec<DagEdge> {
+    let dag = bl.dag();
+    match weights {
+        Some(p) => {
+            let w = p.dag_frequencies(cfg, dag);
+            let mut keys: Vec<u64> = dag
+                .edges()
+                .map(|d| {
+                    // Dummy edges weigh 0 (module docs).
+                    let w = if matches!(dag.kind(d), DagEdgeKind::Real(_)) {
+                        w[d]
+                    } else {
+                        0
+                    };
+                    ((u64::from(u32::MAX) - w.min(u64::from(u32::MAX))) << 32)
+                        | u64::from(d.as_u32())
+                })
+                .collect();
+            keys.sort_unstable();
+            keys.into_iter()
+                .map(|k| DagEdge::from_u32(k as u32))
+                .collect()
+        }
+        None => {
+            let class = static_classes(cfg, bl);
+            let mut start = [0usize; 12];
+            for &c in &class {
+                start[10 - c as usize + 1] += 1;
+            }
+            for i in 0..11 {
+                start[i + 1] += start[i];
+            }
+            let mut order = vec![DagEdge::new(0); class.len()];
+            for (i, &c) in class.iter().enumerate() {
+                let slot = &mut start[10 - c as usize];
+                order[*slot] = DagEdge::new(i);
+                *slot += 1;
+            }
+            order
+        }
+    }
 }
 
 fn event_counting(bl: &BallLarus, cfg: &Cfg, weights: Option<&EdgeProfile>) -> EventCounting {
@@ -130,34 +172,11 @@ fn event_counting(bl: &BallLarus, cfg: &Cfg, weights: Option<&EdgeProfile>) -> E
     let nb = bl.numbering();
     let n = dag.num_blocks();
     let m = dag.num_edges();
-    let weight = match weights {
-        Some(p) => {
-            let mut w = p.dag_frequencies(cfg, dag);
-            for d in dag.edges() {
-                if !matches!(dag.kind(d), DagEdgeKind::Real(_)) {
-                    w[d] = 0;
-                }
-            }
-            w
-        }
-        None => static_weights(cfg, bl),
-    };
-
     // Maximum spanning tree (Kruskal), EXIT -> ENTRY first.
     let mut uf = UnionFind::new(n);
     uf.union(dag.exit().index(), dag.entry().index());
-    // Heaviest first, ties by edge index: one unstable sort of packed (weight, index) keys.
-    // Weights saturate at 2^32 - 1 (edges that hot are all in the tree anyway).
-    let mut order: Vec<u64> = weight
-        .iter_enumerated()
-        .map(|(d, &w)| {
-            ((u64::from(u32::MAX) - w.min(u64::from(u32::MAX))) << 32) | u64::from(d.as_u32())
-        })
-        .collect();
-    order.sort_unstable();
     let mut in_tree = IndexVec::from_elem(false, m);
-    for &key in &order {
-        let d = DagEdge::from_u32(key as u32);
+    for d in kruskal_order(cfg, bl, weights) {
         if uf.union(dag.source(d).index(), dag.target(d).index()) {
             in_tree[d] = true;
         }
@@ -409,6 +428,21 @@ mod tests {
         assert_eq!(executed(&plain), 4);
         assert_eq!(executed(&ec), 2, "r = 0 where paths join, and the count");
         assert_eq!(ec.entry, Probe::None);
+    }
+
+    #[test]
+    fn counting_sort_orders_like_a_stable_sort_by_weight() {
+        let cfg = crate::generate::structured(5, 300, 4);
+        let bl = BallLarus::new(&cfg, PathEnds::Header, Numbering::Canonical, u64::MAX).unwrap();
+        let class = super::static_classes(&cfg, &bl);
+        let mut want: Vec<usize> = (0..class.len()).collect();
+        want.sort_by_key(|&i| std::cmp::Reverse(class[i]));
+        let got: Vec<usize> = super::kruskal_order(&cfg, &bl, None)
+            .iter()
+            .map(|d| d.index())
+            .collect();
+        assert_eq!(got, want);
+        assert!(class.iter().any(|&c| c >= 3), "the graph has nested loops");
     }
 
     #[test]
