@@ -184,14 +184,21 @@ pub enum BlError {
     },
 }
 
-impl fmt::Display for BlError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+impl BlError {
+    /// The message, with blocks named by `name`.
+    pub fn render(&self, name: &dyn Fn(Block) -> String) -> String {
         match self {
-            BlError::LimitTooSmall { limit, block } => write!(
-                f,
-                "the path limit {limit} is too small: block {block} has too many successors even with paths cut at every block"
+            BlError::LimitTooSmall { limit, block } => format!(
+                "the path limit {limit} is too small: the greedy extra cuts cannot fit it (at block {})",
+                name(*block)
             ),
         }
+    }
+}
+
+impl fmt::Display for BlError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.render(&|b: Block| b.to_string()))
     }
 }
 

@@ -212,8 +212,9 @@ pub fn run(cmd: &CfgCommand) -> Result<String, CommandError> {
         Some(p) if cmd.numbering == NumberingKind::Smart => Numbering::Smart(p),
         _ => Numbering::Canonical,
     };
+    // The only error is a --max-paths too small for the graph: a usage error.
     let bl = BallLarus::new(cfg, cmd.path_ends, numbering, cmd.max_paths)
-        .map_err(|e| CommandError::Input(format!("{}: {e}", cmd.file)))?;
+        .map_err(|e| CommandError::Usage(format!("{}: {}", cmd.file, e.render(&name))))?;
     let placement = match &cmd.placement {
         None => Placement::Plain,
         Some(p) => p.parse::<Placement>().map_err(CommandError::Usage)?,
@@ -290,7 +291,12 @@ fn run_kiter(
         path_ends: cmd.path_ends,
         max_paths: cmd.max_paths,
     };
-    let kit = KIteration::compute(cfg, &dfs, &loops, config).map_err(|e| input(&e))?;
+    let kit = KIteration::compute(cfg, &dfs, &loops, config).map_err(|e| match e {
+        k_iteration::KIterError::LimitTooSmall { .. } => {
+            CommandError::Usage(format!("{}: {e}", cmd.file))
+        }
+        e => input(&e),
+    })?;
     match trace {
         None => {
             if kit.num_paths() > cmd.list_limit {
