@@ -62,7 +62,12 @@ struct Parser<'a> {
     pos: usize,
     line: usize,
     line_start: usize,
+    /// Current group nesting depth (bounded by [`MAX_NESTING`]).
+    depth: usize,
 }
+
+/// Groups may nest this deep (the parser recurses once per level).
+pub const MAX_NESTING: usize = 256;
 
 impl Parser<'_> {
     fn error(&self, at: usize, message: String) -> TraceSyntaxError {
@@ -111,7 +116,14 @@ impl Parser<'_> {
                     self.pos += 1;
                     let at = out.len();
                     out.push(Item::Group { len: 0, times: 0 });
+                    if self.depth == MAX_NESTING {
+                        return Err(
+                            self.error(start, format!("groups nest deeper than {MAX_NESTING}"))
+                        );
+                    }
+                    self.depth += 1;
                     self.items(out, Some(start), resolve)?;
+                    self.depth -= 1;
                     // `)` consumed; now `^N`.
                     self.skip_blanks();
                     let caret = self.pos;
@@ -175,6 +187,7 @@ impl Trace {
             pos: 0,
             line: 1,
             line_start: 0,
+            depth: 0,
         };
         let mut items = Vec::new();
         p.items(&mut items, None, resolve)?;
@@ -453,6 +466,8 @@ mod tests {
         );
         assert_eq!(err("1 2)"), "trace 1:4: ')' without '('");
         assert_eq!(err("1\n2 $"), "trace 2:3: unexpected character '$'");
+        let deep = "(".repeat(100_000);
+        assert_eq!(err(&deep), "trace 1:257: groups nest deeper than 256");
     }
 
     #[test]
