@@ -307,6 +307,8 @@ fn f2u64(x: f64) -> u64 {
 
 fn math(f: MathFn, x: f64, y: f64) -> f64 {
     match f {
+        // glibc quiets a signaling NaN (x + x); Rust's floor/ceil would return it unchanged.
+        MathFn::Floor | MathFn::Ceil if x.is_nan() => x + x,
         MathFn::Floor => x.floor(),
         MathFn::Ceil => x.ceil(),
         MathFn::Sin => x.sin(),

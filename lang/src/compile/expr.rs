@@ -30,6 +30,28 @@ impl FnCompiler<'_> {
                 let bits = self.const_bits(expr)?;
                 Some(convert_const(bits, from, *to))
             }
+            ExprKind::Unary { op, operand } => {
+                let t = e.ty?;
+                let v = self.const_bits(operand)?;
+                Some(match (op, t) {
+                    (UnaryOp::Neg, ScalarType::Double) => (-f64::from_bits(v)).to_bits(),
+                    (UnaryOp::Neg, t) => t.wrap((v as i64).wrapping_neg()) as u64,
+                    (UnaryOp::BitNot, t) => t.wrap(!(v as i64)) as u64,
+                    (UnaryOp::Not, _) => u64::from(!self.const_truth(operand)?),
+                })
+            }
+            ExprKind::Binary { op, lhs, rhs } => {
+                fold_binary(*op, e.ty?, self.const_bits(lhs)?, self.const_bits(rhs)?)
+            }
+            // gcc folds math calls on constant arguments at compile time (correctly rounded
+            // where its rules allow); `eval_constant` reproduces that.
+            ExprKind::Builtin { func, args } if func.is_math() => {
+                let vals = args
+                    .iter()
+                    .map(|a| self.const_bits(a).map(f64::from_bits))
+                    .collect::<Option<Vec<f64>>>()?;
+                func.eval_constant(&vals).map(f64::to_bits)
+            }
             _ => None,
         }
     }
@@ -130,7 +152,9 @@ impl FnCompiler<'_> {
             }
             ExprKind::Convert { expr, to } => {
                 let from = expr.ty.unwrap_or(*to);
-                // `src` stays allocated: a no-op conversion returns it as the result.
+                if is_noop_conversion(from, *to) {
+                    return self.expr(expr, dst);
+                }
                 let src = self.expr(expr, None);
                 self.at(e.span);
                 self.convert(src, from, *to, dst)
@@ -201,10 +225,9 @@ impl FnCompiler<'_> {
                 then_expr,
                 else_expr,
             } => {
-                let d = match dst {
-                    Some(d) if !self.is_local_reg(d) => d,
-                    _ => self.alloc(),
-                };
+                // Each arm writes `d` with its last instruction, after the condition and the
+                // arm have read everything, so `d` may be a local.
+                let d = dst.unwrap_or_else(|| self.alloc());
                 let mut to_else = Vec::new();
                 self.cond_jump(cond, false, &mut to_else);
                 let mark = self.free;
@@ -333,11 +356,9 @@ impl FnCompiler<'_> {
                 return d;
             }
         }
-        // General case: branches, then 1 or 0 written after every operand was read.
-        let d = match dst {
-            Some(d) if !self.is_local_reg(d) => d,
-            _ => self.alloc(),
-        };
+        // General case: branches, then 1 or 0 written after every operand was read (so `d`
+        // may be a local).
+        let d = dst.unwrap_or_else(|| self.alloc());
         let mut to_false = Vec::new();
         self.cond_jump(e, false, &mut to_false);
         self.at(e.span);
@@ -1011,6 +1032,56 @@ fn compare_instr(op: CompareOp, ty: ScalarType, d: Reg, l: Reg, r: Reg) -> Instr
         CompareOp::Gt => Instr::Lt { a, b: r, c: l },
         CompareOp::Ge => Instr::Le { a, b: r, c: l },
     }
+}
+
+/// Whether converting a canonical `from` value to `to` leaves the register unchanged.
+fn is_noop_conversion(from: ScalarType, to: ScalarType) -> bool {
+    use ScalarType::*;
+    from == to
+        || matches!(
+            (from, to),
+            (Char, Int | Long | ULong) | (Int | UInt | Long | ULong, Long | ULong)
+        )
+}
+
+/// Folds an arithmetic operation on two constants of type `ty`, with the instructions'
+/// semantics; `None` where the instruction would trap (division by zero, shift count out of
+/// range), so the trap stays at run time.
+fn fold_binary(op: BinaryOp, ty: ScalarType, l: u64, r: u64) -> Option<u64> {
+    if ty == ScalarType::Double {
+        let (x, y) = (f64::from_bits(l), f64::from_bits(r));
+        return Some(
+            match op {
+                BinaryOp::Add => x + y,
+                BinaryOp::Sub => x - y,
+                BinaryOp::Mul => x * y,
+                BinaryOp::Div => x / y,
+                _ => return None,
+            }
+            .to_bits(),
+        );
+    }
+    let (a, b) = (l as i64, r as i64);
+    let unsigned = is_unsigned(ty);
+    let bits = u64::from(ty.bits());
+    let v: i64 = match op {
+        BinaryOp::Add => a.wrapping_add(b),
+        BinaryOp::Sub => a.wrapping_sub(b),
+        BinaryOp::Mul => a.wrapping_mul(b),
+        BinaryOp::Div | BinaryOp::Rem if b == 0 => return None,
+        BinaryOp::Div if unsigned => (l / r) as i64,
+        BinaryOp::Div => a.wrapping_div(b),
+        BinaryOp::Rem if unsigned => (l % r) as i64,
+        BinaryOp::Rem => a.wrapping_rem(b),
+        BinaryOp::BitAnd => a & b,
+        BinaryOp::BitOr => a | b,
+        BinaryOp::BitXor => a ^ b,
+        BinaryOp::Shl | BinaryOp::Shr if r >= bits => return None,
+        BinaryOp::Shl => ((l) << r) as i64,
+        BinaryOp::Shr if unsigned => (l >> r) as i64,
+        BinaryOp::Shr => a >> r,
+    };
+    Some(ty.wrap(v) as u64)
 }
 
 /// Converts a constant's bit pattern from one scalar type to another, with the same semantics
