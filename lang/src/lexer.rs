@@ -1,7 +1,7 @@
 //! The lexer: source text to tokens, with logos.
 //!
-//! Lexing is two steps. The logos automaton (the private `Raw` token type) splits the text into raw tokens: keywords,
-//! identifiers, punctuators, and *preprocessing numbers* (C99 6.4.8: a digit or `.digit`
+//! Lexing is two steps. The logos automaton (the private `Raw` token type) splits the text
+//! into raw tokens: keywords, identifiers, punctuators, and *preprocessing numbers* (C99 6.4.8: a digit or `.digit`
 //! followed by letters, digits, `_`, `.` and `e+`/`e-`/`p+`/`p-`), character and string
 //! literals with their quotes, and `#` lines. [`lex`] then gives each raw token its value:
 //!
