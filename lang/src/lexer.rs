@@ -3,7 +3,8 @@
 //! Lexing is two steps. The logos automaton (the private `Raw` token type) splits the text
 //! into raw tokens: keywords, identifiers, punctuators, and *preprocessing numbers* (C99
 //! 6.4.8: a digit or `.digit` followed by letters, digits, `_`, `.` and `e+`/`e-`/`p+`/`p-`),
-//! character and string literals with their quotes, and `#` lines. [`lex`] then gives each raw token its value:
+//! character and string literals with their quotes, and `#` lines. [`lex`] then gives each
+//! raw token its value:
 //!
 //! * a number is an integer constant if it has no `.` and no exponent; its type follows C99
 //!   6.4.4.1: unsuffixed decimal constants are `int` or `long` (the first that holds the
