@@ -31,8 +31,8 @@
 //! ```
 
 use crate::ball_larus::{BallLarus, EdgeProfile};
-use crate::cfg::{Block, Cfg};
-use crate::dag::{DagEdge, DagEdgeKind, PathDag};
+use crate::cfg::Cfg;
+use crate::dag::{DagEdge, DagEdgeKind};
 use crate::index::IndexVec;
 use crate::loops::block_depths;
 use crate::plan::{BlPlan, Placement, Probe};
@@ -172,103 +172,61 @@ fn event_counting(bl: &BallLarus, cfg: &Cfg, weights: Option<&EdgeProfile>) -> E
     let nb = bl.numbering();
     let n = dag.num_blocks();
     let m = dag.num_edges();
-    // Maximum spanning tree (Kruskal), EXIT -> ENTRY first.
-    let mut uf = UnionFind::new(n);
-    uf.union(dag.exit().index(), dag.entry().index());
+    // Maximum spanning tree (Kruskal), EXIT -> ENTRY (value 0) first. The union-find also
+    // keeps each block's potential relative to its root, so no separate tree walk is needed.
+    let mut forest = PotentialForest::new(n);
+    forest.union(dag.exit().index(), dag.entry().index(), 0);
     let mut in_tree = IndexVec::from_elem(false, m);
     for d in kruskal_order(cfg, bl, weights) {
-        if uf.union(dag.source(d).index(), dag.target(d).index()) {
+        if forest.union(dag.source(d).index(), dag.target(d).index(), nb.val(d)) {
             in_tree[d] = true;
         }
     }
 
-    // Potentials along the tree (undirected walk from ENTRY; EXIT -> ENTRY has value 0).
-    let mut adj_start = vec![0u32; n + 1];
-    for d in dag.edges().filter(|&d| in_tree[d]) {
-        adj_start[dag.source(d).index() + 1] += 1;
-        adj_start[dag.target(d).index() + 1] += 1;
-    }
-    for i in 0..n {
-        adj_start[i + 1] += adj_start[i];
-    }
-    let mut fill = adj_start.clone();
-    let mut adj = vec![DagEdge::new(0); adj_start[n] as usize];
-    for d in dag.edges().filter(|&d| in_tree[d]) {
-        for b in [dag.source(d), dag.target(d)] {
-            adj[fill[b.index()] as usize] = d;
-            fill[b.index()] += 1;
-        }
-    }
-    let mut phi = IndexVec::from_elem(0u64, n);
-    let mut seen = IndexVec::from_elem(false, n);
-    let mut stack = vec![dag.entry()];
-    seen[dag.entry()] = true;
-    if !seen[dag.exit()] {
-        seen[dag.exit()] = true;
-        stack.push(dag.exit());
-    }
-    while let Some(v) = stack.pop() {
-        for &d in &adj[adj_start[v.index()] as usize..adj_start[v.index() + 1] as usize] {
-            let (a, b) = (dag.source(d), dag.target(d));
-            let (w, p) = if a == v {
-                (b, phi[v].wrapping_add(nb.val(d)))
-            } else {
-                (a, phi[v].wrapping_sub(nb.val(d)))
-            };
-            if !seen[w] {
-                seen[w] = true;
-                phi[w] = p;
-                stack.push(w);
-            }
-        }
-    }
-    let inc = |d: DagEdge| {
-        nb.val(d)
-            .wrapping_add(phi[dag.source(d)])
-            .wrapping_sub(phi[dag.target(d)])
-    };
-
-    // Initialization region: forward from ENTRY through tree edges into single-entry blocks.
+    // Initialization region I: ENTRY, and every block whose only incoming edge is a tree edge
+    // from I (topological order sees the source first).
     let mut in_init = IndexVec::from_elem(false, n);
-    let mut set = IndexVec::from_elem(false, m);
     in_init[dag.entry()] = true;
-    let mut work = vec![dag.entry()];
-    while let Some(v) = work.pop() {
-        for d in dag.out_edges(v) {
-            let w = dag.target(d);
-            if in_tree[d] && dag.in_degree(w) == 1 {
-                in_init[w] = true;
-                work.push(w);
-            } else {
-                set[d] = true;
+    for &v in dag.topological_order() {
+        if in_init[v] {
+            for d in dag.out_edges(v) {
+                let w = dag.target(d);
+                if in_tree[d] && dag.in_degree(w) == 1 {
+                    in_init[w] = true;
+                }
             }
         }
     }
-    // Counting region: backward from EXIT through tree edges out of single-exit blocks.
-    let in_edges = InEdges::new(dag);
+    // Counting region R: EXIT, and every block whose only outgoing edge is a tree edge into R
+    // (reverse topological order sees the target first).
     let mut in_count = IndexVec::from_elem(false, n);
-    let mut count = IndexVec::from_elem(false, m);
     in_count[dag.exit()] = true;
-    let mut work = vec![dag.exit()];
-    while let Some(w) = work.pop() {
-        for &d in in_edges.of(w) {
-            let v = dag.source(d);
-            if in_tree[d] && dag.out_degree(v) == 1 {
-                in_count[v] = true;
-                work.push(v);
-            } else {
-                count[d] = true;
-            }
+    for &v in dag.topological_order().iter().rev() {
+        if dag.out_degree(v) == 1 {
+            let d = dag.out_edges(v).next().unwrap_or(DagEdge::new(0));
+            in_count[v] = in_tree[d] && in_count[dag.target(d)];
         }
     }
     // The tree holds EXIT -> ENTRY, so no tree path joins ENTRY to EXIT: the two regions are
-    // disjoint, and on every path the edge leaving the first comes before the edge entering the
-    // second (a path can leave and enter on the same edge: then both fold into one probe).
+    // disjoint, and on every path the edge leaving I comes before the edge entering R (a path
+    // can leave and enter on the same edge: then both fold into one probe).
     debug_assert!(dag.blocks_iter().all(|b| !(in_init[b] && in_count[b])));
     let mut probes = IndexVec::from_elem(Probe::None, m);
     for d in dag.edges() {
-        let c = if in_tree[d] { 0 } else { inc(d) };
-        probes[d] = match (set[d], count[d]) {
+        let (v, w) = (dag.source(d), dag.target(d));
+        // Leaving I: the first probe of every path through d (r is set here).
+        let set = in_init[v] && !in_init[w];
+        // Entering R: the last probe of every path through d (the path is counted here).
+        let count = in_count[w] && !in_count[v];
+        let c = if in_tree[d] {
+            0
+        } else {
+            // Inc(c) = val(c) + phi(v) - phi(w); both potentials are relative to one root.
+            let (_, pv) = forest.find(v.index());
+            let (_, pw) = forest.find(w.index());
+            nb.val(d).wrapping_add(pv).wrapping_sub(pw)
+        };
+        probes[d] = match (set, count) {
             (true, true) => Probe::CountConst(c),
             (true, false) => Probe::Set(c),
             (false, true) => Probe::CountAdd(c),
@@ -278,71 +236,59 @@ fn event_counting(bl: &BallLarus, cfg: &Cfg, weights: Option<&EdgeProfile>) -> E
     EventCounting::Probes(probes)
 }
 
-/// DAG edges grouped by target.
-struct InEdges {
-    start: Vec<u32>,
-    list: Vec<DagEdge>,
-}
-
-impl InEdges {
-    fn new(dag: &PathDag) -> Self {
-        let n = dag.num_blocks();
-        let mut start = vec![0u32; n + 1];
-        for d in dag.edges() {
-            start[dag.target(d).index() + 1] += 1;
-        }
-        for i in 0..n {
-            start[i + 1] += start[i];
-        }
-        let mut fill = start.clone();
-        let mut list = vec![DagEdge::new(0); dag.num_edges()];
-        for d in dag.edges() {
-            let t = dag.target(d).index();
-            list[fill[t] as usize] = d;
-            fill[t] += 1;
-        }
-        InEdges { start, list }
-    }
-
-    fn of(&self, b: Block) -> &[DagEdge] {
-        &self.list[self.start[b.index()] as usize..self.start[b.index() + 1] as usize]
-    }
-}
-
-/// Union-find with path halving and union by size.
-struct UnionFind {
+/// Union-find (union by size, path halving) that also keeps potentials: `off[x]` is
+/// `phi(x) - phi(parent[x])` (modulo 2^64), so `find` returns `phi(x) - phi(root)`.
+struct PotentialForest {
     parent: Vec<u32>,
     size: Vec<u32>,
+    off: Vec<u64>,
 }
 
-impl UnionFind {
+impl PotentialForest {
     fn new(n: usize) -> Self {
-        UnionFind {
+        PotentialForest {
             parent: (0..n as u32).collect(),
             size: vec![1; n],
+            off: vec![0; n],
         }
     }
 
-    fn find(&mut self, mut x: usize) -> usize {
-        while self.parent[x] as usize != x {
-            let gp = self.parent[self.parent[x] as usize];
-            self.parent[x] = gp;
-            x = gp as usize;
+    /// The root of `x` and `phi(x) - phi(root)`.
+    fn find(&mut self, mut x: usize) -> (usize, u64) {
+        let mut acc = 0u64;
+        loop {
+            let p = self.parent[x] as usize;
+            if p == x {
+                return (x, acc);
+            }
+            let gp = self.parent[p] as usize;
+            // Path halving: x skips to its grandparent, its offset absorbs its parent's.
+            self.off[x] = self.off[x].wrapping_add(self.off[p]);
+            self.parent[x] = gp as u32;
+            acc = acc.wrapping_add(self.off[x]);
+            x = gp;
         }
-        x
     }
 
-    /// Joins the sets of `a` and `b`; false if they were already one.
-    fn union(&mut self, a: usize, b: usize) -> bool {
-        let (mut a, mut b) = (self.find(a), self.find(b));
-        if a == b {
+    /// Joins the trees of `u` and `v` with an edge meaning `phi(v) = phi(u) + val`; false if they
+    /// were already one tree (the edge is then a chord).
+    fn union(&mut self, u: usize, v: usize, val: u64) -> bool {
+        let (ru, du) = self.find(u);
+        let (rv, dv) = self.find(v);
+        if ru == rv {
             return false;
         }
-        if self.size[a] < self.size[b] {
-            std::mem::swap(&mut a, &mut b);
+        // phi(rv) - phi(ru) = du + val - dv.
+        let rel = du.wrapping_add(val).wrapping_sub(dv);
+        if self.size[ru] >= self.size[rv] {
+            self.parent[rv] = ru as u32;
+            self.off[rv] = rel;
+            self.size[ru] += self.size[rv];
+        } else {
+            self.parent[ru] = rv as u32;
+            self.off[ru] = rel.wrapping_neg();
+            self.size[rv] += self.size[ru];
         }
-        self.parent[b] = a as u32;
-        self.size[a] += self.size[b];
         true
     }
 }
