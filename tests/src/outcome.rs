@@ -7,7 +7,8 @@ use std::fmt::Write as _;
 pub struct Outcome {
     /// Everything the program wrote to stdout.
     pub stdout: Vec<u8>,
-    /// The exit status (0..=255 for a normal exit).
+    /// The exit status (0..=255 for a normal exit; minus the signal number if the reference
+    /// build was killed by a signal; -1 if the VM run panicked or timed out).
     pub status: i32,
     /// Diagnostics or error text (not compared; shown in reports).
     pub stderr: String,

@@ -66,7 +66,8 @@ pub fn compile(
     }
 }
 
-/// Runs an executable with a time limit, capturing stdout and stderr.
+/// Runs an executable with a time limit, capturing stdout and stderr. A process killed by a
+/// signal gets the status `-signal`.
 pub fn run_executable(exe: &Path, limit: Duration) -> Outcome {
     let mut child = Command::new(exe)
         .stdin(Stdio::null())
@@ -104,11 +105,12 @@ pub fn run_executable(exe: &Path, limit: Duration) -> Outcome {
     };
     let stdout = out_reader.join().unwrap_or_default();
     let stderr = String::from_utf8_lossy(&err_reader.join().unwrap_or_default()).into_owned();
+    // a death by signal (a crash of the reference build) is reported as minus the signal number
     let code = match status.code() {
         Some(c) => c,
         None => {
             use std::os::unix::process::ExitStatusExt;
-            128 + status.signal().unwrap_or(0)
+            -status.signal().unwrap_or(0)
         }
     };
     Outcome {
@@ -152,7 +154,7 @@ pub fn gcc_outcome_of_text_checked(source: &str, limit: Duration) -> Option<Outc
     ) {
         Ok(exe) => std::panic::catch_unwind(|| run_executable(&exe, limit))
             .ok()
-            .filter(|o| o.status < 128),
+            .filter(|o| o.status >= 0),
         Err(_) => None,
     };
     let _ = std::fs::remove_dir_all(&dir);
