@@ -27,7 +27,7 @@ impl KIteration<'_> {
         let mut chosen = None;
         for (j, &t) in un.start_to.iter().enumerate() {
             let off = nums.start_val[j] - nums.start_cval[j];
-            let count = nums.paths[t as usize] - nums.invalid[t as usize];
+            let count = nums.paths[t as usize] - nums.invalid(t);
             if r >= off && r - off < count {
                 chosen = Some((j, t, off));
                 break;
@@ -50,7 +50,7 @@ impl KIteration<'_> {
             for (d, e) in out_edges(un, x) {
                 let (tp, via) = nums.through(un, d);
                 let (off, count) = if comp {
-                    (nums.val[d] - nums.cval[d], tp - via)
+                    (nums.val[d] - nums.cval(d), tp - via)
                 } else {
                     (nums.val[d], tp)
                 };

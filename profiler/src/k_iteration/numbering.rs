@@ -43,12 +43,12 @@ pub(crate) struct Overflow;
 pub(crate) struct Numbers {
     /// `numPaths` of each state (0 for unreachable states).
     pub paths: Vec<u64>,
-    /// `invalidPaths` of each state (0 unless compensated).
-    pub invalid: Vec<u64>,
+    /// `invalidPaths` of each state (0 unless compensated); empty when no loop is compensated.
+    invalid: Vec<u64>,
     /// `val` of each DAG edge.
     pub val: Vec<u64>,
-    /// `cval` of each DAG edge.
-    pub cval: Vec<u64>,
+    /// `cval` of each DAG edge; empty when no loop is compensated.
+    cval: Vec<u64>,
     /// `numPaths(Start)`.
     pub start_paths: u64,
     /// `invalidPaths(Start)`.
@@ -65,6 +65,18 @@ impl Numbers {
     /// Number of valid static paths (the ids are `0..num_paths()`).
     pub fn num_paths(&self) -> u64 {
         self.start_paths - self.start_invalid
+    }
+
+    /// `invalidPaths` of state `x`.
+    #[inline]
+    pub fn invalid(&self, x: u32) -> u64 {
+        self.invalid.get(x as usize).copied().unwrap_or(0)
+    }
+
+    /// `cval` of DAG edge `d`.
+    #[inline]
+    pub fn cval(&self, d: usize) -> u64 {
+        self.cval.get(d).copied().unwrap_or(0)
     }
 
     /// Whether state `x` of `un` is compensated.
@@ -88,7 +100,7 @@ impl Numbers {
         } else if t == END {
             0
         } else {
-            self.invalid[t as usize]
+            self.invalid(t)
         };
         (tp, via)
     }
@@ -122,11 +134,20 @@ pub(crate) fn number(un: &Unrolled<'_>, limit: u64) -> Result<Numbers, Overflow>
         .iter()
         .map(|&r| un.k >= 2 && !r)
         .collect();
+    let any_compensated = compensated.iter().any(|&c| c);
     let mut nums = Numbers {
         paths: vec![0; n],
-        invalid: vec![0; n],
+        invalid: if any_compensated {
+            vec![0; n]
+        } else {
+            Vec::new()
+        },
         val: vec![0; un.num_dedges()],
-        cval: vec![0; un.num_dedges()],
+        cval: if any_compensated {
+            vec![0; un.num_dedges()]
+        } else {
+            Vec::new()
+        },
         start_paths: 0,
         start_invalid: 0,
         start_val: Vec::with_capacity(un.start_to.len()),
@@ -146,14 +167,16 @@ pub(crate) fn number(un: &Unrolled<'_>, limit: u64) -> Result<Numbers, Overflow>
             }
         }
         nums.paths[x as usize] = p;
-        nums.invalid[x as usize] = inv;
+        if comp {
+            nums.invalid[x as usize] = inv;
+        }
     }
     let (mut p, mut inv) = (0u64, 0u64);
     for &t in &un.start_to {
         nums.start_val.push(p);
         nums.start_cval.push(inv);
         p = p.checked_add(nums.paths[t as usize]).ok_or(Overflow)?;
-        inv += nums.invalid[t as usize];
+        inv += nums.invalid(t);
     }
     if p > limit {
         return Err(Overflow);

@@ -261,8 +261,12 @@ impl KIteration<'_> {
         let start_w = |j: usize| nums.start_val[j].wrapping_sub(nums.start_cval[j]);
         if placement == KPlacement::DummyRemoval {
             for &x in &un.postorder {
-                let first_end = out_edges(un, x).find(|&(d, e)| e.is_some() && un.target[d] == END);
-                if let Some((d, _)) = first_end {
+                let s = un.iteration(x);
+                let first_end = cfg
+                    .succ_edges(un.state_block[x as usize])
+                    .map(|e| un.dedge(e, s) as usize)
+                    .find(|&d| un.target[d] == END);
+                if let Some(d) = first_end {
                     phi[x as usize] = nums.val[d].wrapping_neg();
                 }
             }
@@ -285,7 +289,7 @@ impl KIteration<'_> {
                 .wrapping_add(phi[x as usize])
                 .wrapping_sub(pot(un.target[d]))
         };
-        let comp = |d: usize, x: u32| plain(d, x).wrapping_sub(nums.cval[d]);
+        let comp = |d: usize, x: u32| plain(d, x).wrapping_sub(nums.cval(d));
         let restart_of = |v: Block| -> u64 {
             let j = un.starts.binary_search(&v).map(|i| i + 1).unwrap_or(0);
             if j == 0 {

@@ -59,7 +59,7 @@ impl KIteration<'_> {
                     iteration: un.iteration(x),
                     val: nums.val[d],
                     num_paths: p,
-                    cval: nums.cval[d],
+                    cval: nums.cval(d),
                     invalid: comp.then_some(inv),
                 });
             }
@@ -67,7 +67,7 @@ impl KIteration<'_> {
         let (mut p, mut inv) = (0u64, 0u64);
         for (j, &t) in un.start_to.iter().enumerate() {
             p = p.wrapping_add(nums.paths[t as usize]);
-            inv = inv.wrapping_add(nums.invalid[t as usize]);
+            inv = inv.wrapping_add(nums.invalid(t));
             rows.push(TableRow {
                 from: None,
                 to: Some(un.state_block[t as usize]),
