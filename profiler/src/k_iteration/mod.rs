@@ -176,15 +176,16 @@ impl<'a> KIteration<'a> {
                 })
                 .collect()
         };
-        let (_, acyclic_nums) = attempt(&[], &[])?;
-        if acyclic_nums.is_err() {
-            let bl = BallLarus::new(cfg, config.path_ends, Numbering::Canonical, limit).map_err(
-                |e| match e {
-                    BlError::LimitTooSmall { limit, .. } => {
-                        KIterError::LimitTooSmall { max_paths: limit }
-                    }
-                },
-            )?;
+        // Acyclic numbering (of every loop) is Ball-Larus numbering: it fits if Ball-Larus
+        // needs no extra cuts under the same limit.
+        let bl = BallLarus::new(cfg, config.path_ends, Numbering::Canonical, limit).map_err(
+            |e| match e {
+                BlError::LimitTooSmall { limit, .. } => {
+                    KIterError::LimitTooSmall { max_paths: limit }
+                }
+            },
+        )?;
+        if !bl.fallbacks().is_empty() {
             let cuts = bl.dag().extra_cuts().to_vec();
             let (un, nums) = attempt(&[], &cuts)?;
             let nums = nums.map_err(|_| {
