@@ -34,6 +34,8 @@
 //!   `x / (1 + sqrt(1 + x^2))`, then the Taylor series; `atan2` adds the quadrant.
 //! * `pow(x, y) = exp(y log x)` (sign from an odd integer `y`), exactly for `y` in `1..=64`.
 
+use std::sync::OnceLock;
+
 use super::bignum::Big;
 use super::Builtin;
 
@@ -324,15 +326,42 @@ fn odd_series(u: &Float, alternating: bool, prec: usize) -> Float {
     }
 }
 
-/// `ln 2 = 2 atanh(1/3)`.
+/// Bits to which the constants `pi`, `ln 2` and `ln 10` are computed once and cached: enough
+/// for the largest precision any evaluation asks for (`pi` for reducing `|x|` up to `2^1024`).
+const PI_BITS: usize = 1600;
+const LOG_BITS: usize = 640;
+
+/// `ln 2 = 2 atanh(1/3)`, to `prec <= LOG_BITS` bits.
 fn ln2(prec: usize) -> Float {
-    let third = Float::from_u64(1).div_small(3, prec);
-    odd_series(&third, false, prec).mul_pow2(1)
+    static LN2: OnceLock<Float> = OnceLock::new();
+    debug_assert!(prec <= LOG_BITS);
+    LN2.get_or_init(|| {
+        let third = Float::from_u64(1).div_small(3, LOG_BITS);
+        odd_series(&third, false, LOG_BITS).mul_pow2(1)
+    })
+    .clone()
+    .normalize(prec)
 }
 
-/// `pi = 16 atan(1/5) - 4 atan(1/239)` (Machin), each `atan(1/n)` by its Taylor series with
-/// the powers `n^-(2k+1)` obtained by short divisions.
+/// `ln 10`, to `prec <= LOG_BITS - 20` bits.
+fn ln10(prec: usize) -> Float {
+    static LN10: OnceLock<Float> = OnceLock::new();
+    LN10.get_or_init(|| ln(&Float::from_u64(10), LOG_BITS - 20))
+        .clone()
+        .normalize(prec)
+}
+
+/// `pi` to `prec <= PI_BITS` bits: `16 atan(1/5) - 4 atan(1/239)` (Machin), each `atan(1/n)`
+/// by its Taylor series with the powers `n^-(2k+1)` obtained by short divisions, computed once.
 fn pi(prec: usize) -> Float {
+    static PI: OnceLock<Float> = OnceLock::new();
+    debug_assert!(prec <= PI_BITS);
+    PI.get_or_init(|| machin_pi(PI_BITS))
+        .clone()
+        .normalize(prec)
+}
+
+fn machin_pi(prec: usize) -> Float {
     let atan_inv = |n: u32| {
         let mut power = Float::from_u64(1).div_small(n, prec);
         let mut sum = power.clone();
@@ -534,7 +563,7 @@ pub(super) fn fold(builtin: Builtin, args: &[f64]) -> Option<f64> {
             if builtin == Builtin::Log {
                 l
             } else {
-                l.div(&ln(&Float::from_u64(10), PREC), PREC)
+                l.div(&ln10(PREC + 20), PREC)
             }
         }
         (Builtin::Sin | Builtin::Cos | Builtin::Tan, &[x]) => {
