@@ -209,6 +209,12 @@ impl ParseState {
             )
             .with_label(format!("expected {wanted}"));
         }
+        if matches!(tok, Tok::Punct("{")) && wants("=") && !wants("[") {
+            // `int f(void) {` where only a declaration can continue: a definition inside a
+            // function, usually because the previous function lacks its closing brace.
+            return Diagnostic::error(span, "a function cannot be defined inside another function")
+                .with_label("is a `}` missing before this definition?");
+        }
         let semicolon_missing =
             expected.iter().any(|e| e == "\";\"") && !matches!(tok, Tok::Punct(";"));
         if semicolon_missing && wanted == "`;`" && index > 0 {

@@ -281,3 +281,10 @@ fn types_case_label_inside_a_loop() {
         "int main(void) {\n    int n = 3, x = 0;\n    switch (n % 2) {\n    case 0:\n        while (n > 0) {\n    case 1:\n            x++;\n            n--;\n        }\n    }\n    return x;\n}\n"
     ));
 }
+
+#[test]
+fn syntax_missing_closing_brace_before_next_function() {
+    assert_snapshot!(check(
+        "int f(void) {\n    return 1;\n\nint main(void) {\n    return f();\n}\n"
+    ));
+}
