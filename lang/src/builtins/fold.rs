@@ -19,11 +19,13 @@
 //!
 //! A small binary floating-point type ([`Float`]: a [`Big`] mantissa, an `i64` exponent,
 //! truncating arithmetic at a chosen precision) evaluates each function to about 300 bits with
-//! textbook series, then rounds once to 53 bits. For transcendental functions of doubles the
-//! exact value is never within `2^-300` (relative) of a rounding boundary except at the trivial
-//! exact points (`log(1)`, `exp(0)`, ...), which the series hit exactly or approach closely enough
-//! to round the right way; `pow` with a small positive integer exponent, whose result may be
-//! an exact tie, is computed exactly.
+//! textbook series, then rounds once to 53 bits. That is the correctly rounded result unless
+//! the exact value lies within about `2^-300` (relative) of a rounding boundary; the known
+//! worst cases of these functions over all doubles come within about `2^-120` of one, so the
+//! margin is ample. Exact results (`log(1)`, `log10(1000)`, `pow(2, 0.5)^2`-style values lie
+//! *on* a double, not between two) round correctly from either side; `pow` with a small
+//! positive integer exponent, whose result may be an exact tie between two doubles, is
+//! computed exactly.
 //!
 //! * `exp(x)`: `x = k ln 2 + r`, then `exp(r / 2^12)` by Taylor series, squared 12 times.
 //! * `log(x)`: `x = 2^t y` with `y` in `[sqrt(1/2), sqrt(2)]`, `log y = 2 atanh((y-1)/(y+1))`;
