@@ -22,7 +22,7 @@
 //! textbook series, then rounds once to 53 bits. That is the correctly rounded result unless
 //! the exact value lies within about `2^-300` (relative) of a rounding boundary; the known
 //! worst cases of these functions over all doubles come within about `2^-120` of one, so the
-//! margin is ample. Exact results (`log(1)`, `log10(1000)`, `pow(2, 0.5)^2`-style values lie
+//! margin is ample. Exact results (`log(1)`, `log10(1000)`, `pow(4, 0.5)`: values that lie
 //! *on* a double, not between two) round correctly from either side; `pow` with a small
 //! positive integer exponent, whose result may be an exact tie between two doubles, is
 //! computed exactly.
