@@ -151,3 +151,34 @@ fn global_constants_follow_c_semantics() {
         "int a = 2147483647 + 1;\nunsigned b = -1;\nlong c = -1 / 2;\nint d = -7 % 3;\nunsigned long e = -1L;\nchar f = 200;\ndouble g = 1 / 2;\ndouble h = 0.0 / 0.0;\nint i = 10 >> 1 << 2;\nint k = -8 >> 1;\nunsigned m = 0xffffffffu >> 4;\nint main(void) { return 0; }\n"
     ));
 }
+
+/// One line per token: position, length, then the token (`Tok`'s Debug form).
+fn tokens(source: &str) -> String {
+    let mut diags = lang::Diagnostics::new();
+    let lexed = lang::lexer::lex(source, &mut diags);
+    assert!(diags.is_empty(), "{}", diags.render("prog.c", source));
+    let index = lang::span::LineIndex::new(source);
+    let mut out = String::new();
+    for include in &lexed.includes {
+        out.push_str(&format!(
+            "{} include <{}>\n",
+            index.line_col(include.span.start),
+            include.header
+        ));
+    }
+    for (start, tok, end) in &lexed.tokens {
+        out.push_str(&format!(
+            "{} ({} bytes) {tok:?}\n",
+            index.line_col(*start as u32),
+            end - start
+        ));
+    }
+    out
+}
+
+#[test]
+fn token_layer() {
+    assert_snapshot!(tokens(
+        "#include <stdio.h>\nint main(void) { // comment\n  unsigned long x = 0xffffffffffffffff >> 1u; /* c */\n  char c = '\\x41';\n  x <<= 2147483648;\n  printf(\"%lu %c\\n\" \"!\", x, c);\n  return 1.5e3 > .5 ? 017 : 'z';\n}\n"
+    ));
+}
