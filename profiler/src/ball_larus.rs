@@ -28,10 +28,10 @@
 //! blocks. With a large limit (`u64::MAX`), `B = limit / blocks`: one O(V + E) pass, and the
 //! total fits. With a small limit (tests), `B` starts at `limit / 2` and is halved until the total
 //! fits, which cuts fewer blocks. The choice is reported as a [`Fallback::ExtraCuts`], never
-//! silently. The greedy choice is not optimal: with a limit close to the smallest achievable
-//! number of paths it may fail ([`BlError::LimitTooSmall`]) where another set of cuts would fit;
-//! it always succeeds when `limit >= 2 * blocks * max_out_degree` (some halving of `B` then lies
-//! between `max_out_degree` and `limit / blocks`).
+//! silently. The greedy choice is not optimal; when it cannot fit the limit, the last resort cuts
+//! at every block, which leaves exactly one path per CFG edge. So numbering succeeds whenever
+//! `limit >= number of edges`; below that it may fail ([`BlError::LimitTooSmall`]) even where
+//! some cleverer set of cuts would fit.
 
 use crate::cfg::{Block, Cfg, Edge};
 use crate::dag::{DagEdge, DagEdgeKind, PathDag, PathEnds};
@@ -409,13 +409,29 @@ impl BallLarus {
             Err(_) => {
                 let paths_without = count_paths(&dag);
                 let mut last_block = cfg.entry();
-                for budget in budgets(limit, cfg.num_blocks() as u64) {
-                    let extra = match choose_extra_cuts(cfg, &dag, budget) {
-                        Ok(extra) => extra,
-                        Err(block) => {
-                            last_block = block;
-                            break;
-                        }
+                // The greedy budgets first; if they all fail, cut at every block (then every path
+                // is one edge, so there are exactly as many paths as edges).
+                let every_block = || {
+                    cfg.blocks()
+                        .filter(|&b| b != cfg.entry() && b != cfg.exit())
+                        .collect::<Vec<_>>()
+                };
+                let mut attempts = budgets(limit, cfg.num_blocks() as u64).into_iter();
+                let mut last_resort = (cfg.num_edges() as u64 <= limit).then(every_block);
+                loop {
+                    let extra = match attempts.next() {
+                        Some(budget) => match choose_extra_cuts(cfg, &dag, budget) {
+                            Ok(extra) => extra,
+                            Err(block) => {
+                                last_block = block;
+                                attempts = Vec::new().into_iter();
+                                continue;
+                            }
+                        },
+                        None => match last_resort.take() {
+                            Some(all) => all,
+                            None => break,
+                        },
                     };
                     let cut_dag = PathDag::new(cfg, &dfs, path_ends, &extra);
                     match BlNumbering::compute(cfg, &cut_dag, numbering, limit) {
@@ -524,6 +540,18 @@ mod tests {
         .unwrap();
         assert_eq!(bl.numbering().val(bl.dag().dag_edge(ab)), 0);
         assert_eq!(bl.num_paths(), 6);
+    }
+
+    #[test]
+    fn cutting_everywhere_fits_any_limit_of_at_least_the_edge_count() {
+        // Roy & Srikant Figure 1 has 8 edges and 10 acyclic paths.
+        let p =
+            parse_cfg("entry 1\nexit 6\n1 -> 2\n2 -> 3 4\n3 -> 5\n4 -> 5 6\n5 -> 2 6\n").unwrap();
+        for limit in 8..=10 {
+            let bl =
+                BallLarus::new(&p.cfg, PathEnds::Backedge, Numbering::Canonical, limit).unwrap();
+            assert!(bl.num_paths() <= limit);
+        }
     }
 
     #[test]
