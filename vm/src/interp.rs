@@ -346,7 +346,8 @@ fn do_printf(out: &mut Vec<u8>, site: &Site, regs: &[u64]) {
     }
 }
 
-#[allow(clippy::too_many_lines)]
+// `!(a < b)` on doubles is deliberate: it is true for NaN operands, unlike `a >= b`.
+#[allow(clippy::too_many_lines, clippy::neg_cmp_op_on_partial_ord)]
 fn run_loop<P: Probes>(
     m: &mut Machine<'_>,
     probes: &mut P,
@@ -702,7 +703,9 @@ fn run_loop<P: Probes>(
             }
             Instr::JTab { a, tab } => {
                 // SAFETY: see `version` above; the table index is verified.
-                let table = unsafe { (&(*version).tables).get_unchecked(tab.index()) };
+                let tables: &[JumpTable] = unsafe { &(*version).tables };
+                // SAFETY: the table index is verified.
+                let table = unsafe { tables.get_unchecked(tab.index()) };
                 let v = ri!(a).wrapping_sub(table.low) as u64;
                 let t = table
                     .targets

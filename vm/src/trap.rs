@@ -8,10 +8,15 @@
 //!   div_all at prog.c:7:14
 //!   main at prog.c:15:5
 //! ```
+//! Consecutive identical frames (deep recursion at one call site) are shown once, followed by
+//! `(xN)`; a trace longer than 40 such lines shows its innermost and outermost frames.
 
 use std::fmt;
 
 use lang::bytecode::Loc;
+
+/// The most stack-trace lines a report shows (after collapsing repeated frames).
+const MAX_TRACE_LINES: usize = 40;
 
 /// What went wrong.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -85,8 +90,32 @@ impl Trap {
         let loc = self.trace.first().map(|e| e.loc).unwrap_or_default();
         let mut s = format!("{file_name}:{loc}: runtime error: {}\n", self.kind);
         s.push_str("stack trace (innermost first):\n");
+        // Runs of identical frames (deep recursion) are shown once with a count, and very
+        // long traces keep their innermost and outermost frames.
+        let mut runs: Vec<(&TraceEntry, usize)> = Vec::new();
         for e in &self.trace {
-            let _ = writeln!(s, "  {} at {file_name}:{}", e.function, e.loc);
+            match runs.last_mut() {
+                Some((last, n)) if *last == e => *n += 1,
+                _ => runs.push((e, 1)),
+            }
+        }
+        let shown = |s: &mut String, (e, n): &(&TraceEntry, usize)| {
+            let _ = write!(s, "  {} at {file_name}:{}", e.function, e.loc);
+            if *n > 1 {
+                let _ = write!(s, " (x{n})");
+            }
+            s.push('\n');
+        };
+        if runs.len() <= MAX_TRACE_LINES {
+            runs.iter().for_each(|r| shown(&mut s, r));
+        } else {
+            let tail = MAX_TRACE_LINES / 4;
+            let head = MAX_TRACE_LINES - tail;
+            runs[..head].iter().for_each(|r| shown(&mut s, r));
+            let _ = writeln!(s, "  ... {} more frames ...", runs.len() - head - tail);
+            runs[runs.len() - tail..]
+                .iter()
+                .for_each(|r| shown(&mut s, r));
         }
         s
     }

@@ -141,10 +141,8 @@ fn verify_function(program: &Program, func: &super::Function) -> Result<(), Veri
                 }
                 _ => return Err(here(format!("{p} is not a printf site"))),
             },
-            Instr::Puts { p } => {
-                if !matches!(func.sites.get(p.index()), Some(Site::Puts(_))) {
-                    return Err(here(format!("{p} is not a puts site")));
-                }
+            Instr::Puts { p } if !matches!(func.sites.get(p.index()), Some(Site::Puts(_))) => {
+                return Err(here(format!("{p} is not a puts site")));
             }
             _ => {}
         }

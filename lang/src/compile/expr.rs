@@ -1131,11 +1131,13 @@ fn convert_const(bits: u64, from: ScalarType, to: ScalarType) -> u64 {
 /// Whether evaluating `e` can have an effect (calls, assignments, output, traps are effects
 /// only where the value is computed, which we keep).
 fn has_effects(e: &Expr) -> bool {
-    match &e.kind {
-        ExprKind::IntConst(_) | ExprKind::DoubleConst(_) | ExprKind::StringLit(_) => false,
-        ExprKind::Load(Place::Local(_) | Place::Global(_)) => false,
-        _ => true,
-    }
+    !matches!(
+        &e.kind,
+        ExprKind::IntConst(_)
+            | ExprKind::DoubleConst(_)
+            | ExprKind::StringLit(_)
+            | ExprKind::Load(Place::Local(_) | Place::Global(_))
+    )
 }
 
 /// Loads a constant node (normally already handled by `const_bits` in `expr`).

@@ -1,0 +1,246 @@
+//! The library API (Contract 4) end to end: exit statuses, runtime traps with locations and
+//! stack traces, output flushed on traps, `exit`, and the probe hooks (including on-stack
+//! replacement) the profilers build on.
+//!
+//! Expected outputs here follow from C's semantics by hand (gcc's own output for the same
+//! programs is compared in the e2e differential tests).
+
+use lang::bytecode::{FuncIdx, Pc};
+use vm::interp::{execute, Exit, Machine, Version};
+use vm::probes::{Osr, Probes};
+use vm::{run_source, RunOptions, EXIT_COMPILE_ERROR, EXIT_RUNTIME_ERROR};
+
+fn run_with(src: &str, options: &RunOptions) -> (i32, String, String) {
+    let mut out = Vec::new();
+    let r = run_source("p.c", src, options, &mut out);
+    (
+        r.exit_status,
+        String::from_utf8_lossy(&out).into_owned(),
+        r.stderr,
+    )
+}
+
+fn run(src: &str) -> (i32, String, String) {
+    run_with(src, &RunOptions::default())
+}
+
+#[test]
+fn main_result_is_the_exit_status_masked_to_a_byte() {
+    let (status, out, err) = run("int main(void) { return 256 + 7; }");
+    assert_eq!((status, out.as_str(), err.as_str()), (7, "", ""));
+    let (status, _, _) = run("int main(void) { return -1; }");
+    assert_eq!(status, 255);
+}
+
+#[test]
+fn exit_ends_the_program_from_any_depth() {
+    let src = "#include <stdio.h>\n#include <stdlib.h>\n\
+               void f(int n) { if (n == 0) { printf(\"bye\\n\"); exit(3); } f(n - 1); }\n\
+               int main(void) { f(5); printf(\"not reached\\n\"); return 0; }";
+    assert_eq!(run(src), (3, "bye\n".into(), String::new()));
+}
+
+#[test]
+fn compile_errors_exit_65_with_diagnostics() {
+    let (status, out, err) = run("int main(void) { return y; }");
+    assert_eq!(status, EXIT_COMPILE_ERROR);
+    assert_eq!(out, "");
+    assert!(err.starts_with("p.c:1:25: error:"), "{err}");
+}
+
+#[test]
+fn division_by_zero_reports_location_and_trace_after_flushing_output() {
+    let src = "#include <stdio.h>\n\
+               int q(int a, int b) {\n    return a / b;\n}\n\
+               int main(void) {\n    printf(\"before\\n\");\n    return q(1, 0);\n}\n";
+    let (status, out, err) = run(src);
+    assert_eq!(status, EXIT_RUNTIME_ERROR);
+    assert_eq!(out, "before\n");
+    assert_eq!(
+        err,
+        "p.c:3:12: runtime error: integer division by zero\n\
+         stack trace (innermost first):\n  q at p.c:3:12\n  main at p.c:7:12\n"
+    );
+}
+
+#[test]
+fn remainder_by_zero_and_wrapping_division() {
+    let (status, _, err) = run("int main(void) { long z = 0; return (int)(5L % z); }");
+    assert_eq!(status, EXIT_RUNTIME_ERROR);
+    assert!(err.contains("integer remainder by zero"), "{err}");
+    // INT_MIN / -1 wraps (gcc -fwrapv semantics), and INT_MIN % -1 is 0: no trap.
+    let src = "#include <stdio.h>\nint main(void) { int m = -2147483647 - 1; int d = -1;\n\
+               printf(\"%d %d\\n\", m / d, m % d); return 0; }";
+    assert_eq!(run(src), (0, "-2147483648 0\n".into(), String::new()));
+}
+
+#[test]
+fn each_index_is_checked_against_its_own_dimension() {
+    // m[0][5] is inside the 12 elements but outside the second dimension (4).
+    let src = "int m[3][4];\nint main(void) {\n    int j = 5;\n    return m[0][j];\n}\n";
+    let (status, _, err) = run(src);
+    assert_eq!(status, EXIT_RUNTIME_ERROR);
+    assert!(
+        err.starts_with(
+            "p.c:4:12: runtime error: array index 5 out of bounds for dimension of size 4"
+        ),
+        "{err}"
+    );
+    let src = "int main(void) {\n    int a[3];\n    int i = -1;\n    a[i] = 2;\n    return 0;\n}\n";
+    let (status, _, err) = run(src);
+    assert_eq!(status, EXIT_RUNTIME_ERROR);
+    assert!(err.contains("array index -1 out of bounds"), "{err}");
+}
+
+#[test]
+fn array_parameters_are_checked_against_the_callers_array() {
+    let src = "void set(int a[], int i) { a[i] = 1; }\n\
+               int main(void) { int v[4]; set(v, 3); set(v, 4); return 0; }";
+    let (status, _, err) = run(src);
+    assert_eq!(status, EXIT_RUNTIME_ERROR);
+    assert!(
+        err.contains("index 4 out of bounds for dimension of size 4"),
+        "{err}"
+    );
+    assert!(err.contains("  set at p.c:1:28\n  main at p.c:2:"), "{err}");
+}
+
+#[test]
+fn shift_counts_are_checked_for_the_promoted_type() {
+    let (status, _, err) = run("int main(void) { int k = 32; return 1 << k; }");
+    assert_eq!(status, EXIT_RUNTIME_ERROR);
+    assert!(
+        err.contains("shift count 32 out of range for a 32-bit operand"),
+        "{err}"
+    );
+    let (status, _, err) = run("int main(void) { int k = -1; return 8 >> k; }");
+    assert_eq!(status, EXIT_RUNTIME_ERROR);
+    assert!(err.contains("shift count -1 out of range"), "{err}");
+    // 64-bit operands accept counts up to 63.
+    let (status, _, _) = run("int main(void) { int k = 40; return (int)((1L << k) >> 38); }");
+    assert_eq!(status, 4);
+}
+
+#[test]
+fn recursion_deeper_than_max_depth_traps_with_a_collapsed_trace() {
+    let src = "int down(int n) {\n    return n == 0 ? 0 : 1 + down(n - 1);\n}\n\
+               int main(void) {\n    return down(100);\n}\n";
+    assert_eq!(run(src).0, 100);
+    let (status, _, err) = run_with(src, &RunOptions { max_depth: 50 });
+    assert_eq!(status, EXIT_RUNTIME_ERROR);
+    assert!(err.contains("more than 50 active calls"), "{err}");
+    // main plus 49 activations of down (the innermost is the one calling); the repeated call
+    // site shows once with its count.
+    assert!(err.contains("  down at p.c:2:29 (x49)\n"), "{err}");
+    assert!(err.ends_with("  main at p.c:5:12\n"), "{err}");
+}
+
+/// Counts what the hooks see, and optionally switches every frame of `main` to another code
+/// version at its first loop-header arrival.
+#[derive(Default)]
+struct Counting {
+    entries: Vec<u16>,
+    branches: usize,
+    taken: usize,
+    back_edges: usize,
+    switches: usize,
+    returns: usize,
+    osr_to: Option<u32>,
+    osr_done: bool,
+}
+
+impl Probes for Counting {
+    const ENABLED: bool = true;
+
+    fn on_entry(&mut self, func: FuncIdx) {
+        self.entries.push(func.0);
+    }
+
+    fn on_branch(&mut self, _func: FuncIdx, _pc: Pc, taken: bool) {
+        self.branches += 1;
+        self.taken += usize::from(taken);
+    }
+
+    fn on_switch(&mut self, _func: FuncIdx, _pc: Pc, _target: Pc) {
+        self.switches += 1;
+    }
+
+    fn on_back_edge(&mut self, _func: FuncIdx, _pc: Pc, target: Pc) -> Option<Osr> {
+        self.back_edges += 1;
+        match self.osr_to {
+            Some(version) if !self.osr_done => {
+                self.osr_done = true;
+                Some(Osr {
+                    version,
+                    pc: target,
+                })
+            }
+            _ => None,
+        }
+    }
+
+    fn on_return(&mut self, _func: FuncIdx) {
+        self.returns += 1;
+    }
+}
+
+const LOOPS: &str = "#include <stdio.h>\n\
+    int sq(int x) { return x * x; }\n\
+    int main(void) {\n\
+        int s = 0;\n\
+        for (int i = 0; i < 10; i++) {\n\
+            switch (i % 4) { case 0: s += sq(i); break; case 1: s -= 1; break; case 2: s += 2; break; case 3: s += 3; break; default: s = -1000; }\n\
+        }\n\
+        printf(\"%d\\n\", s);\n\
+        return 0;\n\
+    }\n";
+
+#[test]
+fn probes_see_entries_branches_back_edges_switches_and_returns() {
+    let program = lang::compile_source("p.c", LOOPS).expect("compiles");
+    let mut m = Machine::new(&program, 100);
+    let mut probes = Counting::default();
+    let mut out = Vec::new();
+    let exit = execute(&mut m, &mut probes, &mut out).expect("runs");
+    m.flush(&mut out);
+    assert_eq!(exit, Exit::Return(0));
+    // i%4==0: sq(0)+sq(4)+sq(8) = 80; ==1: i=1,5,9 -> -3; ==2: i=2,6 -> +4; ==3: i=3,7 -> +6
+    assert_eq!(String::from_utf8(out).unwrap(), "87\n");
+    let main = program.main.0;
+    let sq = 1 - main;
+    let mut expected = vec![main];
+    expected.extend([sq; 3]);
+    assert_eq!(probes.entries, expected);
+    // The loop test runs once at the top (not taken) and 10 times at the bottom (9 taken
+    // back edges); the switch dispatches 10 times.
+    assert_eq!(probes.back_edges, 9);
+    assert_eq!(probes.switches, 10);
+    assert!(probes.branches >= 11, "{}", probes.branches);
+    assert_eq!(probes.returns, 4);
+}
+
+#[test]
+fn on_stack_replacement_continues_in_another_version() {
+    let program = lang::compile_source("p.c", LOOPS).expect("compiles");
+    let mut m = Machine::new(&program, 100);
+    // A second version of main: the same code (an instrumented copy would add probes but
+    // keep the layout). Switching to it at a loop header must not change the result.
+    let f = &program.functions[program.main.index()];
+    let v = m.add_version(Version {
+        func: program.main,
+        code: f.code.clone().into_boxed_slice(),
+        locs: f.locs.clone().into_boxed_slice(),
+        tables: f.tables.clone().into_boxed_slice(),
+    });
+    let mut probes = Counting {
+        osr_to: Some(v),
+        ..Counting::default()
+    };
+    let mut out = Vec::new();
+    let exit = execute(&mut m, &mut probes, &mut out).expect("runs");
+    m.flush(&mut out);
+    assert_eq!(exit, Exit::Return(0));
+    assert!(probes.osr_done);
+    assert_eq!(String::from_utf8(out).unwrap(), "87\n");
+    assert_eq!(probes.back_edges, 9);
+}
