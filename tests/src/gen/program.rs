@@ -552,6 +552,19 @@ impl Gen {
         let name = self.fresh_name("i");
         self.scopes.push(Vec::new());
         let t = ty.c_name();
+        if self.rng.chance(8) {
+            // a double counter: steps of 0.5 are exact
+            self.line(&format!(
+                "for (double {name} = 0.0; {name} < {}.0; {name} += 0.5) {{",
+                k / 2
+            ));
+            let trips = 2 * (k / 2);
+            self.declare(name, Ty::Double, vec![], false, None);
+            self.loop_body(depth, trips.max(1));
+            self.line("}");
+            self.scopes.pop();
+            return;
+        }
         match self.rng.below(3) {
             0 => {
                 self.line(&format!("for ({t} {name} = 0; {name} < {k}; {name}++) {{"));
@@ -584,8 +597,14 @@ impl Gen {
         self.indent += 1;
         self.scopes.push(Vec::new());
         self.line(&format!("{} {name} = {k};", ty.c_name()));
-        self.line(&format!("while ({name}-- > 0) {{"));
-        self.declare(name, ty, vec![], false, Some(k));
+        self.declare(name.clone(), ty, vec![], false, Some(k));
+        if self.rng.chance(30) {
+            // an extra exit condition, evaluated only while the counter allows another trip
+            let c = self.pure_expr(1);
+            self.line(&format!("while ({name}-- > 0 && {}) {{", c.text));
+        } else {
+            self.line(&format!("while ({name}-- > 0) {{"));
+        }
         self.loop_body(depth, k);
         self.line("}");
         self.scopes.pop();
