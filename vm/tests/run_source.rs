@@ -135,6 +135,19 @@ fn recursion_deeper_than_max_depth_traps_with_a_collapsed_trace() {
     assert!(err.ends_with("  main at p.c:5:12\n"), "{err}");
 }
 
+#[test]
+fn then_branch_ending_in_a_jump_still_falls_out_through_inner_ifs() {
+    // The then-branch's last instruction is `break`'s jump, but its inner `if` can also leave
+    // it at the bottom: that path must skip the else-branch. (A generated program found this.)
+    let src = "int main(void) {\n    int r = 0;\n    for (int i = 0; i < 4; i++) {\n\
+               if (i < 2) {\n            if (i == 1) break;\n        } else {\n\
+               r += 100;\n        }\n        r += 1;\n    }\n    return r;\n}\n";
+    assert_eq!(run(src).0, 1);
+    let src = "int f(int x) {\n    if (x > 0) {\n        if (x > 5) return 2;\n    } else {\n\
+               return 3;\n    }\n    return 4;\n}\nint main(void) { return f(1) * 10 + f(9); }";
+    assert_eq!(run(src).0, 42);
+}
+
 /// Counts what the hooks see, and optionally switches every frame of `main` to another code
 /// version at its first loop-header arrival.
 #[derive(Default)]

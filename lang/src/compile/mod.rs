@@ -143,6 +143,10 @@ struct FnCompiler<'a> {
     array_slots: u64,
     ctx: Vec<Ctx>,
     loc: Loc,
+    /// The highest instruction index some jump targets (`None` before any patch): when it is
+    /// the next instruction to be emitted, control can arrive there even if the last emitted
+    /// instruction never falls through.
+    last_label: Option<usize>,
     error: Option<Diagnostic>,
 }
 
@@ -173,6 +177,7 @@ impl<'a> FnCompiler<'a> {
             array_slots: 0,
             ctx: Vec::new(),
             loc: Loc::default(),
+            last_label: None,
             error: None,
         };
         for local in &func.locals {
@@ -199,7 +204,7 @@ impl<'a> FnCompiler<'a> {
         // Falling off the end: `void` functions return; `main` returns 0 (C99); other
         // functions return 0 (C leaves the value undefined).
         self.loc = self.loc_of(Span::new(body.span.end as usize, body.span.end as usize));
-        if self.code.last().is_none_or(|i| !i.is_terminator()) || self.has_jump_to_end() {
+        if self.reachable_here() {
             if self.func.ret.is_some() {
                 let r = self.alloc();
                 self.emit(Instr::LoadI { a: r, imm: 0 });
@@ -251,16 +256,11 @@ impl<'a> FnCompiler<'a> {
         })
     }
 
-    /// True if some jump targets the (not yet emitted) instruction after the last one.
-    fn has_jump_to_end(&self) -> bool {
-        let end = self.code.len();
-        self.code
-            .iter()
-            .any(|i| i.target().is_some_and(|t| t.index() == end))
-            || self
-                .tables
-                .iter()
-                .any(|t| t.default.index() == end || t.targets.iter().any(|p| p.index() == end))
+    /// Whether control can reach the next instruction to be emitted: the last one falls
+    /// through, or some jump targets this position.
+    fn reachable_here(&self) -> bool {
+        self.code.last().is_none_or(|i| !i.is_terminator())
+            || self.last_label == Some(self.code.len())
     }
 
     /// Puts the array-reference set-up in front of the code, shifting every target.
@@ -350,7 +350,9 @@ impl<'a> FnCompiler<'a> {
         self.code.len()
     }
 
+    /// The jump target `at` (recorded as a label, see `last_label`).
     fn pc(&mut self, at: usize) -> Pc {
+        self.last_label = Some(self.last_label.map_or(at, |l| l.max(at)));
         if at > usize::from(u16::MAX) && self.error.is_none() {
             self.error = Some(Diagnostic::error(
                 self.func.span,

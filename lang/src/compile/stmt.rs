@@ -33,7 +33,7 @@ impl FnCompiler<'_> {
                 self.stmt(then_branch);
                 match else_branch {
                     Some(e) => {
-                        let end = if self.falls_through() {
+                        let end = if self.reachable_here() {
                             Some(self.jump())
                         } else {
                             None
@@ -140,11 +140,6 @@ impl FnCompiler<'_> {
             },
         }
         self.free = mark;
-    }
-
-    /// Whether control can fall through the end of the code emitted so far.
-    fn falls_through(&self) -> bool {
-        self.code.last().is_none_or(|i| !i.is_terminator())
     }
 
     fn pop_loop(&mut self) -> (Vec<Patch>, Vec<Patch>) {
