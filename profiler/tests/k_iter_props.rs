@@ -135,13 +135,17 @@ fn check(
             expected.extend(params.run(inv).into_iter().map(Some));
         }
         let trace = Trace::from_invocations(invocations.iter().map(|v| v.as_slice()));
-        for placement in [
-            KPlacement::EdgeValues,
-            KPlacement::DummyRemoval,
-            KPlacement::EventCounting,
-        ] {
-            let plan = kit.plan(placement);
-            let run = execute(&plan, cfg, &trace, false)
+        // Event counting also with the trace's own edge profile as spanning-tree weights.
+        let profile = profiler::trace::edge_profile(cfg, &trace).expect("the trace fits the CFG");
+        let plans = [
+            kit.plan(KPlacement::EdgeValues),
+            kit.plan(KPlacement::DummyRemoval),
+            kit.plan(KPlacement::EventCounting),
+            kit.plan_weighted(KPlacement::EventCounting, Some(&profile)),
+        ];
+        for plan in &plans {
+            let placement = plan.placement;
+            let run = execute(plan, cfg, &trace, false)
                 .map_err(|e| TestCaseError::fail(e.to_string()))?;
             let got: Vec<Option<RefPath>> = run
                 .stream
