@@ -27,6 +27,34 @@
 //! - [`mod@execute`]: runs a plan along a trace, as the VM's probes would (the paper's Table 2);
 //! - [`report`]: the numbering tables (the paper's Table 1) and the static path listing.
 //!
+//! The VM's way in, for one function (a self-loop, K = 2, `header` path ends):
+//!
+//! ```
+//! use profiler::k_iteration::{KIterConfig, KIterState, KIteration, KPlacement};
+//! use profiler::{CfgBuilder, DepthFirst, Loops, PathEnds};
+//! let mut b = CfgBuilder::new();
+//! let (entry, body, exit) = (b.add_block(), b.add_block(), b.add_block());
+//! b.add_edge(entry, body);
+//! b.add_edge(body, body);
+//! b.add_edge(body, exit);
+//! let cfg = b.finish(entry, exit).unwrap();
+//! let dfs = DepthFirst::compute(&cfg);
+//! let loops = Loops::compute(&cfg, &dfs);
+//! let kit = KIteration::compute(&cfg, &dfs, &loops, KIterConfig::new(2, PathEnds::Header)).unwrap();
+//! let plan = kit.plan(KPlacement::DummyRemoval);
+//! // One frame: entry, body, body, body, exit.
+//! let mut ids = Vec::new();
+//! let mut frame = KIterState::new(&plan);
+//! for e in [cfg.succ_edge(entry, 0), cfg.succ_edge(body, 0), cfg.succ_edge(body, 0), cfg.succ_edge(body, 1)] {
+//!     frame.take_edge(&plan, e, &mut |id| ids.push(id)).unwrap();
+//! }
+//! frame.finish(&plan, &mut |id| ids.push(id)).unwrap();
+//! let paths: Vec<_> = ids.iter().map(|&id| kit.identify(id).unwrap().unwrap()).collect();
+//! assert_eq!(paths[0].nodes, vec![entry]); // cut on arriving at the header
+//! assert_eq!((paths[1].nodes.clone(), paths[1].end), (vec![body, body], Some(body))); // 2 iterations
+//! assert_eq!(paths[2].nodes, vec![body, body, exit]); // started by the first back edge
+//! ```
+//!
 //! **No aborts** (the paper gives up above 60,000 static paths). [`KIteration::compute`] first
 //! numbers with every innermost loop as a k-loop. If a count exceeds `u64` or
 //! [`KIterConfig::max_paths`], it checks that acyclic profiling of every loop fits, then demotes
