@@ -456,3 +456,43 @@ fn large_k() {
     );
     assert_eq!(r.unwrap_err(), KIterError::TooLarge);
 }
+
+/// Degenerate CFGs: a single block (entry = exit) has one path; a CFG without loops has its
+/// Ball-Larus paths for every K.
+#[test]
+fn degenerate_cfgs() {
+    let mut b = profiler::CfgBuilder::new();
+    let only = b.add_block();
+    let cfg = b.finish(only, only).expect("one block is a CFG");
+    let dfs = DepthFirst::compute(&cfg);
+    let loops = Loops::compute(&cfg, &dfs);
+    let kit =
+        KIteration::compute(&cfg, &dfs, &loops, KIterConfig::new(3, PathEnds::Header)).unwrap();
+    assert_eq!(kit.num_paths(), 1);
+    assert_eq!(
+        kit.identify(0).unwrap().map(|p| (p.nodes, p.end)),
+        Some((vec![only], None))
+    );
+    let trace = Trace::from_invocations([[only].as_slice(), [only].as_slice()]);
+    let run = execute(&kit.plan(KPlacement::DummyRemoval), &cfg, &trace, false).unwrap();
+    let s = StreamItem::Invocation;
+    assert_eq!(
+        run.stream,
+        vec![s, StreamItem::Path(0), s, StreamItem::Path(0)]
+    );
+
+    let p = parse_cfg("entry a\nexit d\na -> b c\nb -> d\nc -> d\n").unwrap();
+    let dfs = DepthFirst::compute(&p.cfg);
+    let loops = Loops::compute(&p.cfg, &dfs);
+    for k in 1..=4 {
+        let kit = KIteration::compute(
+            &p.cfg,
+            &dfs,
+            &loops,
+            KIterConfig::new(k, PathEnds::Backedge),
+        )
+        .unwrap();
+        assert_eq!(kit.num_paths(), 2);
+        assert!(kit.k_loops().is_empty() && kit.fallbacks().is_empty());
+    }
+}
