@@ -496,3 +496,33 @@ fn degenerate_cfgs() {
         assert!(kit.k_loops().is_empty() && kit.fallbacks().is_empty());
     }
 }
+
+/// The JSON shapes of the issue: the static path listing and the result of a run.
+#[test]
+fn json_reports() {
+    use profiler::k_iteration::report::{run_json, static_paths_json};
+    let f = figure_1();
+    let kit = f.kit(2, PathEnds::Backedge);
+    let name = |b: Block| f.p.name(b).to_string();
+    let listing = static_paths_json(&kit, &name).unwrap();
+    assert_eq!(listing["static_paths"], 23);
+    assert_eq!(listing["paths"].as_array().unwrap().len(), 23);
+    assert_eq!(
+        listing["paths"][15],
+        serde_json::json!({"id": 15, "nodes": ["2", "3", "5", "2", "4", "5", "6"], "end": null})
+    );
+    assert_eq!(
+        listing["paths"][1],
+        serde_json::json!({"id": 1, "nodes": ["1", "2", "3", "5", "2", "3", "5"], "end": "2"})
+    );
+    let trace = Trace::parse("1 (2 3 5 2 4 5)^2 6", &|n| f.p.block(n)).unwrap();
+    let run = execute(&kit.plan(KPlacement::DummyRemoval), &f.p.cfg, &trace, false).unwrap();
+    let v = run_json(&kit, &run, &name).unwrap();
+    assert_eq!(v["stream"], serde_json::json!(["*", 3, 19, 15]));
+    assert_eq!(v["counts"][0]["id"], 3);
+    assert_eq!(v["counts"][0]["count"], 1);
+    assert_eq!(
+        v["counts"][2]["nodes"],
+        serde_json::json!(["2", "4", "5", "2", "3", "5"])
+    );
+}
