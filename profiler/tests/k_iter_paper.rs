@@ -504,9 +504,18 @@ fn json_reports() {
     let f = figure_1();
     let kit = f.kit(2, PathEnds::Backedge);
     let name = |b: Block| f.p.name(b).to_string();
-    let listing = static_paths_json(&kit, &name).unwrap();
+    let listing = static_paths_json(&kit, &name, 100).unwrap();
     assert_eq!(listing["static_paths"], 23);
     assert_eq!(listing["paths"].as_array().unwrap().len(), 23);
+    assert_eq!(listing["truncated"], false);
+    let short = static_paths_json(&kit, &name, 5).unwrap();
+    assert_eq!(
+        (
+            short["paths"].as_array().unwrap().len(),
+            &short["truncated"]
+        ),
+        (5, &serde_json::json!(true))
+    );
     assert_eq!(
         listing["paths"][15],
         serde_json::json!({"id": 15, "nodes": ["2", "3", "5", "2", "4", "5", "6"], "end": null})

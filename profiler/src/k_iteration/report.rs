@@ -153,19 +153,23 @@ pub fn path_text(id: u64, path: &Path, name: &dyn Fn(Block) -> String) -> String
     }
 }
 
-/// Every static path: `{"static_paths": N, "paths": [{"id", "nodes", "end"}, ...]}` ordered by
-/// id, plus `"fallbacks"` (one sentence each, empty when none).
+/// The static paths: `{"static_paths": N, "paths": [{"id", "nodes", "end"}, ...]}` ordered by
+/// id, at most `limit` of them (then `"truncated": true`), plus `"fallbacks"` (one sentence
+/// each, empty when none).
 pub fn static_paths_json(
     kit: &KIteration<'_>,
     name: &dyn Fn(Block) -> String,
+    limit: u64,
 ) -> Result<Value, KIterError> {
     let paths = kit
         .paths()
+        .take(usize::try_from(limit).unwrap_or(usize::MAX))
         .map(|p| p.map(|(id, p)| path_json(id, &p, name)))
         .collect::<Result<Vec<_>, _>>()?;
     Ok(json!({
         "static_paths": kit.num_paths(),
         "paths": paths,
+        "truncated": kit.num_paths() > limit,
         "fallbacks": kit.fallbacks().iter().map(|f| f.to_string()).collect::<Vec<_>>(),
     }))
 }
