@@ -47,10 +47,13 @@
 //!
 //! In the first shape the header is the test block at the *bottom*, entered by a forward `Jmp`
 //! from before the loop and by the fall-through (or a forward `continue` jump) from the body;
-//! the backward pc jump leaves the header. In the second the header is the block at the *top*
-//! and the backward pc jump enters it. Either way, the backward pc jump that the interpreter's
-//! [`crate::probes::Probes::on_back_edge`] hook sees is an edge whose source or target is the
-//! header.
+//! the backward pc jump leaves the test, which may span several blocks (`i < n && ok`: the
+//! header holds `i < n`, the backward jump is in the block of `ok`). In the second the header is
+//! the block at the *top* and the backward pc jump enters it. In both, every backward pc jump
+//! lies inside a loop (both ends in one natural loop), and since any cycle of the code must
+//! jump to a lower or equal pc somewhere, every iteration of every loop takes at least one
+//! backward pc jump: the interpreter's [`crate::probes::Probes::on_back_edge`] hook fires at
+//! least once per iteration, though not necessarily at the header.
 //!
 //! The **yield point** of a header (where a path is cut under `header` path ends, where a path
 //! starts, and where a running frame may switch to instrumented code by OSR) is the header
