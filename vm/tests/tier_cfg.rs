@@ -58,9 +58,14 @@ fn check_invariants(f: &Function) {
             assert!(start < end, "{name}: empty block {b}");
             assert!(start.index() >= last_end, "{name}: blocks out of pc order");
             last_end = end.index();
-            for pc in start.index()..end.index() {
-                assert!(owner[pc].is_none(), "{name}: @{pc} in two blocks");
-                owner[pc] = Some(b);
+            for (pc, slot) in owner
+                .iter_mut()
+                .enumerate()
+                .take(end.index())
+                .skip(start.index())
+            {
+                assert!(slot.is_none(), "{name}: @{pc} in two blocks");
+                *slot = Some(b);
                 assert_eq!(fc.block_of_pc(Pc(pc as u16)), Some(b));
             }
             // Lines: the span of the block's instructions.
