@@ -366,6 +366,9 @@ fn run_loop<P: Probes>(
     let mut code: *const Instr = unsafe { (*version).code.as_ptr() };
     let mut base: usize = 0;
     let mut abase = enter_frame(stack, &mut mem, &m.callees[main.index()], base, &mut atop);
+    // The running frame's register window: `stack.as_mut_ptr() + base`, recomputed whenever
+    // `base` changes or the stack is reallocated (only `enter_frame` grows it).
+    let mut regs: *mut u64 = stack.as_mut_ptr();
     let mut pc: usize = 0;
     let max_frames = m.max_depth as usize - 1;
     if P::ENABLED {
@@ -381,17 +384,17 @@ fn run_loop<P: Probes>(
     // Register access. SAFETY: see the module docs (verified operands, window kept allocated).
     macro_rules! r {
         ($reg:expr) => {{
-            let i = base + ($reg).index();
-            debug_assert!(i < stack.len());
-            unsafe { *stack.get_unchecked(i) }
+            let i = ($reg).index();
+            debug_assert!(base + i < stack.len());
+            unsafe { *regs.add(i) }
         }};
     }
     macro_rules! set {
         ($reg:expr, $v:expr) => {{
             let v: u64 = $v;
-            let i = base + ($reg).index();
-            debug_assert!(i < stack.len());
-            unsafe { *stack.get_unchecked_mut(i) = v }
+            let i = ($reg).index();
+            debug_assert!(base + i < stack.len());
+            unsafe { *regs.add(i) = v }
         }};
     }
     macro_rules! ri {
@@ -470,7 +473,7 @@ fn run_loop<P: Probes>(
             match m.frames.pop() {
                 None => {
                     m.mem = mem;
-                    return Ok(Exit::Return(stack[base] as i32));
+                    return Ok(Exit::Return(unsafe { *regs } as i32));
                 }
                 Some(fr) => {
                     version = fr.version;
@@ -479,6 +482,8 @@ fn run_loop<P: Probes>(
                     pc = fr.ret_pc;
                     base = fr.base;
                     abase = fr.abase;
+                    // SAFETY: the caller's window lies inside the stack.
+                    regs = unsafe { stack.as_mut_ptr().add(base) };
                 }
             }
         }};
@@ -739,6 +744,8 @@ fn run_loop<P: Probes>(
                 // SAFETY: function indices are verified.
                 let callee = unsafe { m.callees.get_unchecked(f.index()) };
                 abase = enter_frame(stack, &mut mem, callee, base, &mut atop);
+                // SAFETY: `enter_frame` made the stack hold the callee's whole window.
+                regs = unsafe { stack.as_mut_ptr().add(base) };
                 version = callee.version;
                 code = unsafe { (*version).code.as_ptr() };
                 fdef = unsafe { program.functions.get_unchecked(f.index()) };
@@ -749,7 +756,8 @@ fn run_loop<P: Probes>(
             }
             Instr::Ret { a } => {
                 let v = r!(a);
-                stack[base] = v;
+                // SAFETY: r0 of the window exists (num_regs >= 1).
+                unsafe { *regs = v };
                 ret!();
             }
             Instr::RetV {} => ret!(),
@@ -768,12 +776,15 @@ fn run_loop<P: Probes>(
             }
             Instr::Printf { a, p } => {
                 let site = &fdef.sites[p.index()];
-                let start = base + a.index();
-                do_printf(
-                    &mut m.out,
-                    site,
-                    &stack[start..base + usize::from(fdef.num_regs)],
-                );
+                // SAFETY: the verifier checked that the site's argument registers
+                // `a .. a + reg_args` lie inside the window, which lies inside the stack.
+                let args = unsafe {
+                    std::slice::from_raw_parts(
+                        regs.add(a.index()),
+                        usize::from(fdef.num_regs) - a.index(),
+                    )
+                };
+                do_printf(&mut m.out, site, args);
                 m.flush_if_full(w);
             }
             Instr::Puts { p } => {
