@@ -1,0 +1,332 @@
+//! Path profiles: the data model of `--profile-out` (JSON, `docs/profile-format.md`) and of the
+//! human report ([`report`]).
+//!
+//! A [`Profile`] is what one run measured: run-wide settings (`mode`, `k`, `path_ends`,
+//! `tier_up`), whether the run finished (`complete`), and per function its blocks with their
+//! source lines, its number of static paths and the paths it executed with their counts. A path
+//! is written as in the design note `cfg-format.md` ("How a path is written"): its block
+//! sequence and `end`, the header block where it was cut, or `null` when it reached the exit.
+//!
+//! **Determinism** (issue 4, item 5): the same program and options must give a byte-identical
+//! file, so every order is fixed here, never left to a hash table: functions in program order
+//! (their index in the bytecode), blocks by id, paths by count (descending) then id
+//! (ascending); struct fields serialize in declaration order; [`Profile::to_json`] is the only
+//! writer. [`Profile::check`] verifies these orders and the references between fields, and
+//! [`Profile::from_json`] applies it, so a profile read back is one this module could have
+//! written.
+//!
+//! **Later modes.** `kiter` (k-iteration paths, issue 5) fills the same `paths` with
+//! k-iteration paths (ids from the k-iteration numbering, `k` > 1): the `(blocks, end)` shape
+//! already covers them. `kbl` (k-BLPP, issue 6) keeps the BL `paths` (the first level of the
+//! k-IPF) and will add per function an `ipf` (the prefix forest of the n-grams of BL ids, n <= k,
+//! each node an id and a count) and its `stats` (node counts, average degree of internal nodes,
+//! average leaf depth: the k-BLPP paper's section 3.3 metrics) as new optional fields of
+//! [`FunctionProfile`]: readers of version 1 ignore unknown fields, and nothing already
+//! written changes meaning.
+
+pub mod report;
+
+use std::fmt;
+use std::str::FromStr;
+
+use profiler::{Path, PathEnds};
+use serde::{Deserialize, Serialize};
+
+use crate::tier::cfg_build::FunctionCfg;
+
+/// The value of the `format` field.
+pub const FORMAT: &str = "vmrun-path-profile";
+/// The value of the `version` field (bumped when a field changes meaning or is removed).
+pub const VERSION: u32 = 1;
+
+/// The profiling mode of a run (`--profile=MODE`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Mode {
+    /// No probes, no tier-0 counters: nothing is measured (`paths` are empty).
+    None,
+    /// Tier-0 counters only (`paths` are empty).
+    Edge,
+    /// Ball-Larus path counts.
+    Bl,
+    /// Every block entered recorded; paths counted by definition from the record.
+    Trace,
+}
+
+impl Mode {
+    /// The name used on the command line and in the JSON.
+    pub fn name(self) -> &'static str {
+        match self {
+            Mode::None => "none",
+            Mode::Edge => "edge",
+            Mode::Bl => "bl",
+            Mode::Trace => "trace",
+        }
+    }
+}
+
+impl fmt::Display for Mode {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for Mode {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        match s {
+            "none" => Ok(Mode::None),
+            "edge" => Ok(Mode::Edge),
+            "bl" => Ok(Mode::Bl),
+            "trace" => Ok(Mode::Trace),
+            _ => Err(format!(
+                "unknown profile mode '{s}' (expected none, edge, bl or trace)"
+            )),
+        }
+    }
+}
+
+/// `PathEnds` as a JSON string (`"header"`, `"backedge"`), via its `Display`/`FromStr`.
+mod path_ends_name {
+    use profiler::PathEnds;
+    use serde::{Deserialize, Deserializer, Serializer};
+
+    pub fn serialize<S: Serializer>(p: &PathEnds, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(p)
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<PathEnds, D::Error> {
+        let s = String::deserialize(d)?;
+        s.parse().map_err(serde::de::Error::custom)
+    }
+}
+
+/// One run's profile. Field order is the JSON order.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Profile {
+    /// Always [`FORMAT`].
+    pub format: String,
+    /// Always [`VERSION`] when written by this module.
+    pub version: u32,
+    /// The program's file name as given on the command line.
+    pub program: String,
+    /// The profiling mode.
+    pub mode: Mode,
+    /// Iterations per path: 1 for Ball-Larus paths (every mode of this version).
+    pub k: u32,
+    /// The path-end strategy.
+    #[serde(with = "path_ends_name")]
+    pub path_ends: PathEnds,
+    /// The `--tier-up` threshold.
+    pub tier_up: u64,
+    /// False when the run ended by a trap, a limit or a signal: the counts are those of the
+    /// paths completed until then.
+    pub complete: bool,
+    /// Every function of the program, in program order.
+    pub functions: Vec<FunctionProfile>,
+}
+
+/// One function's part of a [`Profile`].
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FunctionProfile {
+    /// Its name in the source.
+    pub name: String,
+    /// The line of its definition.
+    pub line: u32,
+    /// The id of its entry block.
+    pub entry: u32,
+    /// The id of its exit block (the virtual block joining every return and `exit`).
+    pub exit: u32,
+    /// Every block of its CFG, by id.
+    pub blocks: Vec<BlockLines>,
+    /// The number of paths its numbering has (ids are `0..static_paths`).
+    pub static_paths: u64,
+    /// The paths executed at least once, by count (descending) then id.
+    pub paths: Vec<PathCount>,
+    /// The value of its tier-0 counter (invocations plus loop-header arrivals) when it was
+    /// tiered up, or `None` if it never was (then `paths` is empty).
+    pub tiered_up_at: Option<u64>,
+}
+
+/// A block and its source lines.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct BlockLines {
+    /// The block id (its index in [`FunctionProfile::blocks`]).
+    pub id: u32,
+    /// The first and last source line of its instructions, `None` for the virtual entry and
+    /// exit blocks.
+    pub lines: Option<[u32; 2]>,
+}
+
+/// One executed path and its count.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PathCount {
+    /// Its id in the function's numbering.
+    pub id: u64,
+    /// How many times it was completed.
+    pub count: u64,
+    /// Its block sequence.
+    pub blocks: Vec<u32>,
+    /// The header block where it was cut, or `None` if it reached the exit (the exit is then
+    /// the last of `blocks`).
+    pub end: Option<u32>,
+}
+
+impl FunctionProfile {
+    /// A function's profile from its CFG, its number of static paths, when it tiered up, and
+    /// its counted paths `(id, count, path)` in any order (zero counts are dropped).
+    pub fn new(
+        name: &str,
+        line: u32,
+        fc: &FunctionCfg,
+        static_paths: u64,
+        tiered_up_at: Option<u64>,
+        counted: impl IntoIterator<Item = (u64, u64, Path)>,
+    ) -> FunctionProfile {
+        let cfg = fc.cfg();
+        let blocks = fc
+            .blocks()
+            .map(|(b, info)| BlockLines {
+                id: b.as_u32(),
+                lines: info.lines,
+            })
+            .collect();
+        let mut paths: Vec<PathCount> = counted
+            .into_iter()
+            .filter(|&(_, count, _)| count > 0)
+            .map(|(id, count, path)| PathCount {
+                id,
+                count,
+                blocks: path.nodes.iter().map(|b| b.as_u32()).collect(),
+                end: path.end.map(|b| b.as_u32()),
+            })
+            .collect();
+        sort_paths(&mut paths);
+        FunctionProfile {
+            name: name.to_string(),
+            line,
+            entry: cfg.entry().as_u32(),
+            exit: cfg.exit().as_u32(),
+            blocks,
+            static_paths,
+            paths,
+            tiered_up_at,
+        }
+    }
+
+    /// The sum of the path counts.
+    pub fn total(&self) -> u64 {
+        self.paths
+            .iter()
+            .fold(0u64, |acc, p| acc.saturating_add(p.count))
+    }
+
+    /// The source lines of block `id`, if it exists and has any.
+    pub fn lines(&self, id: u32) -> Option<[u32; 2]> {
+        self.blocks.get(id as usize).and_then(|b| b.lines)
+    }
+}
+
+/// Sorts paths in the profile's order: count descending, then id ascending.
+pub fn sort_paths(paths: &mut [PathCount]) {
+    paths.sort_by(|a, b| b.count.cmp(&a.count).then(a.id.cmp(&b.id)));
+}
+
+impl Profile {
+    /// A profile with the given settings and no functions yet.
+    pub fn new(
+        program: &str,
+        mode: Mode,
+        path_ends: PathEnds,
+        tier_up: u64,
+        complete: bool,
+    ) -> Profile {
+        Profile {
+            format: FORMAT.to_string(),
+            version: VERSION,
+            program: program.to_string(),
+            mode,
+            k: 1,
+            path_ends,
+            tier_up,
+            complete,
+            functions: Vec::new(),
+        }
+    }
+
+    /// The JSON text (pretty-printed, two-space indentation, ending with a newline).
+    pub fn to_json(&self) -> String {
+        let mut s = serde_json::to_string_pretty(self).expect("a profile always serializes");
+        s.push('\n');
+        s
+    }
+
+    /// Reads a profile and [checks](Profile::check) it.
+    pub fn from_json(text: &str) -> Result<Profile, String> {
+        let p: Profile = serde_json::from_str(text)
+            .map_err(|e| format!("line {}:{}: {e}", e.line(), e.column()))?;
+        p.check()?;
+        Ok(p)
+    }
+
+    /// Checks what the format promises: the `format` and `version`, block ids `0..n` in order,
+    /// entry and exit among them, path ids below `static_paths` and distinct, positive counts,
+    /// paths in order, every block of a path and its `end` an existing block, a path that
+    /// reached the exit ending with the exit block.
+    pub fn check(&self) -> Result<(), String> {
+        if self.format != FORMAT {
+            return Err(format!("format is '{}', expected '{FORMAT}'", self.format));
+        }
+        if self.version != VERSION {
+            return Err(format!(
+                "version {} is not supported (expected {VERSION})",
+                self.version
+            ));
+        }
+        for f in &self.functions {
+            let err = |what: String| Err(format!("function {}: {what}", f.name));
+            let n = f.blocks.len() as u32;
+            if let Some((i, b)) = f.blocks.iter().enumerate().find(|(i, b)| b.id != *i as u32) {
+                return err(format!("block number {i} has id {}", b.id));
+            }
+            if f.entry >= n || f.exit >= n {
+                return err(format!(
+                    "entry {} or exit {} is not one of its {n} blocks",
+                    f.entry, f.exit
+                ));
+            }
+            let mut ids: Vec<u64> = f.paths.iter().map(|p| p.id).collect();
+            ids.sort_unstable();
+            if ids.windows(2).any(|w| w[0] == w[1]) {
+                return err("a path id appears twice".to_string());
+            }
+            for p in &f.paths {
+                if p.id >= f.static_paths {
+                    return err(format!(
+                        "path {} is not below static_paths {}",
+                        p.id, f.static_paths
+                    ));
+                }
+                if p.count == 0 {
+                    return err(format!("path {} has count 0", p.id));
+                }
+                if p.blocks.is_empty() || p.blocks.iter().chain(&p.end).any(|&b| b >= n) {
+                    return err(format!("path {} names a block that does not exist", p.id));
+                }
+                if p.end.is_none() && p.blocks.last() != Some(&f.exit) {
+                    return err(format!(
+                        "path {} has no end but does not reach the exit",
+                        p.id
+                    ));
+                }
+            }
+            if f.paths
+                .windows(2)
+                .any(|w| (w[1].count, w[0].id) > (w[0].count, w[1].id))
+            {
+                return err("paths are not sorted by count, then id".to_string());
+            }
+        }
+        Ok(())
+    }
+}
