@@ -13,6 +13,7 @@ pub mod interp;
 pub mod libc;
 pub mod printf;
 pub mod probes;
+pub mod profile;
 pub mod tier;
 pub mod trap;
 
