@@ -1,0 +1,75 @@
+//! Every program of `programs/` run with a block-level recorder on the interpreter's existing
+//! hooks (`tier_support`): the recorded activations are walks of the CFGs the builder made
+//! (so the builder agrees with the interpreter on every block and edge taken), the oracle
+//! splits them into paths in both strategies, and recording changes nothing the program does.
+
+mod tier_support;
+
+use std::path::PathBuf;
+
+use profiler::PathEnds;
+use tier_support::{oracle_counts, record};
+
+/// Programs of `programs/` except the benchmarks (their traces are tens of millions of blocks).
+fn programs() -> Vec<(String, String)> {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../programs");
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "c"))
+        .filter(|p| {
+            !p.file_name()
+                .unwrap()
+                .to_string_lossy()
+                .starts_with("bench_")
+        })
+        .collect();
+    files.sort();
+    files
+        .into_iter()
+        .map(|p| {
+            let src = std::fs::read_to_string(&p).unwrap();
+            (p.file_name().unwrap().to_string_lossy().into_owned(), src)
+        })
+        .collect()
+}
+
+#[test]
+fn recorded_activations_split_into_paths_in_both_strategies() {
+    let mut programs_seen = 0;
+    for (name, src) in programs() {
+        let rec = record(&name, &src);
+        // Recording does not change what the program prints.
+        let mut out = Vec::new();
+        let plain = vm::run_source(&name, &src, &vm::RunOptions::default(), &mut out);
+        assert_eq!(rec.stdout, out, "{name}");
+        assert_eq!(
+            rec.complete,
+            plain.exit_status != vm::EXIT_RUNTIME_ERROR,
+            "{name}"
+        );
+        let finished: u64 = rec.finished.iter().map(|a| a.len() as u64).sum();
+        assert_eq!(finished, rec.returns, "{name}");
+        let header = oracle_counts(&rec, PathEnds::Header);
+        let backedge = oracle_counts(&rec, PathEnds::Backedge);
+        for (i, (h, b)) in header.iter().zip(&backedge).enumerate() {
+            let f = &rec.program.functions[i].name;
+            let acts = rec.finished[i].len() as u64;
+            // Each finished activation ends with exactly one path at the exit.
+            let at_exit = |c: &vm::tier::oracle::PathCounts| -> u64 {
+                c.counts
+                    .iter()
+                    .filter(|(p, _)| p.end.is_none())
+                    .map(|(_, n)| n)
+                    .sum()
+            };
+            assert_eq!(at_exit(h), acts, "{name} {f}");
+            assert_eq!(at_exit(b), acts, "{name} {f}");
+            // Header cuts include every back-edge cut.
+            assert!(h.total() >= b.total(), "{name} {f}");
+            assert!(h.unfinished.is_empty() && b.unfinished.is_empty());
+        }
+        programs_seen += 1;
+    }
+    assert!(programs_seen >= 20);
+}
