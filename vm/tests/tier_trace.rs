@@ -7,8 +7,9 @@ mod tier_support;
 
 use std::path::PathBuf;
 
+use profiler::DepthFirst;
 use profiler::PathEnds;
-use tier_support::{oracle_counts, record};
+use tier_support::{oracle_counts, profile_by_definition, record};
 
 /// Programs of `programs/` except the benchmarks (their traces are tens of millions of blocks).
 fn programs() -> Vec<(String, String)> {
@@ -67,7 +68,48 @@ fn recorded_activations_split_into_paths_in_both_strategies() {
             assert_eq!(at_exit(b), acts, "{name} {f}");
             // Header cuts include every back-edge cut.
             assert!(h.total() >= b.total(), "{name} {f}");
-            assert!(h.unfinished.is_empty() && b.unfinished.is_empty());
+            let abandoned = rec
+                .unfinished
+                .iter()
+                .filter(|(g, _)| g.index() == i)
+                .count();
+            assert_eq!(h.unfinished.len(), abandoned, "{name} {f}");
+            assert_eq!(b.unfinished.len(), abandoned, "{name} {f}");
+        }
+        // The profiles by definition are well-formed, and every path is a path of the CFG:
+        // consecutive blocks joined by edges, starting at the entry or a header, cut at a
+        // header (by a back edge under `backedge`).
+        for ends in [PathEnds::Header, PathEnds::Backedge] {
+            let profile = profile_by_definition(&name, &rec, ends);
+            profile.check().unwrap();
+            assert_eq!(profile.complete, rec.complete);
+            for (fp, fc) in profile.functions.iter().zip(&rec.cfgs) {
+                let cfg = fc.cfg();
+                let dfs = DepthFirst::compute(cfg);
+                for p in &fp.paths {
+                    let bs: Vec<profiler::Block> = p
+                        .blocks
+                        .iter()
+                        .map(|&b| profiler::Block::new(b as usize))
+                        .collect();
+                    assert!(
+                        bs[0] == cfg.entry() || dfs.is_header(bs[0]),
+                        "{name} {}",
+                        fp.name
+                    );
+                    for w in bs.windows(2) {
+                        assert!(cfg.find_edge(w[0], w[1]).is_some(), "{name} {}", fp.name);
+                    }
+                    if let Some(h) = p.end {
+                        let h = profiler::Block::new(h as usize);
+                        let e = cfg.find_edge(*bs.last().unwrap(), h).unwrap();
+                        assert!(dfs.is_header(h));
+                        if ends == PathEnds::Backedge {
+                            assert!(dfs.is_back_edge(e));
+                        }
+                    }
+                }
+            }
         }
         programs_seen += 1;
     }

@@ -10,8 +10,9 @@
 //! **Determinism** (issue 4, item 5): the same program and options must give a byte-identical
 //! file, so every order is fixed here, never left to a hash table: functions in program order
 //! (their index in the bytecode), blocks by id, paths by count (descending) then id
-//! (ascending); struct fields serialize in declaration order; [`Profile::to_json`] is the only
-//! writer. [`Profile::check`] verifies these orders and the references between fields, and
+//! (ascending); members are written in declaration order by [`Profile::to_json`], the only
+//! writer (it lays the text out by hand, one block or path per line, and is tested to read
+//! back through the `serde` derive to an equal profile). [`Profile::check`] verifies these orders and the references between fields, and
 //! [`Profile::from_json`] applies it, so a profile read back is one this module could have
 //! written.
 //!
@@ -254,11 +255,84 @@ impl Profile {
         }
     }
 
-    /// The JSON text (pretty-printed, two-space indentation, ending with a newline).
+    /// The JSON text: two-space indentation, one line per member down to the blocks and paths,
+    /// and each block and each path on one line (`{"id": 2, "count": 6, ...}`); ends with a
+    /// newline. This is the only writer (see the module docs on determinism); [`Self::from_json`]
+    /// reads it back to an equal profile.
     pub fn to_json(&self) -> String {
-        let mut s = serde_json::to_string_pretty(self).expect("a profile always serializes");
-        s.push('\n');
-        s
+        let q = |s: &str| serde_json::to_string(s).expect("strings always serialize");
+        let opt = |v: Option<u64>| v.map_or("null".to_string(), |v| v.to_string());
+        let list = |xs: &[u32]| {
+            let items: Vec<String> = xs.iter().map(u32::to_string).collect();
+            format!("[{}]", items.join(", "))
+        };
+        let mut o = String::new();
+        o.push_str("{\n");
+        o.push_str(&format!("  \"format\": {},\n", q(&self.format)));
+        o.push_str(&format!("  \"version\": {},\n", self.version));
+        o.push_str(&format!("  \"program\": {},\n", q(&self.program)));
+        o.push_str(&format!("  \"mode\": {},\n", q(self.mode.name())));
+        o.push_str(&format!("  \"k\": {},\n", self.k));
+        o.push_str(&format!(
+            "  \"path_ends\": {},\n",
+            q(&self.path_ends.to_string())
+        ));
+        o.push_str(&format!("  \"tier_up\": {},\n", self.tier_up));
+        o.push_str(&format!("  \"complete\": {},\n", self.complete));
+        if self.functions.is_empty() {
+            o.push_str("  \"functions\": []\n}\n");
+            return o;
+        }
+        o.push_str("  \"functions\": [\n");
+        for (i, f) in self.functions.iter().enumerate() {
+            o.push_str("    {\n");
+            o.push_str(&format!("      \"name\": {},\n", q(&f.name)));
+            o.push_str(&format!("      \"line\": {},\n", f.line));
+            o.push_str(&format!("      \"entry\": {},\n", f.entry));
+            o.push_str(&format!("      \"exit\": {},\n", f.exit));
+            o.push_str("      \"blocks\": [");
+            for (j, b) in f.blocks.iter().enumerate() {
+                let lines = b.lines.map_or("null".to_string(), |l| list(&l));
+                let sep = if j + 1 < f.blocks.len() { "," } else { "" };
+                o.push_str(&format!(
+                    "\n        {{\"id\": {}, \"lines\": {lines}}}{sep}",
+                    b.id
+                ));
+            }
+            o.push_str(if f.blocks.is_empty() {
+                "],\n"
+            } else {
+                "\n      ],\n"
+            });
+            o.push_str(&format!("      \"static_paths\": {},\n", f.static_paths));
+            o.push_str("      \"paths\": [");
+            for (j, p) in f.paths.iter().enumerate() {
+                let sep = if j + 1 < f.paths.len() { "," } else { "" };
+                o.push_str(&format!(
+                    "\n        {{\"id\": {}, \"count\": {}, \"blocks\": {}, \"end\": {}}}{sep}",
+                    p.id,
+                    p.count,
+                    list(&p.blocks),
+                    opt(p.end.map(u64::from))
+                ));
+            }
+            o.push_str(if f.paths.is_empty() {
+                "],\n"
+            } else {
+                "\n      ],\n"
+            });
+            o.push_str(&format!(
+                "      \"tiered_up_at\": {}\n",
+                opt(f.tiered_up_at)
+            ));
+            o.push_str(if i + 1 < self.functions.len() {
+                "    },\n"
+            } else {
+                "    }\n"
+            });
+        }
+        o.push_str("  ]\n}\n");
+        o
     }
 
     /// Reads a profile and [checks](Profile::check) it.

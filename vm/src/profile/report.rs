@@ -43,6 +43,14 @@ fn span(lines: [u32; 2]) -> String {
     }
 }
 
+fn plural(n: u64, what: &str) -> String {
+    if n == 1 {
+        format!("1 {what}")
+    } else {
+        format!("{n} {what}s")
+    }
+}
+
 fn percent(part: u64, whole: u64) -> String {
     if whole == 0 {
         "0.0%".to_string()
@@ -115,10 +123,10 @@ pub fn render(profile: &Profile, options: &ReportOptions) -> String {
         };
         let _ = writeln!(
             out,
-            "\n{} (line {}): {} paths completed ({} of all), {} of {} static paths executed, {}",
+            "\n{} (line {}): {} completed ({} of all), {} of {} static paths executed, {}",
             f.name,
             f.line,
-            total,
+            plural(total, "path"),
             percent(total, grand),
             f.paths.len(),
             f.static_paths,
@@ -160,9 +168,10 @@ pub fn render(profile: &Profile, options: &ReportOptions) -> String {
     let distinct: usize = order.iter().map(|f| f.paths.len()).sum();
     let _ = writeln!(
         out,
-        "\nTotals: {grand} paths completed in {} function{}; {distinct} distinct paths executed",
-        order.len(),
-        if order.len() == 1 { "" } else { "s" }
+        "\nTotals: {} completed in {}; {} executed",
+        plural(grand, "path"),
+        plural(order.len() as u64, "function"),
+        plural(distinct as u64, "distinct path")
     );
     let idle: Vec<&str> = profile
         .functions

@@ -14,8 +14,6 @@
 
 #![allow(dead_code)]
 
-use std::collections::HashMap;
-
 use lang::bytecode::{FuncIdx, Pc, Program};
 use profiler::{BallLarus, Block, Numbering, Path, PathEnds};
 use vm::interp::{execute, Machine};
@@ -212,15 +210,23 @@ pub fn record(name: &str, src: &str) -> Recorded {
     }
 }
 
-/// The oracle's counts of every function of a recorded run.
+/// The oracle's counts of every function of a recorded run: the paths of the finished
+/// activations, and the completed paths of the unfinished ones (whose last path in progress
+/// goes to `unfinished`).
 pub fn oracle_counts(rec: &Recorded, ends: PathEnds) -> Vec<PathCounts> {
     rec.cfgs
         .iter()
         .zip(&rec.finished)
-        .map(|(fc, acts)| {
-            Oracle::new(fc.cfg(), ends, &[])
-                .count(acts.iter().map(|a| &a[..]))
-                .unwrap()
+        .enumerate()
+        .map(|(i, (fc, acts))| {
+            let oracle = Oracle::new(fc.cfg(), ends, &[]);
+            let mut counts = oracle.count(acts.iter().map(|a| &a[..])).unwrap();
+            for (f, blocks) in &rec.unfinished {
+                if f.index() == i {
+                    oracle.add_activation(blocks, &mut counts).unwrap();
+                }
+            }
+            counts
         })
         .collect()
 }
@@ -238,11 +244,11 @@ pub fn profile_by_definition(name: &str, rec: &Recorded, ends: PathEnds) -> Prof
         .zip(oracle_counts(rec, ends))
     {
         let bl = BallLarus::new(fc.cfg(), ends, Numbering::Canonical, u64::MAX).unwrap();
-        let mut ids: HashMap<Path, u64> = HashMap::new();
-        for id in 0..bl.num_paths() {
-            ids.insert(bl.regenerate(fc.cfg(), id).unwrap(), id);
-        }
-        let counted = counts.counts.into_iter().map(|(p, n)| (ids[&p], n, p));
+        let counted: Vec<(u64, u64, Path)> = counts
+            .counts
+            .into_iter()
+            .map(|(p, n)| (path_id(&bl, fc.cfg(), &p), n, p))
+            .collect();
         profile.functions.push(FunctionProfile::new(
             &f.name,
             f.loc.line,
@@ -253,4 +259,31 @@ pub fn profile_by_definition(name: &str, rec: &Recorded, ends: PathEnds) -> Prof
         ));
     }
     profile
+}
+
+/// The id of `path` in `bl`'s numbering: the sum of the numbering's values along its DAG edges
+/// (the `Start` dummy of its first block unless it starts at the entry, its real edges, and the
+/// `End` dummy of its cut edge). Checked by regenerating the id.
+pub fn path_id(bl: &BallLarus, cfg: &profiler::Cfg, path: &Path) -> u64 {
+    let dag = bl.dag();
+    let nb = bl.numbering();
+    let first = path.nodes[0];
+    let mut id = if first == cfg.entry() {
+        0
+    } else {
+        nb.val(
+            dag.start_edge(first)
+                .expect("a path starts at the entry or a start block"),
+        )
+    };
+    let mut steps: Vec<(Block, Block)> = path.nodes.windows(2).map(|w| (w[0], w[1])).collect();
+    if let Some(end) = path.end {
+        steps.push((*path.nodes.last().unwrap(), end));
+    }
+    for (u, v) in steps {
+        let e = cfg.find_edge(u, v).expect("a path follows CFG edges");
+        id += nb.val(dag.dag_edge(e));
+    }
+    assert_eq!(bl.regenerate(cfg, id).as_ref(), Some(path));
+    id
 }

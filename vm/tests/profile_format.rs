@@ -1,0 +1,209 @@
+//! The JSON profile (`vm::profile`) and its documentation: the example in
+//! `docs/profile-format.md` is exactly what the model writes for the example program (so the
+//! documentation cannot drift), the text is deterministic, it reads back, and `check` rejects
+//! what the format forbids.
+
+mod tier_support;
+
+use profiler::{Block, Path, PathEnds};
+use tier_support::{profile_by_definition, record};
+use vm::profile::report::{render, ReportOptions};
+use vm::profile::{FunctionProfile, Mode, Profile};
+use vm::tier::cfg_build::FunctionCfg;
+
+const EXAMPLE_PROGRAM: &str = "#include <stdio.h>
+
+int steps(int n) {
+    int s = 0;
+    while (n > 1) {
+        if (n % 2 == 0)
+            n = n / 2;
+        else
+            n = 3 * n + 1;
+        s++;
+    }
+    return s;
+}
+
+int main(void) {
+    printf(\"%d\\n\", steps(6));
+    return 0;
+}
+";
+
+fn doc() -> String {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../docs/profile-format.md");
+    std::fs::read_to_string(path).unwrap()
+}
+
+/// The contents of the first fenced block of `doc` that starts right after the line `marker`.
+fn fenced_after(doc: &str, marker: &str) -> String {
+    let at = doc
+        .find(marker)
+        .unwrap_or_else(|| panic!("marker {marker:?} missing from the documentation"));
+    let rest = &doc[at..];
+    let open = rest.find("```").unwrap();
+    let body = &rest[open..];
+    let start = body.find('\n').unwrap() + 1;
+    let end = body[start..].find("```").unwrap();
+    body[start..start + end].to_string()
+}
+
+fn example() -> Profile {
+    let rec = record("steps.c", EXAMPLE_PROGRAM);
+    assert_eq!(rec.stdout, b"8\n");
+    profile_by_definition("steps.c", &rec, PathEnds::Header)
+}
+
+#[test]
+fn the_documented_example_is_what_the_model_writes() {
+    let p = example();
+    let json = p.to_json();
+    // To refresh the documentation after a deliberate change: PROFILE_DOC_PRINT=1 cargo test
+    // -p vm --test profile_format -- --nocapture, and paste the two blocks.
+    if std::env::var_os("PROFILE_DOC_PRINT").is_some() {
+        println!("{json}\n{}", render(&p, &ReportOptions::default()));
+    }
+    let doc = doc();
+    assert_eq!(
+        fenced_after(&doc, "<!-- example-program -->"),
+        EXAMPLE_PROGRAM
+    );
+    assert_eq!(fenced_after(&doc, "<!-- example-json -->"), json);
+    assert_eq!(
+        fenced_after(&doc, "<!-- example-report -->"),
+        render(&p, &ReportOptions::default())
+    );
+}
+
+#[test]
+fn the_example_counts_follow_from_the_program() {
+    // steps(6): 6 3 10 5 16 8 4 2 1, eight iterations: even, odd, even, odd, even, even, even,
+    // even. Under `header` path ends: entry -> header once, four times even-then-header, ...
+    let p = example();
+    let f = p.functions.iter().find(|f| f.name == "steps").unwrap();
+    let counts: Vec<u64> = f.paths.iter().map(|p| p.count).collect();
+    // 9 header arrivals: the entry path, 8 iteration paths (6 even, 2 odd), and the way out.
+    assert_eq!(f.total(), 1 + 8 + 1);
+    assert_eq!(counts, vec![6, 2, 1, 1]);
+    let main = p.functions.iter().find(|f| f.name == "main").unwrap();
+    assert_eq!(main.paths.len(), 1);
+    assert_eq!(main.paths[0].count, 1);
+    assert_eq!(main.paths[0].end, None);
+}
+
+#[test]
+fn json_reads_back_and_is_deterministic() {
+    let a = example();
+    let b = example();
+    assert_eq!(a.to_json(), b.to_json());
+    let back = Profile::from_json(&a.to_json()).unwrap();
+    assert_eq!(back, a);
+    assert_eq!(back.to_json(), a.to_json());
+}
+
+fn tiny() -> (FunctionCfg, Profile) {
+    let prog = lang::compile_source(
+        "t.c",
+        "int main(void) { int s = 0; for (int i = 0; i < 3; i++) s += i; return s; }",
+    )
+    .unwrap();
+    let fc = FunctionCfg::of_function(&prog.functions[0]).unwrap();
+    let p = Profile::new("t.c", Mode::Bl, PathEnds::Header, 0, true);
+    (fc, p)
+}
+
+#[test]
+fn path_order_is_count_then_id_whatever_the_input_order() {
+    let (fc, mut p) = tiny();
+    let b = |i: usize| Block::new(i);
+    let exit = fc.cfg().exit();
+    let mk = |id: u64, count: u64| {
+        (
+            id,
+            count,
+            Path {
+                nodes: vec![b(0), exit],
+                end: None,
+            },
+        )
+    };
+    let input = vec![mk(3, 5), mk(1, 7), mk(0, 5), mk(2, 0)];
+    let mut rev = input.clone();
+    rev.reverse();
+    let f1 = FunctionProfile::new("main", 1, &fc, 10, Some(0), input);
+    let f2 = FunctionProfile::new("main", 1, &fc, 10, Some(0), rev);
+    assert_eq!(f1, f2);
+    let order: Vec<(u64, u64)> = f1.paths.iter().map(|p| (p.id, p.count)).collect();
+    assert_eq!(order, vec![(1, 7), (0, 5), (3, 5)]);
+    p.functions.push(f1);
+    p.check().unwrap();
+}
+
+/// One way to break a valid profile.
+type Breakage = Box<dyn Fn(&mut Profile)>;
+
+#[test]
+fn check_rejects_what_the_format_forbids() {
+    let good = example();
+    good.check().unwrap();
+    let broken: Vec<(&str, Breakage)> = vec![
+        ("format", Box::new(|p| p.format = "other".into())),
+        ("version", Box::new(|p| p.version = 99)),
+        ("unsorted", Box::new(|p| p.functions[0].paths.reverse())),
+        (
+            "id range",
+            Box::new(|p| p.functions[0].paths[0].id = p.functions[0].static_paths),
+        ),
+        (
+            "zero count",
+            Box::new(|p| p.functions[0].paths.last_mut().unwrap().count = 0),
+        ),
+        (
+            "bad block",
+            Box::new(|p| p.functions[0].paths[0].blocks.push(999)),
+        ),
+        (
+            "bad end",
+            Box::new(|p| p.functions[0].paths[0].end = Some(999)),
+        ),
+        ("block ids", Box::new(|p| p.functions[0].blocks[0].id = 5)),
+        (
+            "exit",
+            Box::new(|p| {
+                let f = &mut p.functions[0];
+                let q = f.paths.iter_mut().find(|q| q.end.is_none()).unwrap();
+                q.blocks.pop();
+            }),
+        ),
+    ];
+    for (what, f) in broken {
+        let mut p = good.clone();
+        // The example's first function (`steps`) has several paths.
+        assert!(p.functions[0].paths.len() > 1);
+        f(&mut p);
+        assert!(p.check().is_err(), "{what} accepted");
+        assert!(
+            Profile::from_json(&p.to_json()).is_err(),
+            "{what} read back"
+        );
+    }
+    let err = Profile::from_json("{\"format\": 3}").unwrap_err();
+    assert!(err.starts_with("line 1:"), "{err}");
+}
+
+#[test]
+fn an_incomplete_run_is_marked_and_reported() {
+    let src = "int a[3];\nint main(void) {\n  int s = 0;\n  for (int i = 0; i < 10; i++)\n    s += a[i];\n  return s;\n}\n";
+    let rec = record("trap.c", src);
+    assert!(!rec.complete);
+    let p = profile_by_definition("trap.c", &rec, PathEnds::Header);
+    assert!(!p.complete);
+    assert!(p.to_json().contains("\"complete\": false"));
+    let f = &p.functions[0];
+    // Three iterations completed before the trap at a[3]: entry path + 3 iteration paths.
+    assert_eq!(f.total(), 4);
+    assert!(f.paths.iter().all(|q| q.end.is_some()));
+    let report = render(&p, &ReportOptions::default());
+    assert!(report.contains("INCOMPLETE"), "{report}");
+}
