@@ -38,7 +38,7 @@ void finish(int code) { printf("finish %d\n", code); exit(code); }
 "#;
 
 /// Shapes of array parameters and of the local arrays declared to match them.
-const SHAPES: &[&[u32]] = &[&[4], &[5], &[8], &[3, 4], &[2, 5]];
+const SHAPES: &[&[u32]] = &[&[4], &[5], &[8], &[3, 4], &[2, 5], &[2, 3, 2]];
 
 impl Gen {
     pub(super) fn new(seed: u64, cfg: Config) -> Gen {
@@ -417,23 +417,40 @@ impl Gen {
         lit_ty.random_literal(&mut self.rng)
     }
 
+    /// A brace initializer for an array of shape `dims`, partial at every level (the rest is
+    /// zero-filled), with elements made by `item`. The second result is true if the outermost
+    /// level is complete (so the first dimension may be left to the initializer: `T a[] = ...`).
+    fn brace_init(
+        &mut self,
+        dims: &[u32],
+        item: &mut dyn FnMut(&mut Gen) -> String,
+    ) -> (String, bool) {
+        let n = self.rng.range(1, dims[0] as i64) as usize;
+        let parts: Vec<String> = (0..n)
+            .map(|_| {
+                if dims.len() == 1 {
+                    item(self)
+                } else {
+                    self.brace_init(&dims[1..], item).0
+                }
+            })
+            .collect();
+        (format!("{{{}}}", parts.join(", ")), n == dims[0] as usize)
+    }
+
     fn local_array(&mut self, ty: Ty, dims: Vec<u32>) -> VarId {
         let name = self.fresh_name(if dims.len() == 1 { "a" } else { "m" });
-        let dims_text: String = dims.iter().map(|d| format!("[{d}]")).collect();
-        let init = if dims.len() == 1 {
-            let n = self.rng.range(0, dims[0] as i64) as usize;
-            let items: Vec<String> = (0..n.max(1)).map(|_| self.element_init(ty)).collect();
-            format!("{{{}}}", items.join(", "))
-        } else {
-            let rows = self.rng.range(1, dims[0] as i64) as usize;
-            let mut parts = Vec::new();
-            for _ in 0..rows {
-                let n = self.rng.range(0, dims[1] as i64) as usize;
-                let items: Vec<String> = (0..n.max(1)).map(|_| self.element_init(ty)).collect();
-                parts.push(format!("{{{}}}", items.join(", ")));
-            }
-            format!("{{{}}}", parts.join(", "))
-        };
+        let (init, complete) = self.brace_init(&dims, &mut |g: &mut Gen| g.element_init(ty));
+        let mut dims_text: String = dims.iter().map(|d| format!("[{d}]")).collect();
+        if complete && self.rng.chance(40) {
+            dims_text = format!(
+                "[]{}",
+                dims[1..]
+                    .iter()
+                    .map(|d| format!("[{d}]"))
+                    .collect::<String>()
+            );
+        }
         self.line(&format!("{} {name}{dims_text} = {init};", ty.c_name()));
         self.declare(name, ty, dims, true, None)
     }
@@ -726,7 +743,7 @@ impl Gen {
                 self.random_type()
             };
             let name = format!("g{k}");
-            let init = ty.random_literal(&mut self.rng);
+            let init = self.constant_initializer(ty);
             let _ = writeln!(src, "{} {name} = {init};", ty.c_name());
             self.declare(name, ty, vec![], true, None);
         }
@@ -734,34 +751,65 @@ impl Gen {
             let ty = self.random_type();
             let dims = self.rng.pick(SHAPES).to_vec();
             let name = format!("ga{k}");
-            let lit = |g: &mut Gen| {
+            let (init, complete) = self.brace_init(&dims, &mut |g: &mut Gen| {
                 let t = if ty.is_integer() {
                     *g.rng.pick(&INT_TYPES)
                 } else {
                     *g.rng.pick(&ALL_TYPES)
                 };
                 t.random_literal(&mut g.rng)
-            };
-            let (decl_dims, init) = if dims.len() == 1 {
-                let n = self.rng.range(1, dims[0] as i64);
-                let items: Vec<String> = (0..n).map(|_| lit(self)).collect();
-                if n == dims[0] as i64 && self.rng.chance(50) {
-                    ("[]".to_string(), items.join(", "))
-                } else {
-                    (format!("[{}]", dims[0]), items.join(", "))
-                }
+            });
+            let rest: String = dims[1..].iter().map(|d| format!("[{d}]")).collect();
+            let decl_dims = if complete && self.rng.chance(50) {
+                format!("[]{rest}")
             } else {
-                let mut rows = Vec::new();
-                for _ in 0..self.rng.range(1, dims[0] as i64) {
-                    let items: Vec<String> = (0..self.rng.range(1, dims[1] as i64))
-                        .map(|_| lit(self))
-                        .collect();
-                    rows.push(format!("{{{}}}", items.join(", ")));
-                }
-                (format!("[{}][{}]", dims[0], dims[1]), rows.join(", "))
+                format!("[{}]{rest}", dims[0])
             };
-            let _ = writeln!(src, "{} {name}{decl_dims} = {{{init}}};", ty.c_name());
+            let _ = writeln!(src, "{} {name}{decl_dims} = {init};", ty.c_name());
             self.declare(name, ty, dims, true, None);
+        }
+    }
+
+    /// A constant expression for a global of type `ty`: a literal, or a small expression over
+    /// literals that the checker must fold (without overflow, which C forbids in constant
+    /// expressions).
+    fn constant_initializer(&mut self, ty: Ty) -> String {
+        match self.rng.below(6) {
+            0 if ty.is_integer() => {
+                let (a, b) = (self.rng.range(-1000, 1000), self.rng.range(-1000, 1000));
+                let op = *self.rng.pick(&["+", "-", "*", "&", "|", "^"]);
+                format!("({a} {op} {b})")
+            }
+            1 if ty.is_integer() => {
+                let a = self.rng.range(0, 4096);
+                match self.rng.below(4) {
+                    0 => format!("({a} << {})", self.rng.range(0, 16)),
+                    1 => format!("(~{a})"),
+                    2 => format!(
+                        "({a} % {} + {a} / {})",
+                        self.rng.range(1, 50),
+                        self.rng.range(1, 50)
+                    ),
+                    _ => format!("(({}){})", ty.c_name(), self.rng.range(-100_000, 100_000)),
+                }
+            }
+            2 if ty == Ty::Double => {
+                format!(
+                    "({} * {} - {})",
+                    self.rng.range(-50, 50),
+                    Ty::Double.random_literal(&mut self.rng),
+                    self.rng.range(0, 9)
+                )
+            }
+            3 => {
+                let c = self.rng.range(0, 1);
+                format!(
+                    "({c} ? {} : {})",
+                    ty.random_literal(&mut self.rng),
+                    ty.random_literal(&mut self.rng)
+                )
+            }
+            _ => ty.random_literal(&mut self.rng),
         }
     }
 
@@ -819,8 +867,8 @@ impl Gen {
         for _ in 0..self.rng.range(0, 2) {
             let ty = self.random_type();
             let dims = self.rng.pick(SHAPES).to_vec();
-            let dims = if dims.len() == 2 && self.rng.chance(40) {
-                vec![dims[1]]
+            let dims = if dims.len() >= 2 && self.rng.chance(40) {
+                dims[1..].to_vec()
             } else {
                 dims
             };
@@ -958,22 +1006,20 @@ impl Gen {
                     s
                 }
             };
-            match var.dims.len() {
-                0 => self.line(&format!("printf(\"{} {spec}\\n\", {});", var.name, fin(var.name.clone()))),
-                1 => self.line(&format!(
-                    "for (int k = 0; k < {}; k++) printf(\"{}[%d] {spec}\\n\", k, {});",
-                    var.dims[0],
-                    var.name,
-                    fin(format!("{}[k]", var.name))
-                )),
-                _ => self.line(&format!(
-                    "for (int k = 0; k < {}; k++) for (int j = 0; j < {}; j++) printf(\"{}[%d][%d] {spec}\\n\", k, j, {});",
-                    var.dims[0],
-                    var.dims[1],
-                    var.name,
-                    fin(format!("{}[k][j]", var.name))
-                )),
+            let mut loops = String::new();
+            let mut label = var.name.clone();
+            let mut access = var.name.clone();
+            let mut indices = String::new();
+            for (level, n) in var.dims.iter().enumerate() {
+                let _ = write!(loops, "for (int k{level} = 0; k{level} < {n}; k{level}++) ");
+                label.push_str("[%d]");
+                let _ = write!(access, "[k{level}]");
+                let _ = write!(indices, "k{level}, ");
             }
+            self.line(&format!(
+                "{loops}printf(\"{label} {spec}\\n\", {indices}{});",
+                fin(access)
+            ));
         }
         let e = self.int_expr(2, &Forbid::none());
         if self.rng.chance(50) {
