@@ -420,12 +420,16 @@ fn tier_zero_counts_become_an_edge_profile() {
     let src = "int f(int n) {\n  if (n > 2)\n    n = 1;\n  return n;\n}\nint main(void) { return f(5); }\n";
     let (_, fc) = cfg_of(src, "f");
     let cfg = fc.cfg();
-    let prof = fc.edge_profile(10, |bc| match bc.way {
-        Way::Next => 7,
-        Way::Taken => 3,
-        _ => 0,
-    });
+    // 10 calls: the branch at the end of the entry block fell through 7 times, jumped 3 times.
+    let prof = fc.edge_profile(10, |_, taken| if taken { 3 } else { 7 }, |_, _| 0);
     let entry = cfg.entry();
     let out: Vec<u64> = cfg.succ_edges(entry).map(|e| prof.edges[e]).collect();
     assert_eq!(out, vec![7, 3]);
+    // The fall-through block passes its 7 on; the return block gets 7 + 3.
+    let into_exit: Vec<u64> = cfg
+        .pred_edges(cfg.exit())
+        .iter()
+        .map(|&e| prof.edges[e])
+        .collect();
+    assert_eq!(into_exit, vec![10]);
 }

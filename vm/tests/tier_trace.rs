@@ -7,8 +7,9 @@ mod tier_support;
 
 use std::path::PathBuf;
 
-use profiler::DepthFirst;
+use profiler::trace::edge_profile;
 use profiler::PathEnds;
+use profiler::{DepthFirst, Trace};
 use tier_support::{oracle_counts, profile_by_definition, record};
 
 /// Programs of `programs/` except the benchmarks (their traces are tens of millions of blocks).
@@ -110,6 +111,20 @@ fn recorded_activations_split_into_paths_in_both_strategies() {
                     }
                 }
             }
+        }
+        // Tier 0's counters imply the exact edge profile of every function whose
+        // activations all finished.
+        for (i, fc) in rec.cfgs.iter().enumerate() {
+            if rec.unfinished.iter().any(|(g, _)| g.index() == i) {
+                continue;
+            }
+            let trace = Trace::from_invocations(rec.finished[i].iter().map(|a| &a[..]));
+            let exact = edge_profile(fc.cfg(), &trace).unwrap();
+            assert_eq!(
+                rec.tier0_profiles[i], exact,
+                "{name} {}",
+                rec.program.functions[i].name
+            );
         }
         programs_seen += 1;
     }

@@ -504,19 +504,73 @@ impl FunctionCfg {
         self.block_of_pc.iter().filter(|b| b.is_none()).count()
     }
 
-    /// An edge profile from counts of bytecode edges (tier 0's branch and switch counters):
-    /// each CFG edge gets the sum over the bytecode edges it stands for; the virtual entry's
-    /// edge gets `invocations`. Feeds smart numbering ([`profiler::Numbering::Smart`]).
-    pub fn edge_profile(&self, invocations: u64, count: impl Fn(BcEdge) -> u64) -> EdgeProfile {
-        let mut prof = EdgeProfile::zeros(&self.cfg);
-        for e in self.cfg.edges() {
-            prof.edges[e] = if self.edge_sources[e].is_empty() {
-                invocations
-            } else {
-                self.edge_sources[e]
+    /// The edge profile tier 0's counters imply, for smart numbering
+    /// ([`profiler::Numbering::Smart`]) and event-counting weights.
+    ///
+    /// Tier 0 counts what its hooks see: `invocations` (`on_entry`), each conditional branch's
+    /// outcomes (`branch(pc, taken)`, from `on_branch`) and each jump table's targets
+    /// (`switch(pc, target)`, from `on_switch`; arms sharing a target are one CFG edge and
+    /// counted once). Edges out of a block with a single successor (a fall-through, a `Jmp`,
+    /// a return) have no counter: they get the block's count, the sum of its incoming edges
+    /// (the virtual entry's edge and the entry block's count are `invocations`), by flow
+    /// conservation, solved in reverse postorder and repeated until stable, since a back
+    /// edge's count is known only after its loop's blocks (at most one pass per loop nesting
+    /// level, plus one; capped at the number of blocks for loops without any branch).
+    /// For runs whose activations all finished, the result is the exact edge profile.
+    pub fn edge_profile(
+        &self,
+        invocations: u64,
+        branch: impl Fn(Pc, bool) -> u64,
+        switch: impl Fn(Pc, Pc) -> u64,
+    ) -> EdgeProfile {
+        let cfg = &self.cfg;
+        let mut prof = EdgeProfile::zeros(cfg);
+        for b in cfg.blocks().filter(|&b| cfg.out_degree(b) > 1) {
+            for e in cfg.succ_edges(b) {
+                let t = self.first_pc(cfg.target(e));
+                prof.edges[e] = self.edge_sources[e]
                     .iter()
-                    .fold(0u64, |acc, &bc| acc.saturating_add(count(bc)))
-            };
+                    .fold(0u64, |acc, bc| {
+                        let n = match bc.way {
+                            Way::Next => branch(bc.pc, false),
+                            Way::Taken => branch(bc.pc, true),
+                            _ => 0,
+                        };
+                        acc.saturating_add(n)
+                    })
+                    .saturating_add(match self.edge_sources[e].first() {
+                        Some(bc) if matches!(bc.way, Way::Arm(_) | Way::Default) => {
+                            t.map_or(0, |t| switch(bc.pc, t))
+                        }
+                        _ => 0,
+                    });
+            }
+        }
+        let dfs = DepthFirst::compute(cfg);
+        let rpo: Vec<Block> = dfs.postorder().iter().rev().copied().collect();
+        let single: Vec<bool> = cfg.blocks().map(|b| cfg.out_degree(b) == 1).collect();
+        for _ in 0..cfg.num_blocks().max(1) {
+            let mut changed = false;
+            for &b in &rpo {
+                if !single[b.index()] {
+                    continue;
+                }
+                let count = if b == cfg.entry() {
+                    invocations
+                } else {
+                    cfg.pred_edges(b)
+                        .iter()
+                        .fold(0u64, |acc, &e| acc.saturating_add(prof.edges[e]))
+                };
+                let e = cfg.succ_edge(b, 0);
+                if prof.edges[e] != count {
+                    prof.edges[e] = count;
+                    changed = true;
+                }
+            }
+            if !changed {
+                break;
+            }
         }
         prof
     }

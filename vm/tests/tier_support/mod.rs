@@ -14,6 +14,8 @@
 
 #![allow(dead_code)]
 
+use std::collections::HashMap;
+
 use lang::bytecode::{FuncIdx, Pc, Program};
 use profiler::{BallLarus, Block, Numbering, Path, PathEnds};
 use vm::interp::{execute, Machine};
@@ -36,6 +38,12 @@ pub struct TraceProbes<'a> {
     pub finished: Vec<(FuncIdx, Vec<Block>)>,
     /// Number of `on_return` events.
     pub returns: u64,
+    /// Tier-0 style counters, as the hooks report them: invocations per function.
+    pub invocations: HashMap<FuncIdx, u64>,
+    /// Conditional branch outcomes per `(function, pc, taken)`.
+    pub branches: HashMap<(FuncIdx, Pc, bool), u64>,
+    /// Jump table targets per `(function, pc, target)`.
+    pub switches: HashMap<(FuncIdx, Pc, Pc), u64>,
 }
 
 impl<'a> TraceProbes<'a> {
@@ -46,6 +54,9 @@ impl<'a> TraceProbes<'a> {
             stack: Vec::new(),
             finished: Vec::new(),
             returns: 0,
+            invocations: HashMap::new(),
+            branches: HashMap::new(),
+            switches: HashMap::new(),
         }
     }
 
@@ -100,6 +111,7 @@ impl Probes for TraceProbes<'_> {
     const ENABLED: bool = true;
 
     fn on_entry(&mut self, func: FuncIdx) {
+        *self.invocations.entry(func).or_insert(0) += 1;
         let fc = &self.cfgs[func.index()];
         let mut blocks = vec![fc.cfg().entry()];
         if fc.has_virtual_entry() {
@@ -109,6 +121,7 @@ impl Probes for TraceProbes<'_> {
     }
 
     fn on_branch(&mut self, func: FuncIdx, pc: Pc, taken: bool) {
+        *self.branches.entry((func, pc, taken)).or_insert(0) += 1;
         self.advance(func, Some(pc));
         let fc = &self.cfgs[func.index()];
         let way = if taken { Way::Taken } else { Way::Next };
@@ -120,6 +133,7 @@ impl Probes for TraceProbes<'_> {
     }
 
     fn on_switch(&mut self, func: FuncIdx, pc: Pc, target: Pc) {
+        *self.switches.entry((func, pc, target)).or_insert(0) += 1;
         self.advance(func, Some(pc));
         let fc = &self.cfgs[func.index()];
         let t = fc.block_starting_at(target).unwrap();
@@ -174,6 +188,9 @@ pub struct Recorded {
     pub returns: u64,
     /// What the program printed.
     pub stdout: Vec<u8>,
+    /// Per function, the edge profile tier 0's counters imply
+    /// ([`FunctionCfg::edge_profile`]).
+    pub tier0_profiles: Vec<profiler::EdgeProfile>,
 }
 
 /// Compiles and runs `src`, recording every activation.
@@ -199,6 +216,18 @@ pub fn record(name: &str, src: &str) -> Recorded {
     }
     let unfinished = probes.unfinished();
     let returns = probes.returns;
+    let tier0_profiles = cfgs
+        .iter()
+        .enumerate()
+        .map(|(i, fc)| {
+            let f = FuncIdx(i as u16);
+            fc.edge_profile(
+                probes.invocations.get(&f).copied().unwrap_or(0),
+                |pc, taken| probes.branches.get(&(f, pc, taken)).copied().unwrap_or(0),
+                |pc, t| probes.switches.get(&(f, pc, t)).copied().unwrap_or(0),
+            )
+        })
+        .collect();
     Recorded {
         program,
         cfgs,
@@ -207,6 +236,7 @@ pub fn record(name: &str, src: &str) -> Recorded {
         complete,
         returns,
         stdout: out,
+        tier0_profiles,
     }
 }
 
