@@ -109,6 +109,11 @@ pub struct Machine<'p> {
     stack: Vec<u64>,
     mem: Vec<u64>,
     frames: Vec<Frame>,
+    /// The running frame's cold state, kept in memory so the dispatch loop's registers go to
+    /// the hot values (code, pc, register window): window start, array area, array stack top.
+    base: usize,
+    abase: usize,
+    atop: usize,
     /// Set when writing to the output failed (further output is discarded).
     pub write_failed: bool,
 }
@@ -152,6 +157,9 @@ impl<'p> Machine<'p> {
             stack: Vec::new(),
             mem: program.memory_init.clone(),
             frames: Vec::new(),
+            base: 0,
+            abase: 0,
+            atop: 0,
             write_failed: false,
         }
     }
@@ -356,28 +364,25 @@ fn run_loop<P: Probes>(
     program: &Program,
     main: FuncIdx,
 ) -> Result<Exit, Trap> {
-    let globals_len = program.memory_init.len();
-    let mut atop = globals_len;
-    let mut mem = std::mem::take(&mut m.mem);
+    m.atop = program.memory_init.len();
     let mut version: *const Version = &*m.versions[m.entry[main.index()] as usize];
     // SAFETY (for every `&*version` below): versions are boxed in `m.versions`, which only
     // grows, so the pointee lives and stays put for the whole run.
     let mut fdef: &Function = &program.functions[main.index()];
     let mut code: *const Instr = unsafe { (*version).code.as_ptr() };
-    let mut base: usize = 0;
-    let mut abase = enter_frame(stack, &mut mem, &m.callees[main.index()], base, &mut atop);
+    m.base = 0;
+    let main_callee = m.callees[main.index()];
+    m.abase = enter_frame(stack, &mut m.mem, &main_callee, 0, &mut m.atop);
     // The running frame's register window: `stack.as_mut_ptr() + base`, recomputed whenever
     // `base` changes or the stack is reallocated (only `enter_frame` grows it).
     let mut regs: *mut u64 = stack.as_mut_ptr();
     let mut pc: usize = 0;
-    let max_frames = m.max_depth as usize - 1;
     if P::ENABLED {
         probes.on_entry(main);
     }
 
     macro_rules! trap {
         ($kind:expr) => {{
-            m.mem = mem;
             return Err(make_trap(m, version, pc - 1, $kind));
         }};
     }
@@ -385,7 +390,7 @@ fn run_loop<P: Probes>(
     macro_rules! r {
         ($reg:expr) => {{
             let i = ($reg).index();
-            debug_assert!(base + i < stack.len());
+            debug_assert!(m.base + i < stack.len());
             unsafe { *regs.add(i) }
         }};
     }
@@ -393,7 +398,7 @@ fn run_loop<P: Probes>(
         ($reg:expr, $v:expr) => {{
             let v: u64 = $v;
             let i = ($reg).index();
-            debug_assert!(base + i < stack.len());
+            debug_assert!(m.base + i < stack.len());
             unsafe { *regs.add(i) = v }
         }};
     }
@@ -469,10 +474,9 @@ fn run_loop<P: Probes>(
             if P::ENABLED {
                 probes.on_return(func_id!());
             }
-            atop = abase;
+            m.atop = m.abase;
             match m.frames.pop() {
                 None => {
-                    m.mem = mem;
                     return Ok(Exit::Return(unsafe { *regs } as i32));
                 }
                 Some(fr) => {
@@ -480,10 +484,10 @@ fn run_loop<P: Probes>(
                     code = unsafe { (*version).code.as_ptr() };
                     fdef = &program.functions[func_id!().index()];
                     pc = fr.ret_pc;
-                    base = fr.base;
-                    abase = fr.abase;
+                    m.base = fr.base;
+                    m.abase = fr.abase;
                     // SAFETY: the caller's window lies inside the stack.
-                    regs = unsafe { stack.as_mut_ptr().add(base) };
+                    regs = unsafe { stack.as_mut_ptr().add(fr.base) };
                 }
             }
         }};
@@ -501,12 +505,12 @@ fn run_loop<P: Probes>(
                 // SAFETY: constant indices are verified.
                 set!(a, unsafe { *fdef.consts.get_unchecked(k.index()) })
             }
-            Instr::GetG { a, g } => set!(a, mem[g.index()]),
-            Instr::SetG { a, g } => mem[g.index()] = r!(a),
+            Instr::GetG { a, g } => set!(a, m.mem[g.index()]),
+            Instr::SetG { a, g } => m.mem[g.index()] = r!(a),
 
             Instr::LocalArr { a, k } => {
                 let mut r = ArrayRef::unpack(fdef.consts[k.index()]);
-                r.base += abase as u32;
+                r.base += m.abase as u32;
                 set!(a, r.pack())
             }
             Instr::Row { a, b, c, s } => {
@@ -528,16 +532,16 @@ fn run_loop<P: Probes>(
             }
             Instr::LdE { a, b, c } => {
                 let slot = check_index!(r!(b), r!(c));
-                set!(a, mem[slot])
+                set!(a, m.mem[slot])
             }
             Instr::StE { a, b, c } => {
                 let slot = check_index!(r!(b), r!(c));
-                mem[slot] = r!(a);
+                m.mem[slot] = r!(a);
             }
             Instr::ZeroArr { a, s } => {
                 let r = ArrayRef::unpack(r!(a));
                 let len = r.dim as usize * fdef.shapes[s.index()].stride as usize;
-                mem[r.base as usize..r.base as usize + len].fill(0);
+                m.mem[r.base as usize..r.base as usize + len].fill(0);
             }
 
             Instr::Add32 { a, b, c } => set!(a, ri!(b).wrapping_add(ri!(c)) as i32 as i64 as u64),
@@ -731,19 +735,20 @@ fn run_loop<P: Probes>(
             }
 
             Instr::Call { a, f } => {
-                if m.frames.len() >= max_frames {
+                if m.frames.len() >= m.max_depth as usize - 1 {
                     trap!(TrapKind::Depth(m.max_depth));
                 }
                 m.frames.push(Frame {
                     version,
                     ret_pc: pc,
-                    base,
-                    abase,
+                    base: m.base,
+                    abase: m.abase,
                 });
-                base += a.index();
+                m.base += a.index();
+                let base = m.base;
                 // SAFETY: function indices are verified.
-                let callee = unsafe { m.callees.get_unchecked(f.index()) };
-                abase = enter_frame(stack, &mut mem, callee, base, &mut atop);
+                let callee = *unsafe { m.callees.get_unchecked(f.index()) };
+                m.abase = enter_frame(stack, &mut m.mem, &callee, base, &mut m.atop);
                 // SAFETY: `enter_frame` made the stack hold the callee's whole window.
                 regs = unsafe { stack.as_mut_ptr().add(base) };
                 version = callee.version;
@@ -765,7 +770,6 @@ fn run_loop<P: Probes>(
                 if P::ENABLED {
                     probes.on_return(func_id!());
                 }
-                m.mem = mem;
                 return Ok(Exit::Exit(r!(a) as i32));
             }
             Instr::Putchar { a, b } => {
