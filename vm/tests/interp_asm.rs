@@ -187,7 +187,10 @@ fn depth_limit_traps() {
         "{err}"
     );
     // main plus nine frames of fib are active, all at the same call (shown once, counted).
-    assert!(err.contains("  fib at t.c:4:1 (x9)\n  main at t.c:2:1\n"), "{err}");
+    assert!(
+        err.contains("  fib at t.c:4:1 (x9)\n  main at t.c:2:1\n"),
+        "{err}"
+    );
 }
 
 #[test]
