@@ -55,12 +55,18 @@
 //! backward pc jump: the interpreter's [`crate::probes::Probes::on_back_edge`] hook fires at
 //! least once per iteration, though not necessarily at the header.
 //!
-//! The **yield point** of a header (where a path is cut under `header` path ends, where a path
-//! starts, and where a running frame may switch to instrumented code by OSR) is the header
-//! block's first pc, [`FunctionCfg::first_pc`]: arriving there is arriving at the header, by
-//! whichever edge. [`FunctionCfg::yield_points`] lists them. The design note
-//! (`/work/team/design-issue4.md`) says how tier 0, whose only loop hook is the backward jump,
-//! maps that jump to a header for OSR.
+//! The **yield point** of a header (where a path is cut under `header` path ends, where the
+//! next path starts, and so where a frame that switched to instrumented code mid-loop starts
+//! counting) is the header block's first pc, [`FunctionCfg::first_pc`]: arriving there is
+//! arriving at the header, by whichever edge. [`FunctionCfg::yield_points`] lists them. The
+//! design note (`/work/team/design-issue4.md`) says how on-stack replacement, triggered by tier
+//! 0 at a backward jump, joins the instrumented code and starts counting at the next yield
+//! point.
+//!
+//! ## Smart numbering input
+//! [`FunctionCfg::edge_profile`] turns tier 0's counters (invocations, branch outcomes by pc,
+//! jump-table targets by pc) into a [`profiler::EdgeProfile`]; edges without a counter (out of
+//! single-successor blocks) follow by flow conservation.
 
 use std::fmt;
 
