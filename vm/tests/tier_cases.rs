@@ -1,6 +1,6 @@
 //! The required cases, by definition: small programs run with the block recorder
 //! (`tier_support`), their paths counted by the oracle and shown as the source lines they run
-//! through (the report's notation: `lines -> N (header)` or `-> return`). The expected lists
+//! through (`6 7 10 -> 6`, `2 4 5 -> return`: see `paths`). The expected lists
 //! are worked out by hand from C's semantics (the comment above each says how); they are what
 //! `vmrun --profile=bl --tier-up 0` must report, whatever the numbering.
 

@@ -433,3 +433,61 @@ fn tier_zero_counts_become_an_edge_profile() {
         .collect();
     assert_eq!(into_exit, vec![10]);
 }
+
+#[test]
+fn malformed_code_is_an_error_not_a_panic() {
+    use lang::bytecode::{Instr, JumpTable, Loc, Reg, TableIdx};
+    use vm::tier::cfg_build::CfgBuildError;
+    let loc = Loc { line: 1, col: 1 };
+    let build = |code: &[Instr], tables: &[JumpTable]| {
+        FunctionCfg::build(code, &vec![loc; code.len()], tables).unwrap_err()
+    };
+    assert_eq!(build(&[], &[]), CfgBuildError::Empty);
+    assert_eq!(
+        build(&[Instr::Jmp { t: Pc(7) }], &[]),
+        CfgBuildError::BadTarget {
+            pc: Pc(0),
+            target: Pc(7)
+        }
+    );
+    assert_eq!(
+        build(&[Instr::LoadI { a: Reg(0), imm: 1 }], &[]),
+        CfgBuildError::FallsOffEnd { pc: Pc(0) }
+    );
+    assert_eq!(
+        build(
+            &[Instr::JTab {
+                a: Reg(0),
+                tab: TableIdx(3)
+            }],
+            &[]
+        ),
+        CfgBuildError::BadTable { pc: Pc(0) }
+    );
+    let table = JumpTable {
+        low: 0,
+        targets: vec![Pc(1), Pc(9)],
+        default: Pc(1),
+    };
+    assert_eq!(
+        build(
+            &[
+                Instr::JTab {
+                    a: Reg(0),
+                    tab: TableIdx(0)
+                },
+                Instr::RetV {}
+            ],
+            &[table]
+        ),
+        CfgBuildError::BadTarget {
+            pc: Pc(0),
+            target: Pc(9)
+        }
+    );
+    let e = FunctionCfg::build(&[Instr::RetV {}], &[], &[]).unwrap_err();
+    assert_eq!(e, CfgBuildError::LocsMismatch { code: 1, locs: 0 });
+    assert!(e
+        .to_string()
+        .contains("1 instructions but 0 source locations"));
+}

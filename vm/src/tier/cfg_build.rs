@@ -162,6 +162,12 @@ pub enum CfgBuildError {
         /// The target.
         target: Pc,
     },
+    /// A `Jump` or `Cond` instruction without a target operand (an instruction table
+    /// inconsistent with its flows).
+    NoTarget {
+        /// The instruction.
+        pc: Pc,
+    },
     /// A `JTab` names a jump table that does not exist.
     BadTable {
         /// The `JTab`.
@@ -185,6 +191,9 @@ impl fmt::Display for CfgBuildError {
             }
             CfgBuildError::BadTarget { pc, target } => {
                 write!(f, "the branch at {pc} jumps to {target}, outside the code")
+            }
+            CfgBuildError::NoTarget { pc } => {
+                write!(f, "the branch at {pc} has no target operand")
             }
             CfgBuildError::BadTable { pc } => {
                 write!(
@@ -244,7 +253,7 @@ fn instr_successors(
             Err(CfgBuildError::FallsOffEnd { pc: here })
         }
     };
-    let target = || ins.target().ok_or(CfgBuildError::BadTable { pc: here });
+    let target = || ins.target().ok_or(CfgBuildError::NoTarget { pc: here });
     Ok(match ins.flow() {
         Flow::Next | Flow::Call => vec![(Way::Next, next()?)],
         Flow::Jump => vec![(Way::Taken, check(target()?)?)],
