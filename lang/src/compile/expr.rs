@@ -676,6 +676,13 @@ impl FnCompiler<'_> {
     // ---- calls ----
 
     fn call(&mut self, e: &Expr, func: crate::hir::FuncId, args: &[Arg], dst: Option<Reg>) -> Reg {
+        // If the destination is the temporary on top of the register stack, the callee's
+        // window can start there: the result then lands in place, without a move.
+        if let Some(d) = dst {
+            if u32::from(d.0) + 1 == self.free && !self.is_local_reg(d) {
+                self.free = u32::from(d.0);
+            }
+        }
         let base = self.free;
         for a in args {
             let r = self.alloc();
