@@ -265,14 +265,18 @@ pub fn oracle_counts(rec: &Recorded, ends: PathEnds) -> Vec<PathCounts> {
 /// it runs, so smart numbering sees all-zero counts and numbers canonically): paths counted by
 /// definition, ids from the canonical numbering.
 pub fn profile_by_definition(name: &str, rec: &Recorded, ends: PathEnds) -> Profile {
+    profile_from_counts(name, rec, ends, oracle_counts(rec, ends))
+}
+
+/// [`profile_by_definition`] from already computed [`oracle_counts`].
+pub fn profile_from_counts(
+    name: &str,
+    rec: &Recorded,
+    ends: PathEnds,
+    counts: Vec<PathCounts>,
+) -> Profile {
     let mut profile = Profile::new(name, Mode::Bl, ends, 0, rec.complete);
-    for ((f, fc), counts) in rec
-        .program
-        .functions
-        .iter()
-        .zip(&rec.cfgs)
-        .zip(oracle_counts(rec, ends))
-    {
+    for ((f, fc), counts) in rec.program.functions.iter().zip(&rec.cfgs).zip(counts) {
         let bl = BallLarus::new(fc.cfg(), ends, Numbering::Canonical, u64::MAX).unwrap();
         let counted: Vec<(u64, u64, Path)> = counts
             .counts
