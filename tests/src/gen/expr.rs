@@ -196,7 +196,14 @@ impl Gen {
                 Effects::read(v),
             );
         }
-        let e = self.int_expr(depth, f);
+        // now and then an index with a side effect: `a[i++] += 1` must evaluate it once
+        let e = match self.rng.chance(12) {
+            true => self
+                .incdec(0, f)
+                .filter(|e| e.ty.is_integer())
+                .unwrap_or_else(|| self.int_expr(depth, f)),
+            false => self.int_expr(depth, f),
+        };
         if n.is_power_of_two() && self.rng.chance(50) {
             Ex::new(
                 format!("({} & {})", e.text, n - 1),
