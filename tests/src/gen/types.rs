@@ -101,7 +101,7 @@ impl Ty {
             },
             Ty::Int => int_literal(rng),
             Ty::UInt => match rng.below(4) {
-                0 => format!("{}u", rng.below(10)),
+                0 => format!("{}{}", rng.below(10), *rng.pick(&["u", "U"])),
                 1 => format!("{}u", rng.below(1 << 32)),
                 2 => format!("0x{:x}u", rng.below(1 << 32)),
                 _ => format!(
@@ -110,7 +110,7 @@ impl Ty {
                 ),
             },
             Ty::Long => match rng.below(4) {
-                0 => format!("{}L", rng.range(-20, 20)),
+                0 => format!("{}{}", rng.range(-20, 20), *rng.pick(&["L", "l"])),
                 1 => format!("{}L", rng.range(-(1 << 40), 1 << 40)),
                 2 => format!("0x{:x}L", rng.below(1 << 62)),
                 _ => (*rng.pick(&[
@@ -122,7 +122,11 @@ impl Ty {
                 .to_string(),
             },
             Ty::ULong => match rng.below(4) {
-                0 => format!("{}ul", rng.below(20)),
+                0 => format!(
+                    "{}{}",
+                    rng.below(20),
+                    *rng.pick(&["ul", "UL", "lu", "uL", "LU"])
+                ),
                 1 => format!("{}ul", rng.next_u64()),
                 2 => format!("0x{:x}ul", rng.next_u64()),
                 _ => format!(
@@ -179,13 +183,15 @@ fn double_literal(rng: &mut Rng) -> String {
         4 => (*rng.pick(&[
             "0.5",
             "0.1",
-            "0.25",
+            ".25",
             "1e100",
             "1e-300",
             "3.14159265358979",
             "-0.0",
-            "2.5",
-            "1e15",
+            "2.",
+            "1.e2",
+            "1E15",
+            "2.5E-3",
         ]))
         .to_string(),
         _ => format!("{}.{:03}", rng.range(-5, 5), rng.below(1000)),
