@@ -207,3 +207,57 @@ fn an_incomplete_run_is_marked_and_reported() {
     let report = render(&p, &ReportOptions::default());
     assert!(report.contains("INCOMPLETE"), "{report}");
 }
+
+#[test]
+fn sink_ids_regenerate_and_functions_never_tiered_have_no_paths() {
+    let (fc, _) = tiny();
+    let bl = profiler::BallLarus::new(
+        fc.cfg(),
+        PathEnds::Header,
+        profiler::Numbering::Canonical,
+        u64::MAX,
+    )
+    .unwrap();
+    // Static paths by brute force: from the entry and from every header, follow edges until
+    // arriving at a header (a cut) or at the exit.
+    let cfg = fc.cfg();
+    let dfs = profiler::DepthFirst::compute(cfg);
+    fn count(cfg: &profiler::Cfg, dfs: &profiler::DepthFirst, b: Block) -> u64 {
+        if b == cfg.exit() {
+            return 1;
+        }
+        cfg.successors(b)
+            .iter()
+            .map(|&s| {
+                if dfs.is_header(s) {
+                    1
+                } else {
+                    count(cfg, dfs, s)
+                }
+            })
+            .sum()
+    }
+    let brute: u64 = std::iter::once(cfg.entry())
+        .chain(dfs.headers().iter().copied())
+        .map(|b| count(cfg, &dfs, b))
+        .sum();
+    assert_eq!(bl.num_paths(), brute);
+    assert!(brute >= 3, "entry, iteration and exit paths at least");
+    let f = FunctionProfile::from_ids("main", 1, &fc, &bl, 7, [(0, 1), (1, 3), (2, 1)]).unwrap();
+    assert_eq!(f.total(), 5);
+    assert_eq!(f.tiered_up_at, Some(7));
+    for p in &f.paths {
+        let path = bl.regenerate(fc.cfg(), p.id).unwrap();
+        let bs: Vec<u32> = path.nodes.iter().map(|b| b.as_u32()).collect();
+        assert_eq!(p.blocks, bs);
+    }
+    let err = FunctionProfile::from_ids("main", 1, &fc, &bl, 7, [(brute, 1)]).unwrap_err();
+    assert_eq!(
+        err,
+        format!("function main: path id {brute} is not below its {brute} static paths")
+    );
+    let idle = FunctionProfile::not_tiered("main", 1, &fc, PathEnds::Header);
+    assert_eq!(idle.static_paths, brute);
+    assert!(idle.paths.is_empty() && idle.tiered_up_at.is_none());
+    assert_eq!(idle.blocks.len(), fc.num_blocks());
+}

@@ -9,8 +9,10 @@ use std::path::PathBuf;
 
 use profiler::trace::edge_profile;
 use profiler::PathEnds;
-use profiler::{DepthFirst, Trace};
+use profiler::{execute, BallLarus, DepthFirst, Numbering, Placement, Trace};
 use tier_support::{oracle_counts, profile_from_counts, record};
+use vm::profile::FunctionProfile;
+use vm::tier::oracle::Oracle;
 
 /// Programs of `programs/` except the benchmarks (their traces are tens of millions of blocks).
 fn programs() -> Vec<(String, String)> {
@@ -129,6 +131,59 @@ fn recorded_activations_split_into_paths_in_both_strategies() {
                 "{name} {}",
                 rec.program.functions[i].name
             );
+        }
+        // What the `bl` sink will do: run the plan (from the tier-0 counts' smart numbering, or
+        // canonical as with `--tier-up 0`; either placement) along the finished activations,
+        // count the ids, and build the profile with `FunctionProfile::from_ids`: the same
+        // paths and counts as by definition.
+        for ends in [PathEnds::Header, PathEnds::Backedge] {
+            for (i, fc) in rec.cfgs.iter().enumerate() {
+                let acts = &rec.finished[i];
+                // Long runs (hash_table's probing, life's neighbour counts: millions of blocks)
+                // are left to the cheaper checks above; the plan machinery is exercised on
+                // every other function and on generated CFGs (`tier_oracle`).
+                let steps: usize = acts.iter().map(Vec::len).sum();
+                if acts.is_empty() || steps > 200_000 {
+                    continue;
+                }
+                let cfg = fc.cfg();
+                let trace = Trace::from_invocations(acts.iter().map(|a| &a[..]));
+                let mut by_def: Vec<(Vec<u32>, Option<u32>, u64)> = Oracle::new(cfg, ends, &[])
+                    .count(acts.iter().map(|a| &a[..]))
+                    .unwrap()
+                    .counts
+                    .into_iter()
+                    .map(|(p, n)| {
+                        let bs = p.nodes.iter().map(|b| b.as_u32()).collect();
+                        (bs, p.end.map(|b| b.as_u32()), n)
+                    })
+                    .collect();
+                by_def.sort();
+                // Canonical with plain increments, smart with event counting (both pairs
+                // are covered on generated CFGs by `tier_oracle`).
+                for (smart, placement) in
+                    [(false, Placement::Plain), (true, Placement::EventCounting)]
+                {
+                    let numbering = if smart {
+                        Numbering::Smart(&rec.tier0_profiles[i])
+                    } else {
+                        Numbering::Canonical
+                    };
+                    let bl = BallLarus::new(cfg, ends, numbering, u64::MAX).unwrap();
+                    let plan = bl.plan(cfg, placement, Some(&rec.tier0_profiles[i]));
+                    let ids = execute(cfg, &trace, &plan).unwrap().counts;
+                    let f = &rec.program.functions[i];
+                    let fp =
+                        FunctionProfile::from_ids(&f.name, f.loc.line, fc, &bl, 0, ids).unwrap();
+                    let mut got: Vec<(Vec<u32>, Option<u32>, u64)> = fp
+                        .paths
+                        .iter()
+                        .map(|p| (p.blocks.clone(), p.end, p.count))
+                        .collect();
+                    got.sort();
+                    assert_eq!(got, by_def, "{name} {} {ends} {placement}", f.name);
+                }
+            }
         }
         programs_seen += 1;
     }

@@ -30,7 +30,7 @@ pub mod report;
 use std::fmt;
 use std::str::FromStr;
 
-use profiler::{Path, PathEnds};
+use profiler::{BallLarus, Numbering, Path, PathEnds};
 use serde::{Deserialize, Serialize};
 
 use crate::tier::cfg_build::FunctionCfg;
@@ -213,6 +213,52 @@ impl FunctionProfile {
             paths,
             tiered_up_at,
         }
+    }
+
+    /// A tiered-up function's profile from what the `bl` sink counted: `(id, count)` pairs in
+    /// `bl`'s numbering (the one its instrumented code was generated from), regenerated to
+    /// paths. An id outside the numbering is an error naming it.
+    pub fn from_ids(
+        name: &str,
+        line: u32,
+        fc: &FunctionCfg,
+        bl: &BallLarus,
+        tiered_up_at: u64,
+        ids: impl IntoIterator<Item = (u64, u64)>,
+    ) -> Result<FunctionProfile, String> {
+        let mut counted = Vec::new();
+        for (id, count) in ids {
+            let path = bl.regenerate(fc.cfg(), id).ok_or_else(|| {
+                format!(
+                    "function {name}: path id {id} is not below its {} static paths",
+                    bl.num_paths()
+                )
+            })?;
+            counted.push((id, count, path));
+        }
+        Ok(FunctionProfile::new(
+            name,
+            line,
+            fc,
+            bl.num_paths(),
+            Some(tiered_up_at),
+            counted,
+        ))
+    }
+
+    /// The profile of a function that never tiered up: its blocks, no paths, and the number
+    /// of static paths of its canonical numbering under `path_ends` (what `--tier-up 0` would
+    /// have used).
+    pub fn not_tiered(
+        name: &str,
+        line: u32,
+        fc: &FunctionCfg,
+        path_ends: PathEnds,
+    ) -> FunctionProfile {
+        // Without a limit the numbering always succeeds (overflow takes extra cuts instead).
+        let static_paths = BallLarus::new(fc.cfg(), path_ends, Numbering::Canonical, u64::MAX)
+            .map_or(0, |bl| bl.num_paths());
+        FunctionProfile::new(name, line, fc, static_paths, None, Vec::new())
     }
 
     /// The sum of the path counts.
