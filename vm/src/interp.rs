@@ -557,6 +557,45 @@ fn run_loop<P: Probes>(
                 set!(a, ri!(b).wrapping_add(i64::from(imm)) as u32 as u64)
             }
             Instr::AddI64 { a, b, imm } => set!(a, ri!(b).wrapping_add(i64::from(imm)) as u64),
+            Instr::MulI32 { a, b, imm } => {
+                set!(a, ri!(b).wrapping_mul(i64::from(imm)) as i32 as i64 as u64)
+            }
+            Instr::MulIU32 { a, b, imm } => {
+                set!(a, ri!(b).wrapping_mul(i64::from(imm)) as u32 as u64)
+            }
+            Instr::MulI64 { a, b, imm } => set!(a, ri!(b).wrapping_mul(i64::from(imm)) as u64),
+            // The compiler emits the immediate divisions only for non-zero constants; a zero
+            // would still not be undefined behaviour here (`checked_*` falls back to a trap).
+            Instr::DivI32 { a, b, imm } => match ri!(b).checked_div(i64::from(imm)) {
+                Some(v) => set!(a, v as i32 as i64 as u64),
+                None => trap!(TrapKind::DivByZero),
+            },
+            Instr::DivI64 { a, b, imm } => {
+                if imm == 0 {
+                    trap!(TrapKind::DivByZero);
+                }
+                set!(a, ri!(b).wrapping_div(i64::from(imm)) as u64)
+            }
+            Instr::DivIU { a, b, imm } => match r!(b).checked_div(i64::from(imm) as u64) {
+                Some(v) => set!(a, v),
+                None => trap!(TrapKind::DivByZero),
+            },
+            Instr::RemIS { a, b, imm } => {
+                if imm == 0 {
+                    trap!(TrapKind::RemByZero);
+                }
+                set!(a, ri!(b).wrapping_rem(i64::from(imm)) as u64)
+            }
+            Instr::RemIU { a, b, imm } => match r!(b).checked_rem(i64::from(imm) as u64) {
+                Some(v) => set!(a, v),
+                None => trap!(TrapKind::RemByZero),
+            },
+            Instr::AndI { a, b, imm } => set!(a, r!(b) & (i64::from(imm) as u64)),
+            Instr::ShlI32 { a, b, imm } => set!(a, (r!(b) << (imm & 31)) as i32 as i64 as u64),
+            Instr::ShlIU32 { a, b, imm } => set!(a, (r!(b) << (imm & 31)) as u32 as u64),
+            Instr::ShlI64 { a, b, imm } => set!(a, r!(b) << (imm & 63)),
+            Instr::SarI { a, b, imm } => set!(a, (ri!(b) >> (imm & 63)) as u64),
+            Instr::ShrI { a, b, imm } => set!(a, r!(b) >> (imm & 63)),
             Instr::Sub32 { a, b, c } => set!(a, ri!(b).wrapping_sub(ri!(c)) as i32 as i64 as u64),
             Instr::SubU32 { a, b, c } => set!(a, r!(b).wrapping_sub(r!(c)) as u32 as u64),
             Instr::Sub64 { a, b, c } => set!(a, r!(b).wrapping_sub(r!(c))),

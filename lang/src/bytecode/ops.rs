@@ -72,6 +72,34 @@ macro_rules! for_each_op {
             AddIU32 { a: Reg, b: Reg, imm: i16 } => Next;
             /// R[A] := R[B] + imm (64-bit, wrapping)
             AddI64 { a: Reg, b: Reg, imm: i16 } => Next;
+            /// R[A] := s32(R[B] * imm)
+            MulI32 { a: Reg, b: Reg, imm: i16 } => Next;
+            /// R[A] := z32(R[B] * imm)
+            MulIU32 { a: Reg, b: Reg, imm: i16 } => Next;
+            /// R[A] := R[B] * imm (64-bit, wrapping)
+            MulI64 { a: Reg, b: Reg, imm: i16 } => Next;
+            /// R[A] := s32(R[B] /s imm) (imm != 0, from a constant divisor)
+            DivI32 { a: Reg, b: Reg, imm: i16 } => Next;
+            /// R[A] := R[B] /s imm (imm != 0; long)
+            DivI64 { a: Reg, b: Reg, imm: i16 } => Next;
+            /// R[A] := R[B] /u imm (imm != 0; unsigned int and unsigned long)
+            DivIU { a: Reg, b: Reg, imm: i16 } => Next;
+            /// R[A] := R[B] %s imm (imm != 0)
+            RemIS { a: Reg, b: Reg, imm: i16 } => Next;
+            /// R[A] := R[B] %u imm (imm != 0)
+            RemIU { a: Reg, b: Reg, imm: i16 } => Next;
+            /// R[A] := R[B] & imm (imm sign-extended)
+            AndI { a: Reg, b: Reg, imm: i16 } => Next;
+            /// R[A] := s32(R[B] << imm) (0 <= imm < 32, checked by the compiler)
+            ShlI32 { a: Reg, b: Reg, imm: i16 } => Next;
+            /// R[A] := z32(R[B] << imm) (0 <= imm < 32)
+            ShlIU32 { a: Reg, b: Reg, imm: i16 } => Next;
+            /// R[A] := R[B] << imm (0 <= imm < 64)
+            ShlI64 { a: Reg, b: Reg, imm: i16 } => Next;
+            /// R[A] := R[B] >>s imm (int or long; 0 <= imm < width)
+            SarI { a: Reg, b: Reg, imm: i16 } => Next;
+            /// R[A] := R[B] >>u imm (unsigned int or unsigned long; 0 <= imm < width)
+            ShrI { a: Reg, b: Reg, imm: i16 } => Next;
             /// R[A] := s32(R[B] - R[C])
             Sub32 { a: Reg, b: Reg, c: Reg } => Next;
             /// R[A] := z32(R[B] - R[C])

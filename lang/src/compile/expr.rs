@@ -210,6 +210,13 @@ impl FnCompiler<'_> {
                         }
                     }
                 }
+                if let Some(mk) = self.int_const(rhs).and_then(|c| immediate_form(*op, ty, c)) {
+                    self.free = mark;
+                    let d = dst.unwrap_or_else(|| self.alloc());
+                    self.at(e.span);
+                    self.emit(mk(d, l));
+                    return d;
+                }
                 let r = self.expr(rhs, None);
                 self.free = mark;
                 let d = dst.unwrap_or_else(|| self.alloc());
@@ -568,11 +575,20 @@ impl FnCompiler<'_> {
                 };
                 self.emit(ins);
             }
-            None => {
-                let r = self.expr(value, None);
-                self.at(e.span);
-                self.emit(binary_instr(op, op_ty, result_reg, lhs, r));
-            }
+            None => match self
+                .int_const(value)
+                .and_then(|c| immediate_form(op, op_ty, c))
+            {
+                Some(mk) => {
+                    self.at(e.span);
+                    self.emit(mk(result_reg, lhs));
+                }
+                None => {
+                    let r = self.expr(value, None);
+                    self.at(e.span);
+                    self.emit(binary_instr(op, op_ty, result_reg, lhs, r));
+                }
+            },
         }
         // Operand temporaries are dead; `cur`, the place's registers and the local are below.
         self.free = mark;
@@ -975,6 +991,36 @@ fn swap(op: CompareOp) -> CompareOp {
         CompareOp::Gt => CompareOp::Lt,
         CompareOp::Ge => CompareOp::Le,
     }
+}
+
+/// An immediate-operand instruction for `x op c` in type `ty` (`c` the constant's canonical
+/// value), if one applies: `c` must fit in 16 bits, divisors must be non-zero and shift counts
+/// in range (otherwise the register form keeps the run-time trap).
+fn immediate_form(op: BinaryOp, ty: ScalarType, c: i64) -> Option<Box<dyn Fn(Reg, Reg) -> Instr>> {
+    use ScalarType::*;
+    let imm = i16::try_from(c).ok()?;
+    let bits = i64::from(ty.bits());
+    let f: Box<dyn Fn(Reg, Reg) -> Instr> = match (op, ty) {
+        (_, Double) => return None,
+        (BinaryOp::Mul, UInt) => Box::new(move |a, b| Instr::MulIU32 { a, b, imm }),
+        (BinaryOp::Mul, Long | ULong) => Box::new(move |a, b| Instr::MulI64 { a, b, imm }),
+        (BinaryOp::Mul, _) => Box::new(move |a, b| Instr::MulI32 { a, b, imm }),
+        (BinaryOp::Div | BinaryOp::Rem, _) if imm == 0 => return None,
+        (BinaryOp::Div, UInt | ULong) => Box::new(move |a, b| Instr::DivIU { a, b, imm }),
+        (BinaryOp::Div, Long) => Box::new(move |a, b| Instr::DivI64 { a, b, imm }),
+        (BinaryOp::Div, _) => Box::new(move |a, b| Instr::DivI32 { a, b, imm }),
+        (BinaryOp::Rem, UInt | ULong) => Box::new(move |a, b| Instr::RemIU { a, b, imm }),
+        (BinaryOp::Rem, _) => Box::new(move |a, b| Instr::RemIS { a, b, imm }),
+        (BinaryOp::BitAnd, _) => Box::new(move |a, b| Instr::AndI { a, b, imm }),
+        (BinaryOp::Shl | BinaryOp::Shr, _) if c < 0 || c >= bits => return None,
+        (BinaryOp::Shl, UInt) => Box::new(move |a, b| Instr::ShlIU32 { a, b, imm }),
+        (BinaryOp::Shl, Long | ULong) => Box::new(move |a, b| Instr::ShlI64 { a, b, imm }),
+        (BinaryOp::Shl, _) => Box::new(move |a, b| Instr::ShlI32 { a, b, imm }),
+        (BinaryOp::Shr, UInt | ULong) => Box::new(move |a, b| Instr::ShrI { a, b, imm }),
+        (BinaryOp::Shr, _) => Box::new(move |a, b| Instr::SarI { a, b, imm }),
+        _ => return None,
+    };
+    Some(f)
 }
 
 /// The instruction computing `l op r` in type `ty` into `d`.
