@@ -148,6 +148,30 @@ fn then_branch_ending_in_a_jump_still_falls_out_through_inner_ifs() {
     assert_eq!(run(src).0, 42);
 }
 
+#[test]
+fn immediate_operand_forms_keep_c_semantics() {
+    // Every right operand is a constant (immediate forms), every left operand a variable.
+    let src = "#include <stdio.h>\nint main(void) {\n\
+        int m = -2147483647 - 1, n = -7, one = 1, seven = 7;\n\
+        unsigned u = 4294967289u;\n\
+        unsigned long ul = 18446744073709551615ul;\n\
+        long l = -9;\n\
+        printf(\"%d %d %d %d\\n\", m / -1, n % 3, n / 2, n * -3);\n\
+        printf(\"%u %u %u %u\\n\", u / 2u, u % 10u, u * 3u, u >> 31);\n\
+        printf(\"%lu %lu %ld %ld\\n\", ul % 7ul, ul / 3ul, l / 4, l % 4);\n\
+        printf(\"%d %d %d %d %ld\\n\", n >> 1, one << 31, seven & -2, n & 255, l << 62);\n\
+        return 0;\n}\n";
+    let (status, out, err) = run(src);
+    assert_eq!((status, err.as_str()), (0, ""));
+    assert_eq!(
+        out,
+        "-2147483648 -1 -3 21\n\
+         2147483644 9 4294967275 1\n\
+         1 6148914691236517205 -2 -1\n\
+         -4 -2147483648 6 249 -4611686018427387904\n"
+    );
+}
+
 /// Counts what the hooks see, and optionally switches every frame of `main` to another code
 /// version at its first loop-header arrival.
 #[derive(Default)]
