@@ -1,12 +1,23 @@
-//! Prints the random program for a seed: `cargo run -p e2e --example gen -- SEED`.
+//! Prints the random program for a seed:
+//! `cargo run -p e2e --example gen -- SEED [EXPR_DEPTH STMT_DEPTH FUNCTIONS]`
+//! (the optional knobs override `e2e::gen::Config::default()`).
 
 fn main() {
-    let seed = match std::env::args().nth(1).map(|s| s.parse::<u64>()) {
-        Some(Ok(seed)) => seed,
-        _ => {
-            eprintln!("usage: gen SEED");
-            std::process::exit(2);
-        }
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let numbers: Option<Vec<u64>> = args.iter().map(|a| a.parse().ok()).collect();
+    let Some(numbers) = numbers.filter(|n| !n.is_empty()) else {
+        eprintln!("usage: gen SEED [EXPR_DEPTH STMT_DEPTH FUNCTIONS]");
+        std::process::exit(2);
     };
-    print!("{}", e2e::gen::generate(seed));
+    let mut config = e2e::gen::Config::default();
+    if let Some(&d) = numbers.get(1) {
+        config.expr_depth = d as u32;
+    }
+    if let Some(&d) = numbers.get(2) {
+        config.stmt_depth = d as u32;
+    }
+    if let Some(&n) = numbers.get(3) {
+        config.functions = n as usize;
+    }
+    print!("{}", e2e::gen::generate_with(numbers[0], &config));
 }
