@@ -36,6 +36,8 @@ use lang::bytecode::{
     ArrayRef, FuncIdx, Function, Instr, JumpTable, Loc, MathFn, Pc, Program, Site, SiteArg,
 };
 
+use lang::bytecode::verify::{verify_function, VerifyError};
+
 use crate::printf::{self, PrintfArg};
 use crate::probes::{Osr, Probes};
 use crate::trap::{TraceEntry, Trap, TrapKind};
@@ -172,11 +174,26 @@ impl<'p> Machine<'p> {
         self.entry[f.index()]
     }
 
-    /// Adds a code version (it must be verified against the function's frame layout) and
-    /// returns its index.
-    pub fn add_version(&mut self, version: Version) -> u32 {
+    /// Adds a code version of `version.func` and returns its index. The version is verified
+    /// with the function's frame layout (registers, arrays, constants, shapes, sites) and the
+    /// program's functions and globals, so the loop may trust it like the compiled code.
+    pub fn add_version(&mut self, version: Version) -> Result<u32, VerifyError> {
+        let mut func = self
+            .program
+            .functions
+            .get(version.func.index())
+            .ok_or_else(|| VerifyError {
+                function: format!("{}", version.func),
+                pc: None,
+                message: "no such function".into(),
+            })?
+            .clone();
+        func.code = version.code.to_vec();
+        func.locs = version.locs.to_vec();
+        func.tables = version.tables.to_vec();
+        verify_function(self.program, &func)?;
         self.versions.push(Box::new(version));
-        (self.versions.len() - 1) as u32
+        Ok((self.versions.len() - 1) as u32)
     }
 
     /// Makes new calls of `f` run version `v` (frames already running keep theirs until an
@@ -424,7 +441,14 @@ fn run_loop<P: Probes>(
     macro_rules! switch_to {
         ($osr:expr) => {{
             let osr: Osr = $osr;
-            version = &*m.versions[osr.version as usize];
+            // A version of another function, or a pc outside the code, would break the loop's
+            // invariants: refuse it loudly (a profiler bug, never a program's fault).
+            let next: &Version = &m.versions[osr.version as usize];
+            assert!(
+                next.func == func_id!() && osr.pc.index() < next.code.len(),
+                "invalid on-stack replacement {osr:?}"
+            );
+            version = next;
             code = unsafe { (*version).code.as_ptr() };
             pc = osr.pc.index();
         }};

@@ -263,12 +263,14 @@ fn on_stack_replacement_continues_in_another_version() {
     // A second version of main: the same code (an instrumented copy would add probes but
     // keep the layout). Switching to it at a loop header must not change the result.
     let f = &program.functions[program.main.index()];
-    let v = m.add_version(Version {
-        func: program.main,
-        code: f.code.clone().into_boxed_slice(),
-        locs: f.locs.clone().into_boxed_slice(),
-        tables: f.tables.clone().into_boxed_slice(),
-    });
+    let v = m
+        .add_version(Version {
+            func: program.main,
+            code: f.code.clone().into_boxed_slice(),
+            locs: f.locs.clone().into_boxed_slice(),
+            tables: f.tables.clone().into_boxed_slice(),
+        })
+        .expect("a copy of verified code verifies");
     let mut probes = Counting {
         osr_to: Some(v),
         ..Counting::default()
@@ -280,4 +282,26 @@ fn on_stack_replacement_continues_in_another_version() {
     assert!(probes.osr_done);
     assert_eq!(String::from_utf8(out).unwrap(), "87\n");
     assert_eq!(probes.back_edges, 9);
+}
+
+#[test]
+fn versions_are_verified_before_they_can_run() {
+    let program = lang::compile_source("p.c", LOOPS).expect("compiles");
+    let mut m = Machine::new(&program, 100);
+    let f = &program.functions[program.main.index()];
+    let mut code = f.code.clone();
+    code[0] = lang::bytecode::Instr::Mov {
+        a: lang::bytecode::Reg(f.num_regs),
+        b: lang::bytecode::Reg(0),
+    };
+    let bad = Version {
+        func: program.main,
+        code: code.into_boxed_slice(),
+        locs: f.locs.clone().into_boxed_slice(),
+        tables: f.tables.clone().into_boxed_slice(),
+    };
+    let err = m
+        .add_version(bad)
+        .expect_err("out-of-window register is rejected");
+    assert!(err.message.contains(">= "), "{err}");
 }

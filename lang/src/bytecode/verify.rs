@@ -60,7 +60,9 @@ pub fn verify(program: &Program) -> Result<(), VerifyError> {
     Ok(())
 }
 
-fn verify_function(program: &Program, func: &super::Function) -> Result<(), VerifyError> {
+/// Checks one function of `program` (which may be a modified copy of one of its functions,
+/// such as an instrumented version, as long as calls and globals refer to `program`).
+pub fn verify_function(program: &Program, func: &super::Function) -> Result<(), VerifyError> {
     let err = |pc: Option<usize>, message: String| VerifyError {
         function: func.name.clone(),
         pc,
