@@ -1,6 +1,6 @@
 //! Prints the random program for a seed:
 //! `cargo run -p e2e --example gen -- SEED [EXPR_DEPTH STMT_DEPTH FUNCTIONS]`
-//! (the optional knobs override `e2e::gen::Config::default()`).
+//! (the optional knobs override `e2e::gen::Config::varied(SEED)`).
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -9,7 +9,7 @@ fn main() {
         eprintln!("usage: gen SEED [EXPR_DEPTH STMT_DEPTH FUNCTIONS]");
         std::process::exit(2);
     };
-    let mut config = e2e::gen::Config::default();
+    let mut config = e2e::gen::Config::varied(numbers[0]);
     if let Some(&d) = numbers.get(1) {
         config.expr_depth = d as u32;
     }

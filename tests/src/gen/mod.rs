@@ -58,9 +58,25 @@ impl Default for Config {
     }
 }
 
-/// Generates the program for `seed` with the default [`Config`].
+impl Config {
+    /// A configuration varied with the seed around the default (expression depth 2-5,
+    /// statement depth 2-4, 2-7 functions, block length 4-8), so that a batch of seeds mixes
+    /// small dense programs with larger, deeper ones.
+    pub fn varied(seed: u64) -> Config {
+        let mut r = Rng::new(seed ^ 0x0c0f_1e5e_ed00_d00d);
+        Config {
+            functions: r.range(2, 7) as usize,
+            expr_depth: r.range(2, 5) as u32,
+            stmt_depth: r.range(2, 4) as u32,
+            block_len: r.range(4, 8) as u32,
+            budget: Config::default().budget,
+        }
+    }
+}
+
+/// Generates the program for `seed` with [`Config::varied`]`(seed)`.
 pub fn generate(seed: u64) -> String {
-    generate_with(seed, &Config::default())
+    generate_with(seed, &Config::varied(seed))
 }
 
 /// Generates the program for `seed` with the given configuration.
