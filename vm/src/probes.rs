@@ -12,9 +12,13 @@
 //! * [`Probes::on_branch`]: a conditional branch at `pc` was taken or not.
 //! * [`Probes::on_switch`]: a jump table at `pc` selected `target`.
 //! * [`Probes::on_back_edge`]: control is about to move from `pc` to a lower (or equal)
-//!   `target`: a loop-header arrival, since every loop is compiled with its test at the bottom.
-//!   This is the yield point for on-stack replacement: returning `Some(Osr)` makes the loop
-//!   continue in another code version of the same function (see [`Osr`]).
+//!   `target`. Every loop is compiled with its test at the bottom, so this fires once per
+//!   repeated iteration of every loop: for `while`/`for` loops it is the bottom test's branch
+//!   back to the body (their CFG header is the test block, entered by the jump from the loop
+//!   entry and by falling out of the body); for `do`-`while`, fused `for` loops and
+//!   `for (;;)` it is the back edge to the header itself. This is the yield point for
+//!   on-stack replacement: returning `Some(Osr)` makes the frame continue in another code
+//!   version of the same function (see [`Osr`]).
 //! * [`Probes::on_return`]: the function is about to return (or the program to exit in it).
 //!
 //! Instrumented code (issue 4) will add probe *instructions* to a copy of a function's code;
