@@ -49,7 +49,10 @@ fn bench_compile(c: &mut Criterion) {
     let source = generate(2000);
     assert!(source.lines().count() >= 2000);
     if let Err(d) = lang::compile_source("gen.c", &source) {
-        panic!("generated program does not compile:\n{}", d.render("gen.c", &source));
+        panic!(
+            "generated program does not compile:\n{}",
+            d.render("gen.c", &source)
+        );
     }
     c.bench_function("compile_2000_lines", |b| {
         b.iter(|| lang::compile_source("gen.c", std::hint::black_box(&source)).is_ok())
