@@ -857,6 +857,32 @@ impl Gen {
                 cost: 60,
             });
         }
+        // recursion that reads and writes an array parameter
+        let ty = *self
+            .rng
+            .pick(&[Ty::Int, Ty::Long, Ty::Double, Ty::Char, Ty::UInt]);
+        let t = ty.c_name();
+        let k = self.rng.range(1, 7);
+        let _ = writeln!(
+            src,
+            "{t} rsum({t} a[], int n) {{ return n <= 0 ? a[0] : a[(unsigned)n % 8u] + rsum(a, n - {k}); }}\n\
+             void rfill({t} a[], int n) {{\n    if (n <= 0) return;\n    a[(unsigned)(n * {k}) % 8u] += n;\n    rfill(a, n - 1);\n}}\n"
+        );
+        let arr = Param::Array { ty, dims: vec![8] };
+        self.funcs.push(Func {
+            name: "rsum".into(),
+            ret: Some(ty),
+            params: vec![arr.clone(), Param::Depth(20)],
+            writes: BTreeSet::new(),
+            cost: 20,
+        });
+        self.funcs.push(Func {
+            name: "rfill".into(),
+            ret: None,
+            params: vec![arr, Param::Depth(20)],
+            writes: BTreeSet::new(),
+            cost: 40,
+        });
     }
 
     fn params(&mut self) -> Vec<Param> {
