@@ -24,6 +24,7 @@ pub mod expr;
 pub mod format;
 mod program;
 pub mod rng;
+mod stmt;
 pub mod types;
 
 use effects::VarId;

@@ -1,10 +1,10 @@
-//! Statements, functions and whole programs.
+//! Whole programs: the prelude of guard helpers, globals, the recursive helpers, generated
+//! functions and `main`; calls of generated functions.
 
 use std::collections::BTreeSet;
 use std::fmt::Write as _;
 
 use super::effects::{Effects, Forbid, VarId, STDOUT};
-use super::expr::Ex;
 use super::format;
 use super::rng::Rng;
 use super::types::{Ty, ALL_TYPES, INT_TYPES};
@@ -38,7 +38,7 @@ void finish(int code) { printf("finish %d\n", code); exit(code); }
 "#;
 
 /// Shapes of array parameters and of the local arrays declared to match them.
-const SHAPES: &[&[u32]] = &[&[4], &[5], &[8], &[3, 4], &[2, 5], &[2, 3, 2]];
+pub(super) const SHAPES: &[&[u32]] = &[&[4], &[5], &[8], &[3, 4], &[2, 5], &[2, 3, 2]];
 
 impl Gen {
     pub(super) fn new(seed: u64, cfg: Config) -> Gen {
@@ -89,7 +89,7 @@ impl Gen {
         out
     }
 
-    fn declare(
+    pub(super) fn declare(
         &mut self,
         name: String,
         ty: Ty,
@@ -114,12 +114,12 @@ impl Gen {
         id
     }
 
-    fn fresh_name(&mut self, prefix: &str) -> String {
+    pub(super) fn fresh_name(&mut self, prefix: &str) -> String {
         self.fresh += 1;
         format!("{prefix}{}", self.fresh)
     }
 
-    fn line(&mut self, text: &str) {
+    pub(super) fn line(&mut self, text: &str) {
         for _ in 0..self.indent {
             self.out.push_str("    ");
         }
@@ -128,7 +128,7 @@ impl Gen {
     }
 
     /// Records the writes of an emitted full expression that callers can observe.
-    fn note(&mut self, eff: &Effects) {
+    pub(super) fn note(&mut self, eff: &Effects) {
         for &w in &eff.writes {
             if w == STDOUT || self.vars[w as usize].global {
                 self.fx_writes.insert(w);
@@ -136,11 +136,11 @@ impl Gen {
         }
     }
 
-    fn charge(&mut self, n: u64) {
+    pub(super) fn charge(&mut self, n: u64) {
         self.cost = self.cost.saturating_add(self.mult.saturating_mul(n));
     }
 
-    fn remaining(&self) -> u64 {
+    pub(super) fn remaining(&self) -> u64 {
         self.budget.saturating_sub(self.cost)
     }
 
@@ -223,518 +223,9 @@ impl Gen {
         Some((format!("{}({})", fu.name, args.join(", ")), fu.ret, eff))
     }
 
-    // ----- statements -----
-
-    fn block_body(&mut self, depth: u32) {
-        let n = self.rng.range(1, self.cfg.block_len as i64);
-        for _ in 0..n {
-            if self.remaining() == 0 {
-                break;
-            }
-            self.stmt(depth);
-        }
-    }
-
-    fn nested_block(&mut self, depth: u32) {
-        self.scopes.push(Vec::new());
-        self.indent += 1;
-        self.block_body(depth);
-        self.indent -= 1;
-        self.scopes.pop();
-    }
-
-    fn stmt(&mut self, depth: u32) {
-        self.charge(1);
-        let nest = depth < self.cfg.stmt_depth && self.remaining() > 4 * self.mult;
-        let weights = [
-            3,                                              // declaration
-            7,                                              // expression statement
-            5,                                              // printf
-            if nest { 3 } else { 0 },                       // if
-            if nest { 3 } else { 0 },                       // for
-            if nest { 1 } else { 0 },                       // while
-            if nest { 1 } else { 0 },                       // do-while
-            if nest { 2 } else { 0 },                       // switch
-            if nest { 1 } else { 0 },                       // block
-            if self.breakables > 0 { 1 } else { 0 },        // break / continue
-            if depth > 0 && !self.in_main { 1 } else { 0 }, // early return
-            2,                                              // call statement
-            1,                                              // putchar / puts
-            if depth > 0 && self.rng.chance(5) {
-                1
-            } else {
-                0
-            }, // exit from a nested call
-        ];
-        match self.rng.weighted(&weights) {
-            0 => self.decl(depth),
-            1 => self.expr_stmt(),
-            2 => self.print_stmt(),
-            3 => self.if_stmt(depth),
-            4 => self.for_stmt(depth),
-            5 => self.while_stmt(depth),
-            6 => self.do_stmt(depth),
-            7 => self.switch_stmt(depth),
-            8 => {
-                self.line("{");
-                self.nested_block(depth + 1);
-                self.line("}");
-            }
-            9 => self.jump_stmt(),
-            10 => self.return_stmt(true),
-            11 => match self.call(1, &Forbid::none(), false) {
-                Some((text, _, eff)) => {
-                    self.note(&eff);
-                    self.line(&format!("{text};"));
-                }
-                None => self.expr_stmt(),
-            },
-            12 => {
-                if self.rng.chance(50) {
-                    let e = self.int_expr(1, &Forbid::none());
-                    self.note(&e.eff);
-                    self.line(&format!("putchar({});", e.text));
-                } else {
-                    let text =
-                        *self
-                            .rng
-                            .pick(&["puts(\"--\");", "puts(\"\");", "puts(\"a\\tb\");"]);
-                    self.line(text);
-                }
-                self.fx_writes.insert(STDOUT);
-            }
-            _ => {
-                let c = self.pure_expr(2);
-                let code = self.int_expr(1, &Forbid::none());
-                self.note(&code.eff);
-                self.line(&format!(
-                    "if ({}) finish((int)({}) & 127);",
-                    c.text, code.text
-                ));
-                self.fx_writes.insert(STDOUT);
-            }
-        }
-    }
-
-    /// An expression without side effects (falls back to a literal).
-    fn pure_expr(&mut self, depth: u32) -> Ex {
-        for _ in 0..4 {
-            let e = self.expr(depth, &Forbid::none());
-            if e.is_pure() {
-                return e;
-            }
-        }
-        Ex {
-            text: self.rng.range(0, 3).to_string(),
-            ty: Ty::Int,
-            eff: Effects::none(),
-        }
-    }
-
-    fn random_type(&mut self) -> Ty {
-        *self.rng.pick(&[
-            Ty::Char,
-            Ty::Int,
-            Ty::Int,
-            Ty::UInt,
-            Ty::Long,
-            Ty::ULong,
-            Ty::Double,
-            Ty::Double,
-        ])
-    }
-
-    fn decl(&mut self, depth: u32) {
-        if self.rng.chance(20) {
-            let dims = self.rng.pick(SHAPES).to_vec();
-            let ty = self.random_type();
-            self.local_array(ty, dims);
-            return;
-        }
-        let ty = self.random_type();
-        let current: BTreeSet<String> = self
-            .scopes
-            .last()
-            .expect("scope")
-            .iter()
-            .map(|&v| self.vars[v as usize].name.clone())
-            .collect();
-        // shadow a variable of an enclosing scope now and then
-        let outer: Vec<String> = self
-            .visible()
-            .into_iter()
-            .map(|v| self.vars[v as usize].name.clone())
-            .filter(|n| !current.contains(n))
-            .collect();
-        let name = if depth > 0 && !outer.is_empty() && self.rng.chance(30) {
-            self.rng.pick(&outer).clone()
-        } else {
-            self.fresh_name("v")
-        };
-        self.hidden = Some(name.clone());
-        let e = self.expr(self.cfg.expr_depth, &Forbid::none());
-        self.hidden = None;
-        let e = self.convertible_to(e, ty);
-        self.note(&e.eff);
-        // `const` locals are never assigned; `unsigned int` is the long spelling of `unsigned`
-        let constant = self.rng.chance(10);
-        let spelled = if ty == Ty::UInt && self.rng.chance(30) {
-            "unsigned int"
-        } else {
-            ty.c_name()
-        };
-        let mut text = format!(
-            "{}{spelled} {name} = {}",
-            if constant { "const " } else { "" },
-            e.text
-        );
-        self.declare(name, ty, vec![], !constant, None);
-        if self.rng.chance(20) {
-            let second = self.fresh_name("v");
-            let e2 = self.expr(2, &Forbid::none());
-            let e2 = self.convertible_to(e2, ty);
-            self.note(&e2.eff);
-            let _ = write!(text, ", {} = {}", second, e2.text);
-            self.declare(second, ty, vec![], !constant, None);
-        }
-        text.push(';');
-        self.line(&text);
-    }
-
-    /// An integer or double literal (or a side-effect-free expression) for an array element.
-    fn element_init(&mut self, ty: Ty) -> String {
-        if self.rng.chance(30) {
-            let e = self.pure_expr(1);
-            if !(e.ty == Ty::Double && ty.is_integer()) {
-                return e.text;
-            }
-        }
-        let lit_ty = if ty.is_integer() {
-            *self.rng.pick(&INT_TYPES)
-        } else {
-            *self.rng.pick(&ALL_TYPES)
-        };
-        lit_ty.random_literal(&mut self.rng)
-    }
-
-    /// A brace initializer for an array of shape `dims`, partial at every level (the rest is
-    /// zero-filled), with elements made by `item`. The second result is true if the outermost
-    /// level is complete (so the first dimension may be left to the initializer: `T a[] = ...`).
-    fn brace_init(
-        &mut self,
-        dims: &[u32],
-        item: &mut dyn FnMut(&mut Gen) -> String,
-    ) -> (String, bool) {
-        let n = self.rng.range(1, dims[0] as i64) as usize;
-        let parts: Vec<String> = (0..n)
-            .map(|_| {
-                if dims.len() == 1 {
-                    item(self)
-                } else {
-                    self.brace_init(&dims[1..], item).0
-                }
-            })
-            .collect();
-        (format!("{{{}}}", parts.join(", ")), n == dims[0] as usize)
-    }
-
-    fn local_array(&mut self, ty: Ty, dims: Vec<u32>) -> VarId {
-        let name = self.fresh_name(if dims.len() == 1 { "a" } else { "m" });
-        let (init, complete) = self.brace_init(&dims, &mut |g: &mut Gen| g.element_init(ty));
-        let mut dims_text: String = dims.iter().map(|d| format!("[{d}]")).collect();
-        if complete && self.rng.chance(40) {
-            dims_text = format!(
-                "[]{}",
-                dims[1..]
-                    .iter()
-                    .map(|d| format!("[{d}]"))
-                    .collect::<String>()
-            );
-        }
-        self.line(&format!("{} {name}{dims_text} = {init};", ty.c_name()));
-        self.declare(name, ty, dims, true, None)
-    }
-
-    fn expr_stmt(&mut self) {
-        let f = Forbid::none();
-        let e = match self.effect_expr(self.cfg.expr_depth, &f) {
-            Some(e) => e,
-            None => {
-                // nothing assignable: print instead
-                self.print_stmt();
-                return;
-            }
-        };
-        self.note(&e.eff);
-        self.line(&format!("{};", e.text));
-    }
-
-    fn print_stmt(&mut self) {
-        let n = self.rng.range(1, 4);
-        let mut fmt = format!("{}:", self.fresh_name("p"));
-        let mut args: Vec<String> = Vec::new();
-        let mut acc = Effects::none();
-        for _ in 0..n {
-            if self.rng.chance(20) {
-                fmt.push_str(&format::literal_text(&mut self.rng));
-            } else {
-                fmt.push(' ');
-            }
-            if self.rng.chance(8) {
-                let (spec, arg) = format::string_conversion(&mut self.rng);
-                fmt.push_str(&spec);
-                args.push(arg);
-                continue;
-            }
-            let depth = self.rng.range(0, 2) as u32;
-            let e = self.expr(depth, &Forbid::none().after(&acc));
-            acc.union_with(&e.eff);
-            fmt.push_str(&format::conversion(&mut self.rng, e.ty));
-            args.push(if e.ty == Ty::Double {
-                format!("fin({})", e.text)
-            } else {
-                e.text
-            });
-        }
-        self.note(&acc);
-        self.fx_writes.insert(STDOUT);
-        let args: String = args.iter().map(|a| format!(", {a}")).collect();
-        self.line(&format!("printf(\"{fmt}\\n\"{args});"));
-    }
-
-    fn condition(&mut self) -> Ex {
-        let e = self.expr(2, &Forbid::none());
-        self.note(&e.eff);
-        e
-    }
-
-    fn if_stmt(&mut self, depth: u32) {
-        let c = self.condition();
-        self.line(&format!("if ({}) {{", c.text));
-        self.nested_block(depth + 1);
-        let mut arms = 0;
-        while arms < 2 && self.rng.chance(35) {
-            let c = self.condition();
-            self.line(&format!("}} else if ({}) {{", c.text));
-            self.nested_block(depth + 1);
-            arms += 1;
-        }
-        if self.rng.chance(50) {
-            self.line("} else {");
-            self.nested_block(depth + 1);
-        }
-        self.line("}");
-    }
-
-    /// A trip count that keeps the function within its budget, or `None`.
-    fn trip_count(&mut self) -> Option<u32> {
-        let mut k = self.rng.range(1, 6) as u64;
-        while k > 1 && self.mult.saturating_mul(k).saturating_mul(6) > self.remaining() {
-            k -= 1;
-        }
-        if self.mult.saturating_mul(k).saturating_mul(3) > self.remaining() {
-            return None;
-        }
-        Some(k as u32)
-    }
-
-    fn loop_body(&mut self, depth: u32, k: u32) {
-        let saved = self.mult;
-        self.mult = self.mult.saturating_mul(k as u64);
-        self.loops += 1;
-        self.breakables += 1;
-        self.nested_block(depth + 1);
-        self.loops -= 1;
-        self.breakables -= 1;
-        self.mult = saved;
-    }
-
-    fn counter_type(&mut self) -> Ty {
-        *self.rng.pick(&[
-            Ty::Int,
-            Ty::Int,
-            Ty::Int,
-            Ty::UInt,
-            Ty::Long,
-            Ty::Char,
-            Ty::ULong,
-        ])
-    }
-
-    fn for_stmt(&mut self, depth: u32) {
-        let Some(k) = self.trip_count() else {
-            return self.expr_stmt();
-        };
-        let ty = self.counter_type();
-        let name = self.fresh_name("i");
-        self.scopes.push(Vec::new());
-        let t = ty.c_name();
-        if self.rng.chance(8) {
-            // a double counter: steps of 0.5 are exact
-            self.line(&format!(
-                "for (double {name} = 0.0; {name} < {}.0; {name} += 0.5) {{",
-                k / 2
-            ));
-            let trips = 2 * (k / 2);
-            self.declare(name, Ty::Double, vec![], false, None);
-            self.loop_body(depth, trips.max(1));
-            self.line("}");
-            self.scopes.pop();
-            return;
-        }
-        match self.rng.below(3) {
-            0 => {
-                self.line(&format!("for ({t} {name} = 0; {name} < {k}; {name}++) {{"));
-                self.declare(name, ty, vec![], false, Some(k));
-            }
-            1 => {
-                self.line(&format!("for ({t} {name} = {k}; {name} > 0; --{name}) {{"));
-                self.declare(name, ty, vec![], false, Some(k + 1));
-            }
-            _ => {
-                self.line(&format!(
-                    "for ({t} {name} = 0; {name} < {}; {name} += 2) {{",
-                    2 * k
-                ));
-                self.declare(name, ty, vec![], false, Some(2 * k));
-            }
-        }
-        self.loop_body(depth, k);
-        self.line("}");
-        self.scopes.pop();
-    }
-
-    fn while_stmt(&mut self, depth: u32) {
-        let Some(k) = self.trip_count() else {
-            return self.expr_stmt();
-        };
-        let ty = self.counter_type();
-        let name = self.fresh_name("w");
-        self.line("{");
-        self.indent += 1;
-        self.scopes.push(Vec::new());
-        self.line(&format!("{} {name} = {k};", ty.c_name()));
-        self.declare(name.clone(), ty, vec![], false, Some(k));
-        if self.rng.chance(30) {
-            // an extra exit condition, evaluated only while the counter allows another trip
-            let c = self.pure_expr(1);
-            self.line(&format!("while ({name}-- > 0 && {}) {{", c.text));
-        } else {
-            self.line(&format!("while ({name}-- > 0) {{"));
-        }
-        self.loop_body(depth, k);
-        self.line("}");
-        self.scopes.pop();
-        self.indent -= 1;
-        self.line("}");
-    }
-
-    fn do_stmt(&mut self, depth: u32) {
-        let Some(k) = self.trip_count() else {
-            return self.expr_stmt();
-        };
-        let ty = self.counter_type();
-        let name = self.fresh_name("n");
-        self.line("{");
-        self.indent += 1;
-        self.scopes.push(Vec::new());
-        self.line(&format!("{} {name} = {k};", ty.c_name()));
-        self.line("do {");
-        self.declare(name.clone(), ty, vec![], false, None);
-        self.loop_body(depth, k);
-        self.line(&format!("}} while (--{name} > 0);"));
-        self.scopes.pop();
-        self.indent -= 1;
-        self.line("}");
-    }
-
-    fn switch_stmt(&mut self, depth: u32) {
-        let n = self.rng.range(2, 5) as u32;
-        let e = self.int_expr(2, &Forbid::none());
-        self.note(&e.eff);
-        let scrutinee = if self.rng.chance(60) {
-            format!("(unsigned)({}) % {}u", e.text, n + 1)
-        } else {
-            e.text
-        };
-        let mut labels: Vec<i64> = (0..n as i64).collect();
-        if self.rng.chance(30) {
-            labels.push(*self.rng.pick(&[-1, -2, 65, 100, 4096]));
-        }
-        let default_at = if self.rng.chance(70) {
-            Some(self.rng.index(labels.len() + 1))
-        } else {
-            None
-        };
-        self.line(&format!("switch ({scrutinee}) {{"));
-        self.breakables += 1;
-        for i in 0..=labels.len() {
-            if default_at == Some(i) {
-                self.line("default:");
-                self.case_body(depth, i == labels.len());
-            }
-            if i < labels.len() {
-                let lab = labels[i];
-                let text = if lab == 65 && self.rng.chance(50) {
-                    "'A'".to_string()
-                } else {
-                    lab.to_string()
-                };
-                self.line(&format!("case {text}:"));
-                let last = i + 1 == labels.len() && default_at != Some(labels.len());
-                self.case_body(depth, last);
-            }
-        }
-        self.breakables -= 1;
-        self.line("}");
-    }
-
-    /// The statements after a label; an empty one falls through to the next label (C99 needs
-    /// a statement after the last label).
-    fn case_body(&mut self, depth: u32, last: bool) {
-        if !last && self.rng.chance(20) {
-            return;
-        }
-        self.line("{");
-        self.nested_block(depth + 1);
-        self.line("}");
-        if self.rng.chance(70) {
-            self.indent += 1;
-            self.line("break;");
-            self.indent -= 1;
-        }
-    }
-
-    fn jump_stmt(&mut self) {
-        let c = self.pure_expr(1);
-        let kw = if self.loops > 0 && self.rng.chance(40) {
-            "continue"
-        } else {
-            "break"
-        };
-        self.line(&format!("if ({}) {kw};", c.text));
-    }
-
-    fn return_stmt(&mut self, conditional: bool) {
-        let cond = if conditional {
-            format!("if ({}) ", self.pure_expr(1).text)
-        } else {
-            String::new()
-        };
-        match self.ret {
-            None => self.line(&format!("{cond}return;")),
-            Some(ty) => {
-                let e = self.expr(self.cfg.expr_depth, &Forbid::none());
-                let e = self.convertible_to(e, ty);
-                self.note(&e.eff);
-                self.line(&format!("{cond}return {};", e.text));
-            }
-        }
-    }
-
     // ----- functions and the program -----
 
-    fn globals(&mut self, src: &mut String) {
+    pub(super) fn globals(&mut self, src: &mut String) {
         let n = self.rng.range(4, 8);
         for k in 0..n {
             let ty = if (k as usize) < ALL_TYPES.len() {
@@ -773,7 +264,7 @@ impl Gen {
     /// A constant expression for a global of type `ty`: a literal, or a small expression over
     /// literals that the checker must fold (without overflow, which C forbids in constant
     /// expressions).
-    fn constant_initializer(&mut self, ty: Ty) -> String {
+    pub(super) fn constant_initializer(&mut self, ty: Ty) -> String {
         match self.rng.below(6) {
             0 if ty.is_integer() => {
                 let (a, b) = (self.rng.range(-1000, 1000), self.rng.range(-1000, 1000));
@@ -815,7 +306,7 @@ impl Gen {
 
     /// A bounded recursive function and a mutually recursive pair (declared by prototype);
     /// neither prints nor writes globals, so expressions may call them anywhere.
-    fn recursive_functions(&mut self, src: &mut String) {
+    pub(super) fn recursive_functions(&mut self, src: &mut String) {
         let ty = *self
             .rng
             .pick(&[Ty::Int, Ty::Long, Ty::ULong, Ty::Double, Ty::UInt]);
@@ -885,7 +376,7 @@ impl Gen {
         });
     }
 
-    fn params(&mut self) -> Vec<Param> {
+    pub(super) fn params(&mut self) -> Vec<Param> {
         let mut ps = Vec::new();
         for _ in 0..self.rng.range(0, 3) {
             ps.push(Param::Scalar(self.random_type()));
@@ -906,7 +397,7 @@ impl Gen {
 
     /// Declares local arrays shaped like the array parameters of callable functions, so calls
     /// find arguments.
-    fn arrays_for_calls(&mut self) {
+    pub(super) fn arrays_for_calls(&mut self) {
         let shapes: Vec<(Ty, Vec<u32>)> = self
             .funcs
             .iter()
@@ -924,7 +415,7 @@ impl Gen {
     }
 
     /// Generates one function; returns its definition text.
-    fn function(
+    pub(super) fn function(
         &mut self,
         name: String,
         ret: Option<Ty>,
@@ -981,7 +472,7 @@ impl Gen {
         format!("{header} {{\n{}}}\n", self.out)
     }
 
-    fn main_function(&mut self) -> String {
+    pub(super) fn main_function(&mut self) -> String {
         self.out.clear();
         self.indent = 1;
         self.cost = 0;
