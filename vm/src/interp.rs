@@ -565,6 +565,10 @@ fn run_loop<P: Probes>(
                 let slot = check_index!(r!(b), r!(c));
                 m.mem[slot] = r!(a);
             }
+            Instr::StEI { imm, b, c } => {
+                let slot = check_index!(r!(b), r!(c));
+                m.mem[slot] = i64::from(imm) as u64;
+            }
             Instr::ZeroArr { a, s } => {
                 let r = ArrayRef::unpack(r!(a));
                 let len = r.dim as usize * fdef.shapes[s.index()].stride as usize;

@@ -172,6 +172,14 @@ fn immediate_operand_forms_keep_c_semantics() {
     );
 }
 
+#[test]
+fn chained_assignments_of_constants_to_elements_store_every_element() {
+    // The inner `b[1] = 5` is used as a value: it must not become a value-less store.
+    let src = "int main(void) {\n    int a[2], b[2];\n    a[0] = b[1] = 5;\n\
+               a[1] = 7;\n    return a[0] + b[1] + a[1];\n}\n";
+    assert_eq!(run(src).0, 17);
+}
+
 /// Counts what the hooks see, and optionally switches every frame of `main` to another code
 /// version at its first loop-header arrival.
 #[derive(Default)]

@@ -56,6 +56,8 @@ macro_rules! for_each_op {
             LdE { a: Reg, b: Reg, c: Reg } => Next;
             /// check R[C] <u dim(R[B]); M[base(R[B]) + R[C]] := R[A]
             StE { a: Reg, b: Reg, c: Reg } => Next;
+            /// check R[C] <u dim(R[B]); M[base(R[B]) + R[C]] := imm (sign-extended)
+            StEI { imm: i16, b: Reg, c: Reg } => Next;
             /// M[base(R[A]) .. base(R[A]) + dim(R[A]) * stride(s)] := 0 (zero a whole array)
             ZeroArr { a: Reg, s: ShapeIdx } => Next;
 

@@ -86,7 +86,7 @@ impl FnCompiler<'_> {
                 self.inc_dec(e, place, *increment, true, None);
             }
             ExprKind::Assign { place, value } => {
-                self.assign(e, place, value, None);
+                self.assign(e, place, value, None, false);
             }
             ExprKind::Comma { lhs, rhs } => {
                 self.effect(lhs);
@@ -253,7 +253,7 @@ impl FnCompiler<'_> {
                 self.effect(lhs);
                 self.expr(rhs, dst)
             }
-            ExprKind::Assign { place, value } => self.assign(e, place, value, dst),
+            ExprKind::Assign { place, value } => self.assign(e, place, value, dst, true),
             ExprKind::CompoundAssign {
                 place,
                 op,
@@ -485,11 +485,32 @@ impl FnCompiler<'_> {
         }
     }
 
-    fn assign(&mut self, e: &Expr, place: &Place, value: &Expr, dst: Option<Reg>) -> Reg {
+    /// `place = value`; `used` says whether the expression's value is needed.
+    fn assign(
+        &mut self,
+        e: &Expr,
+        place: &Place,
+        value: &Expr,
+        dst: Option<Reg>,
+        used: bool,
+    ) -> Reg {
         if let Some(l) = place_local(place) {
             let r = self.local_reg[l.index()];
             self.expr(value, Some(r));
             return self.finish(r, dst);
+        }
+        // A small constant stored into an array element, value unused: `StEI`.
+        if !used && matches!(place, Place::Element { .. }) {
+            if let Some(imm) = self
+                .const_bits(value)
+                .and_then(|b| i16::try_from(b as i64).ok())
+            {
+                if let Loc::Elem(a, i) = self.place(place) {
+                    self.at(e.span);
+                    self.emit(Instr::StEI { imm, b: a, c: i });
+                    return a;
+                }
+            }
         }
         // The value first, then the place's indices (HIR order).
         let v = self.expr(value, None);
