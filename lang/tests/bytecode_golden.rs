@@ -80,3 +80,14 @@ fn bytecode_globals_and_library_calls() {
         "#include <stdio.h>\n#include <math.h>\n#include <stdlib.h>\nint count = 3;\ndouble xs[2] = {1.0, 4.0};\nint main(void) {\n    count++;\n    printf(\"%d %s %.2f\\n\", count, \"x\", sqrt(xs[1]) + pow(2.0, 3.0));\n    puts(\"done\");\n    putchar('\\n');\n    return abs(-count);\n}\n"
     ));
 }
+
+/// gcc -O0's order where C leaves it unspecified (see the `compile` module docs): arguments
+/// last to first; a call stored into an element runs after the indices (its arguments before
+/// them); a compound assignment's side-effecting value comes before the place; a global on
+/// the left of `+` is read after a call on the right.
+#[test]
+fn bytecode_evaluation_order_follows_gcc() {
+    insta::assert_snapshot!(disasm(
+        "int g;\nint a[4];\nint f(int x, int y) { g = x; return y; }\nint main(void) {\n    a[g] = f(1, g);\n    a[g] += f(2, 3);\n    return g + f(g, 0);\n}\n"
+    ));
+}

@@ -184,8 +184,27 @@ impl FnCompiler<'_> {
             }
             ExprKind::Binary { op, lhs, rhs } => {
                 let ty = e.ty.unwrap_or(ScalarType::Int);
+                if binary_rhs_first(*op, lhs, rhs) {
+                    return self.binary_rhs_first(e, *op, ty, lhs, rhs, dst);
+                }
                 let mark = self.free;
                 let l = self.expr(lhs, None);
+                // gcc folds `A - (B - C)` to `A + (C - B)`: C is evaluated before B.
+                if let ExprKind::Binary {
+                    op: BinaryOp::Sub,
+                    lhs: b,
+                    rhs: c,
+                } = &rhs.kind
+                {
+                    if *op == BinaryOp::Sub && ty.is_integer() && has_call(c) {
+                        let r = self.binary_rhs_first(rhs, BinaryOp::Sub, ty, b, c, None);
+                        self.free = mark;
+                        let d = dst.unwrap_or_else(|| self.alloc());
+                        self.at(e.span);
+                        self.emit(binary_instr(*op, ty, d, l, r));
+                        return d;
+                    }
+                }
                 // `x + small constant` and `x - small constant` use the immediate forms.
                 if let (BinaryOp::Add | BinaryOp::Sub, Some(c)) = (op, self.int_const(rhs)) {
                     let c = if *op == BinaryOp::Sub {
@@ -270,14 +289,14 @@ impl FnCompiler<'_> {
             ExprKind::Printf { format, args } => {
                 let base = self.free;
                 let mut site_args = Vec::with_capacity(args.len());
+                // One register per non-string argument, allocated in order, then filled
+                // last argument first (gcc's order).
+                let mut regs = Vec::with_capacity(args.len());
                 for a in args {
                     match (&a.kind, a.ty) {
                         (ExprKind::StringLit(s), _) => site_args.push(SiteArg::Str(s.clone())),
                         (_, ty) => {
-                            let r = self.alloc();
-                            self.expr(a, Some(r));
-                            // Arguments must be contiguous: drop this one's temporaries.
-                            self.free = u32::from(r.0) + 1;
+                            regs.push((self.alloc(), a));
                             site_args.push(match ty {
                                 Some(ScalarType::Double) => SiteArg::Double,
                                 Some(ScalarType::UInt | ScalarType::ULong) => SiteArg::UInt,
@@ -285,6 +304,12 @@ impl FnCompiler<'_> {
                             });
                         }
                     }
+                }
+                let top = self.free;
+                for (r, a) in regs.into_iter().rev() {
+                    self.expr(a, Some(r));
+                    // Arguments must be contiguous: drop this one's temporaries.
+                    self.free = top;
                 }
                 let p = self.site(Site::Printf {
                     format: format.clone(),
@@ -304,6 +329,39 @@ impl FnCompiler<'_> {
                 self.emit(Instr::Puts { p });
                 dst.unwrap_or(Reg(0))
             }
+        }
+    }
+
+    /// `lhs op rhs` with the right operand evaluated first (see [`binary_rhs_first`]).
+    fn binary_rhs_first(
+        &mut self,
+        e: &Expr,
+        op: BinaryOp,
+        ty: ScalarType,
+        lhs: &Expr,
+        rhs: &Expr,
+        dst: Option<Reg>,
+    ) -> Reg {
+        let mark = self.free;
+        let r = self.expr(rhs, None);
+        let l = self.expr(lhs, None);
+        self.free = mark;
+        let d = dst.unwrap_or_else(|| self.alloc());
+        self.at(e.span);
+        self.emit(binary_instr(op, ty, d, l, r));
+        d
+    }
+
+    /// Evaluates the two operands of a comparison, in gcc's order (see [`compare_rhs_first`]).
+    fn compare_operands(&mut self, lhs: &Expr, rhs: &Expr) -> (Reg, Reg) {
+        if compare_rhs_first(lhs, rhs) {
+            let r = self.expr(rhs, None);
+            let l = self.expr(lhs, None);
+            (l, r)
+        } else {
+            let l = self.expr(lhs, None);
+            let r = self.expr(rhs, None);
+            (l, r)
         }
     }
 
@@ -333,8 +391,7 @@ impl FnCompiler<'_> {
         } = &e.kind
         {
             let mark = self.free;
-            let l = self.expr(lhs, None);
-            let r = self.expr(rhs, None);
+            let (l, r) = self.compare_operands(lhs, rhs);
             self.free = mark;
             let d = dst.unwrap_or_else(|| self.alloc());
             self.at(e.span);
@@ -512,7 +569,26 @@ impl FnCompiler<'_> {
                 }
             }
         }
-        // The value first, then the place's indices (HIR order).
+        // gcc keeps a call assigned to an element as the assignment's own statement: the
+        // call's arguments, then the indices, then the call (rule 3 of the module docs).
+        if let Place::Element { indices, .. } = place {
+            // The left operands of commas in the value come first.
+            let mut last = value;
+            while let ExprKind::Comma { rhs, .. } = &last.kind {
+                last = rhs;
+            }
+            if matches!(last.kind, ExprKind::Call { .. } | ExprKind::Builtin { .. })
+                && !indices.iter().all(is_unobservable)
+            {
+                let mut v = value;
+                while let ExprKind::Comma { lhs, rhs } = &v.kind {
+                    self.effect(lhs);
+                    v = rhs;
+                }
+                return self.assign_call(e, place, last, dst);
+            }
+        }
+        // Otherwise the value first, then the place's indices.
         let v = self.expr(value, None);
         let indices_write = match place {
             Place::Element { indices, .. } => indices.iter().any(writes_locals),
@@ -532,6 +608,71 @@ impl FnCompiler<'_> {
         self.finish(v, dst)
     }
 
+    /// `a[i]..[k] = call(args)` in gcc's order: the arguments, the indices, the call, the store.
+    fn assign_call(&mut self, e: &Expr, place: &Place, value: &Expr, dst: Option<Reg>) -> Reg {
+        let v = match &value.kind {
+            ExprKind::Call { func, args } => {
+                // The element's reference and index live below the callee's window.
+                let aref = self.alloc();
+                let idx = self.alloc();
+                let base = self.free;
+                self.call_args(value, args);
+                let top = self.free;
+                let loc = self.place_into(place, aref, idx);
+                self.free = top;
+                let a = Reg(base.min(u32::from(u16::MAX)) as u16);
+                self.max_regs = self.max_regs.max(base + 1);
+                self.at(value.span);
+                self.emit(Instr::Call {
+                    a,
+                    f: crate::bytecode::FuncIdx(func.0 as u16),
+                });
+                self.free = base + 1;
+                self.at(e.span);
+                self.store(loc, a);
+                a
+            }
+            ExprKind::Builtin { func, args } => {
+                let regs = self.builtin_args(args);
+                let loc = self.place(place);
+                let d = self.alloc();
+                self.builtin_emit(value, *func, &regs, Some(d));
+                self.at(e.span);
+                self.store(loc, d);
+                d
+            }
+            _ => {
+                let v = self.expr(value, None);
+                let loc = self.place(place);
+                self.at(e.span);
+                self.store(loc, v);
+                v
+            }
+        };
+        self.finish(v, dst)
+    }
+
+    /// Resolves an element place into the given registers (reference of the innermost row,
+    /// unless it is the array's own register, and index), so that they survive a call whose
+    /// window lies above them.
+    fn place_into(&mut self, place: &Place, aref: Reg, idx: Reg) -> Loc {
+        let Place::Element { array, indices } = place else {
+            return self.place(place);
+        };
+        let mark = self.free;
+        let (prefix, last) = indices.split_at(indices.len().saturating_sub(1));
+        let a = if prefix.is_empty() {
+            self.array_base(*array).0
+        } else {
+            self.sub_array(*array, prefix, Some(aref))
+        };
+        if let Some(i) = last.first() {
+            self.expr(i, Some(idx));
+        }
+        self.free = mark;
+        Loc::Elem(a, idx)
+    }
+
     fn compound(
         &mut self,
         e: &Expr,
@@ -542,6 +683,24 @@ impl FnCompiler<'_> {
         dst: Option<Reg>,
     ) -> Reg {
         let pty = self.place_type(place);
+        // gcc evaluates a right operand with side effects before the place (rule 4 of the
+        // module docs); for a scalar local the order cannot be observed.
+        let pre = if place_local(place).is_none() && has_side_effects(value) {
+            let v = self.expr(value, None);
+            let indices_write = match place {
+                Place::Element { indices, .. } => indices.iter().any(writes_locals),
+                _ => false,
+            };
+            Some(if indices_write && self.is_local_reg(v) {
+                let t = self.alloc();
+                self.emit(Instr::Mov { a: t, b: v });
+                t
+            } else {
+                v
+            })
+        } else {
+            None
+        };
         let loc = self.place(place);
         // Current value, converted to the operation's type.
         let cur = match loc {
@@ -560,7 +719,7 @@ impl FnCompiler<'_> {
             self.at(e.span);
             self.convert(cur, pty, op_ty, None)
         };
-        let imm = match (op, self.int_const(value)) {
+        let imm = match (op, self.int_const(value).filter(|_| pre.is_none())) {
             (BinaryOp::Add, Some(c)) => i16::try_from(c).ok(),
             (BinaryOp::Sub, Some(c)) => c.checked_neg().and_then(|c| i16::try_from(c).ok()),
             _ => None,
@@ -598,6 +757,7 @@ impl FnCompiler<'_> {
             }
             None => match self
                 .int_const(value)
+                .filter(|_| pre.is_none())
                 .and_then(|c| immediate_form(op, op_ty, c))
             {
                 Some(mk) => {
@@ -605,7 +765,10 @@ impl FnCompiler<'_> {
                     self.emit(mk(result_reg, lhs));
                 }
                 None => {
-                    let r = self.expr(value, None);
+                    let r = match pre {
+                        Some(r) => r,
+                        None => self.expr(value, None),
+                    };
                     self.at(e.span);
                     self.emit(binary_instr(op, op_ty, result_reg, lhs, r));
                 }
@@ -721,19 +884,7 @@ impl FnCompiler<'_> {
             }
         }
         let base = self.free;
-        for a in args {
-            let r = self.alloc();
-            match a {
-                Arg::Scalar(x) => {
-                    self.expr(x, Some(r));
-                }
-                Arg::Array { base: ab, indices } => {
-                    self.sub_array(*ab, indices, Some(r));
-                }
-            }
-            // Temporaries above the argument are dead now.
-            self.free = u32::from(r.0) + 1;
-        }
+        self.call_args(e, args);
         let a = Reg(base.min(u32::from(u16::MAX)) as u16);
         self.max_regs = self.max_regs.max(base + 1);
         self.at(e.span);
@@ -745,10 +896,48 @@ impl FnCompiler<'_> {
         self.finish(a, dst)
     }
 
+    /// Evaluates a call's arguments into consecutive registers from the top of the register
+    /// stack, last argument first (gcc's order, see the module docs), and leaves `free` just
+    /// above them.
+    fn call_args(&mut self, call: &Expr, args: &[Arg]) {
+        let base = self.free;
+        for _ in args {
+            self.alloc();
+        }
+        let top = self.free;
+        for (k, a) in args.iter().enumerate().rev() {
+            let r = Reg((base as usize + k).min(usize::from(u16::MAX)) as u16);
+            match a {
+                Arg::Scalar(x) => {
+                    self.expr(x, Some(r));
+                }
+                Arg::Array { base: ab, indices } => {
+                    self.at(call.span);
+                    self.sub_array(*ab, indices, Some(r));
+                }
+            }
+            // Temporaries above the arguments are dead now.
+            self.free = top;
+        }
+    }
+
     fn builtin(&mut self, e: &Expr, func: Builtin, args: &[Expr], dst: Option<Reg>) -> Reg {
         let mark = self.free;
-        let regs: Vec<Reg> = args.iter().map(|a| self.expr(a, None)).collect();
+        let regs = self.builtin_args(args);
         self.free = mark;
+        self.builtin_emit(e, func, &regs, dst)
+    }
+
+    /// Evaluates a library function's arguments, last first (as gcc does); the registers
+    /// holding them stay allocated.
+    fn builtin_args(&mut self, args: &[Expr]) -> Vec<Reg> {
+        let mut regs: Vec<Reg> = args.iter().rev().map(|a| self.expr(a, None)).collect();
+        regs.reverse();
+        regs
+    }
+
+    /// Emits the instruction of a library function whose arguments are in `regs`.
+    fn builtin_emit(&mut self, e: &Expr, func: Builtin, regs: &[Reg], dst: Option<Reg>) -> Reg {
         let arg = |i: usize| regs.get(i).copied().unwrap_or(Reg(0));
         self.at(e.span);
         if func == Builtin::Exit {
@@ -952,8 +1141,7 @@ impl FnCompiler<'_> {
                 return;
             }
         }
-        let l = self.expr(lhs, None);
-        let r = self.expr(rhs, None);
+        let (l, r) = self.compare_operands(lhs, rhs);
         self.at(e.span);
         let t = Pc(0);
         let ins = if ty == ScalarType::Double {
@@ -1259,4 +1447,165 @@ fn writes_locals(e: &Expr) -> bool {
             args.iter().any(writes_locals)
         }
     }
+}
+
+/// Whether evaluating `e` has a side effect in gcc's sense (`TREE_SIDE_EFFECTS`): a call to a
+/// user function, output, an assignment, or a math function that gcc treats as setting
+/// `errno` (`sqrt exp log log10 pow atan2 fmod`; measured: gcc -O0 does not count `abs labs
+/// fabs floor ceil atan sin cos tan`).
+fn has_side_effects(e: &Expr) -> bool {
+    match &e.kind {
+        ExprKind::Call { .. }
+        | ExprKind::Printf { .. }
+        | ExprKind::Puts { .. }
+        | ExprKind::Assign { .. }
+        | ExprKind::CompoundAssign { .. }
+        | ExprKind::IncDec { .. } => true,
+        ExprKind::Builtin { func, args } => {
+            !matches!(
+                func,
+                Builtin::Abs
+                    | Builtin::Labs
+                    | Builtin::Fabs
+                    | Builtin::Floor
+                    | Builtin::Ceil
+                    | Builtin::Atan
+                    | Builtin::Sin
+                    | Builtin::Cos
+                    | Builtin::Tan
+            ) || args.iter().any(has_side_effects)
+        }
+        _ => sub_exprs(e).iter().any(|x| has_side_effects(x)),
+    }
+}
+
+/// Whether `e` contains a call to a user function or output (something that can change
+/// globals or arrays, or print).
+fn has_call(e: &Expr) -> bool {
+    match &e.kind {
+        ExprKind::Call { .. } | ExprKind::Printf { .. } | ExprKind::Puts { .. } => true,
+        ExprKind::Builtin {
+            func: Builtin::Putchar | Builtin::Exit,
+            ..
+        } => true,
+        _ => sub_exprs(e).iter().any(|x| has_call(x)),
+    }
+}
+
+/// Whether the moment `e` is evaluated cannot be observed: it only reads locals and constants
+/// and cannot trap.
+fn is_unobservable(e: &Expr) -> bool {
+    match &e.kind {
+        ExprKind::IntConst(_) | ExprKind::DoubleConst(_) | ExprKind::Load(Place::Local(_)) => true,
+        ExprKind::Convert { expr, .. } => is_unobservable(expr),
+        ExprKind::Unary { operand, .. } => is_unobservable(operand),
+        ExprKind::Binary { op, lhs, rhs } => {
+            !matches!(
+                op,
+                BinaryOp::Div | BinaryOp::Rem | BinaryOp::Shl | BinaryOp::Shr
+            ) && is_unobservable(lhs)
+                && is_unobservable(rhs)
+        }
+        ExprKind::Compare { lhs, rhs, .. } => is_unobservable(lhs) && is_unobservable(rhs),
+        _ => false,
+    }
+}
+
+/// The direct subexpressions of `e` (array indices of places and arguments included).
+fn sub_exprs(e: &Expr) -> Vec<&Expr> {
+    fn place(p: &Place) -> Vec<&Expr> {
+        match p {
+            Place::Element { indices, .. } => indices.iter().collect(),
+            _ => Vec::new(),
+        }
+    }
+    match &e.kind {
+        ExprKind::IntConst(_)
+        | ExprKind::DoubleConst(_)
+        | ExprKind::StringLit(_)
+        | ExprKind::Puts { .. } => Vec::new(),
+        ExprKind::Load(p) => place(p),
+        ExprKind::Convert { expr, .. } => vec![expr],
+        ExprKind::Unary { operand, .. } => vec![operand],
+        ExprKind::Binary { lhs, rhs, .. }
+        | ExprKind::Compare { lhs, rhs, .. }
+        | ExprKind::LogicalAnd { lhs, rhs }
+        | ExprKind::LogicalOr { lhs, rhs }
+        | ExprKind::Comma { lhs, rhs } => vec![lhs, rhs],
+        ExprKind::Conditional {
+            cond,
+            then_expr,
+            else_expr,
+        } => vec![cond, then_expr, else_expr],
+        ExprKind::Assign { place: p, value }
+        | ExprKind::CompoundAssign {
+            place: p, value, ..
+        } => {
+            let mut v = place(p);
+            v.push(value);
+            v
+        }
+        ExprKind::IncDec { place: p, .. } => place(p),
+        ExprKind::Call { args, .. } => args
+            .iter()
+            .flat_map(|a| match a {
+                Arg::Scalar(x) => vec![x],
+                Arg::Array { indices, .. } => indices.iter().collect(),
+            })
+            .collect(),
+        ExprKind::Builtin { args, .. } | ExprKind::Printf { args, .. } => args.iter().collect(),
+    }
+}
+
+/// Whether `e` is a plain scalar global read, possibly through conversions that keep its size
+/// (what gcc's `tree_swap_operands_p` calls a variable after `STRIP_NOPS`).
+fn is_global_variable(e: &Expr) -> bool {
+    match &e.kind {
+        ExprKind::Load(Place::Global(_)) => true,
+        ExprKind::Convert { expr, to } => {
+            expr.ty.is_some_and(|from| {
+                from != ScalarType::Double && *to != ScalarType::Double && from.bits() == to.bits()
+            }) && is_global_variable(expr)
+        }
+        _ => false,
+    }
+}
+
+/// Whether gcc -O0 evaluates the right operand of the arithmetic `lhs op rhs` first (rules 5
+/// and 6 of the module docs). Only decided where it can be observed: the right operand calls
+/// a function.
+fn binary_rhs_first(op: BinaryOp, lhs: &Expr, rhs: &Expr) -> bool {
+    if !has_call(rhs) {
+        return false;
+    }
+    let commutative = matches!(
+        op,
+        BinaryOp::Add | BinaryOp::Mul | BinaryOp::BitAnd | BinaryOp::BitOr | BinaryOp::BitXor
+    );
+    // Commutative operators put a variable second.
+    if commutative && is_global_variable(lhs) {
+        return true;
+    }
+    // `(-A) + B` and `(~A) + B` become `B - A` and `B - A - 1` (but `A + (-B)` wins).
+    op == BinaryOp::Add
+        && matches!(
+            lhs.kind,
+            ExprKind::Unary {
+                op: UnaryOp::Neg | UnaryOp::BitNot,
+                ..
+            }
+        )
+        && !matches!(
+            rhs.kind,
+            ExprKind::Unary {
+                op: UnaryOp::Neg,
+                ..
+            }
+        )
+}
+
+/// Whether gcc -O0 evaluates the right operand of a comparison first: a variable on the left
+/// is swapped to the right (`g < f()` becomes `f() > g`).
+fn compare_rhs_first(lhs: &Expr, rhs: &Expr) -> bool {
+    has_call(rhs) && is_global_variable(lhs)
 }
