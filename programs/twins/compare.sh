@@ -1,7 +1,8 @@
 #!/bin/sh
 # Checks that every twin benchmark prints the same bytes in all its versions:
 # NAME.c compiled with gcc (the reference), NAME.lua under lua5.4, NAME.py
-# under python3, and NAME.c under vmrun when VMRUN names the binary
+# under python3 (and under `luajit -joff` when luajit is installed: the Lua twins avoid
+# Lua 5.3+ integer operators), and NAME.c under vmrun when VMRUN names the binary
 # (e.g. VMRUN=target/release/vmrun). Prints one line per twin and exits
 # non-zero if any version differs.
 # Usage: programs/twins/compare.sh [NAME...]
@@ -22,7 +23,13 @@ for name in "$@"; do
     result="$name: gcc=$(cksum < "$tmp/$name.gcc" | cut -d' ' -f1)"
     lua5.4 "$dir/$name.lua" > "$tmp/$name.lua.out"
     python3 "$dir/$name.py" > "$tmp/$name.py.out"
-    for v in lua py; do
+    if command -v luajit >/dev/null; then
+        luajit -joff "$dir/$name.lua" > "$tmp/$name.luajit.out"
+        versions="lua luajit py"
+    else
+        versions="lua py"
+    fi
+    for v in $versions; do
         if cmp -s "$tmp/$name.gcc" "$tmp/$name.$v.out"; then result="$result $v=same"
         else result="$result $v=DIFFERENT"; status=1; diff "$tmp/$name.gcc" "$tmp/$name.$v.out" | head -5; fi
     done

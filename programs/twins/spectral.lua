@@ -3,8 +3,10 @@
 local sqrt = math.sqrt
 local u, v, tmp = {}, {}, {}
 
+-- (i+j)(i+j+1) is even, so halving it in floating point is exact (and works in LuaJIT,
+-- which has no integer division operator)
 local function a(i, j)
-  return 1.0 / ((i + j) * (i + j + 1) // 2 + i + 1)
+  return 1.0 / ((i + j) * (i + j + 1) * 0.5 + i + 1)
 end
 
 local function mul_av(n, inp, out)

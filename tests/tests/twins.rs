@@ -21,7 +21,11 @@ fn installed(tool: &str, flag: &str) -> bool {
 }
 
 fn run(tool: &str, script: &Path) -> Vec<u8> {
-    let out = Command::new(tool)
+    let mut cmd = Command::new(tool);
+    if tool == "luajit" {
+        cmd.arg("-joff");
+    }
+    let out = cmd
         .arg(script)
         .output()
         .unwrap_or_else(|e| panic!("cannot run {tool} {}: {e}", script.display()));
@@ -44,6 +48,10 @@ fn twins_agree_with_the_gcc_build() {
     let lua = installed("lua5.4", "-v");
     if !lua {
         println!("SKIPPED the Lua twins: lua5.4 is not installed (apt-get install lua5.4)");
+    }
+    let luajit = installed("luajit", "-v");
+    if !luajit {
+        println!("SKIPPED the LuaJIT runs of the Lua twins: luajit is not installed");
     }
     let dir = programs_dir().join("twins");
     let mut names: Vec<String> = std::fs::read_dir(&dir)
@@ -73,13 +81,16 @@ fn twins_agree_with_the_gcc_build() {
         if lua {
             tools.push(("lua5.4", "lua"));
         }
+        if luajit {
+            tools.push(("luajit", "lua"));
+        }
         for (tool, ext) in tools {
             let script = dir.join(format!("{name}.{ext}"));
             assert!(script.exists(), "missing twin {}", script.display());
             let out = run(tool, &script);
             if out != reference.stdout {
                 problems.push(format!(
-                    "{name}.{ext} differs from {name}.c:\n{}",
+                    "{name}.{ext} under {tool} differs from {name}.c:\n{}",
                     first_difference(&reference.stdout, &out)
                 ));
             }
