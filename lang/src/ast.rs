@@ -25,7 +25,7 @@ pub enum Item {
     /// A declaration of globals and/or function prototypes.
     Decl(Declaration),
     /// A function definition.
-    Function(FunctionDef),
+    Function(Box<FunctionDef>),
     /// Unparsable text (a syntax error was reported).
     Error,
 }
@@ -67,7 +67,7 @@ pub struct InitDeclarator {
     /// The declarator.
     pub declarator: Declarator,
     /// `= initializer`.
-    pub init: Option<Initializer>,
+    pub init: Option<Box<Initializer>>,
     /// Declarator and initializer.
     pub span: Span,
 }
@@ -225,7 +225,12 @@ pub enum StmtKind {
     /// `do body while (cond);`
     DoWhile(Box<Stmt>, Expr),
     /// `for (init; cond; step) body`
-    For(Box<ForInit>, Option<Expr>, Option<Expr>, Box<Stmt>),
+    For(
+        Box<ForInit>,
+        Option<Box<Expr>>,
+        Option<Box<Expr>>,
+        Box<Stmt>,
+    ),
     /// `switch (value) body`
     Switch(Expr, Box<Stmt>),
     /// `case value: stmt`

@@ -220,7 +220,7 @@ pub fn lex(source: &str, diags: &mut Diagnostics) -> Lexed {
                 directive(source, range.start, text, span, &mut out.includes, diags);
                 continue;
             }
-            Ok(Raw::Punct) => match PUNCTS.iter().find(|&&p| p == text) {
+            Ok(Raw::Punct) => match spelling(PUNCTS, text) {
                 Some(p) => Tok::Punct(p),
                 None => continue,
             },
@@ -269,11 +269,22 @@ fn translation_phases(source: &str, diags: &mut Diagnostics) {
     }
 }
 
+/// The entry of `table` spelled `text`. Length and first byte are compared before the whole
+/// spelling: this runs for every token, and most entries differ in one of those.
+fn spelling(table: &[&'static str], text: &str) -> Option<&'static str> {
+    let bytes = text.as_bytes();
+    let first = *bytes.first()?;
+    table
+        .iter()
+        .copied()
+        .find(|p| p.len() == bytes.len() && p.as_bytes()[0] == first && p.as_bytes() == bytes)
+}
+
 /// A keyword, unsupported keyword or identifier.
 fn word(text: &str) -> Tok {
-    if let Some(kw) = KEYWORDS.iter().find(|&&k| k == text) {
+    if let Some(kw) = spelling(KEYWORDS, text) {
         Tok::Punct(kw)
-    } else if let Some(kw) = UNSUPPORTED.iter().find(|&&k| k == text) {
+    } else if let Some(kw) = spelling(UNSUPPORTED, text) {
         Tok::Unsupported(kw)
     } else {
         Tok::Ident(text.to_string())

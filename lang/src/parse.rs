@@ -281,12 +281,12 @@ impl ParseState {
         l: usize,
         r: usize,
     ) -> Item {
-        Item::Function(FunctionDef {
+        Item::Function(Box::new(FunctionDef {
             specs,
             declarator,
             body,
             span: Span::new(l, r),
-        })
+        }))
     }
 
     /// A declaration.
@@ -367,7 +367,7 @@ impl ParseState {
     ) -> InitDeclarator {
         InitDeclarator {
             declarator,
-            init,
+            init: init.map(Box::new),
             span: Span::new(l, r),
         }
     }
@@ -541,7 +541,12 @@ impl ParseState {
     ) -> Stmt {
         let depth = body.depth;
         self.stmt(
-            StmtKind::For(Box::new(init), cond, step, Box::new(body)),
+            StmtKind::For(
+                Box::new(init),
+                cond.map(Box::new),
+                step.map(Box::new),
+                Box::new(body),
+            ),
             l,
             r,
             depth,

@@ -604,7 +604,7 @@ impl Checker {
                     self.declare_function(&decl.name, decl.name_span, sig, false);
                 }
                 DeclaratorKind::Object { dims } => {
-                    self.global_variable(&d.specs, decl, dims, id.init.as_ref())
+                    self.global_variable(&d.specs, decl, dims, id.init.as_deref())
                 }
             }
         }

@@ -379,7 +379,7 @@ impl Checker {
             let Some(elem) = self.object_elem(&d.specs, &decl.name, decl.name_span) else {
                 continue;
             };
-            let has_list = matches!(id.init, Some(Initializer::List { .. }));
+            let has_list = matches!(id.init.as_deref(), Some(Initializer::List { .. }));
             let Some(mut dims) = self.dims(dims, has_list, &decl.name) else {
                 continue;
             };
