@@ -333,23 +333,16 @@ fn f2u64(x: f64) -> u64 {
     }
 }
 
+/// A `math.h` call at run time, by the library's one definition ([`lang::builtins::Builtin`]).
 fn math(f: MathFn, x: f64, y: f64) -> f64 {
-    match f {
-        // glibc quiets a signaling NaN (x + x); Rust's floor/ceil would return it unchanged.
-        MathFn::Floor | MathFn::Ceil if x.is_nan() => x + x,
-        MathFn::Floor => x.floor(),
-        MathFn::Ceil => x.ceil(),
-        MathFn::Sin => x.sin(),
-        MathFn::Cos => x.cos(),
-        MathFn::Tan => x.tan(),
-        MathFn::Atan => x.atan(),
-        MathFn::Exp => x.exp(),
-        MathFn::Log => x.ln(),
-        MathFn::Log10 => x.log10(),
-        MathFn::Atan2 => x.atan2(y),
-        MathFn::Pow => x.powf(y),
-        MathFn::Fmod => x % y,
-    }
+    let builtin = f.builtin();
+    let result = if f.is_binary() {
+        builtin.eval2(x, y)
+    } else {
+        builtin.eval1(x)
+    };
+    // Every MathFn is a math builtin of its arity, so `eval1`/`eval2` always answer.
+    result.unwrap_or(f64::NAN)
 }
 
 #[inline(never)]

@@ -24,6 +24,8 @@
 
 use std::fmt;
 
+use crate::builtins::Builtin;
+
 use super::{ConstIdx, FuncIdx, GlobalSlot, Pc, Reg, ShapeIdx, SiteIdx, TableIdx};
 
 /// Calls `$m!` with the whole instruction table. Each entry:
@@ -348,27 +350,33 @@ pub enum MathFn {
 }
 
 impl MathFn {
+    /// The library function this is: the one definition of its name, signature and semantics
+    /// (shared by constant folding in the compiler and by the interpreter).
+    pub fn builtin(self) -> Builtin {
+        match self {
+            MathFn::Floor => Builtin::Floor,
+            MathFn::Ceil => Builtin::Ceil,
+            MathFn::Sin => Builtin::Sin,
+            MathFn::Cos => Builtin::Cos,
+            MathFn::Tan => Builtin::Tan,
+            MathFn::Atan => Builtin::Atan,
+            MathFn::Exp => Builtin::Exp,
+            MathFn::Log => Builtin::Log,
+            MathFn::Log10 => Builtin::Log10,
+            MathFn::Atan2 => Builtin::Atan2,
+            MathFn::Pow => Builtin::Pow,
+            MathFn::Fmod => Builtin::Fmod,
+        }
+    }
+
     /// The C name.
     pub fn name(self) -> &'static str {
-        match self {
-            MathFn::Floor => "floor",
-            MathFn::Ceil => "ceil",
-            MathFn::Sin => "sin",
-            MathFn::Cos => "cos",
-            MathFn::Tan => "tan",
-            MathFn::Atan => "atan",
-            MathFn::Exp => "exp",
-            MathFn::Log => "log",
-            MathFn::Log10 => "log10",
-            MathFn::Atan2 => "atan2",
-            MathFn::Pow => "pow",
-            MathFn::Fmod => "fmod",
-        }
+        self.builtin().name()
     }
 
     /// Whether the function takes two arguments.
     pub fn is_binary(self) -> bool {
-        matches!(self, MathFn::Atan2 | MathFn::Pow | MathFn::Fmod)
+        self.builtin().params().len() == 2
     }
 }
 
