@@ -156,6 +156,8 @@ const PUNCTS: &[&str] = &[
 pub fn lex(source: &str, diags: &mut Diagnostics) -> Lexed {
     translation_phases(source, diags);
     let mut out = Lexed::default();
+    // Typical C has a token every 4 to 5 bytes: one allocation instead of a dozen regrowths.
+    out.tokens.reserve(source.len() / 4);
     let mut lexer = Raw::lexer(source);
     while let Some(raw) = lexer.next() {
         let range = lexer.span();

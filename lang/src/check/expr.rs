@@ -21,7 +21,7 @@ use super::types::{convert, mk, promote, usual_arithmetic};
 use super::{Checker, FileSym, ParamTy, Sym};
 
 /// What an expression denotes.
-pub(super) enum Operand {
+pub(super) enum Operand<'a> {
     /// A value (`ty` is `None` for void).
     Value(Expr),
     /// A scalar lvalue.
@@ -29,28 +29,28 @@ pub(super) enum Operand {
         place: Place,
         ty: ScalarType,
         is_const: bool,
-        name: String,
+        name: &'a str,
         span: Span,
     },
     /// An array, possibly partially indexed.
-    Array(ArrayVal),
+    Array(ArrayVal<'a>),
     /// A string literal.
-    Str(Vec<u8>, Span),
+    Str(&'a [u8], Span),
 }
 
 /// An array-valued expression.
-pub(super) struct ArrayVal {
+pub(super) struct ArrayVal<'a> {
     base: ArrayBase,
     indices: Vec<Expr>,
     elem: ScalarType,
     /// The remaining dimensions; the first is `None` for an array parameter's unknown size.
     dims: Vec<Option<u32>>,
     is_const: bool,
-    name: String,
+    name: &'a str,
     span: Span,
 }
 
-impl ArrayVal {
+impl ArrayVal<'_> {
     fn type_name(&self) -> String {
         let mut s = format!("{}{}", if self.is_const { "const " } else { "" }, self.elem);
         for d in &self.dims {
@@ -91,11 +91,9 @@ fn cmpop(op: AstOp) -> Option<CompareOp> {
 }
 
 /// The bytes C sees of a string literal: up to the first NUL (`puts("a\0b")` prints `a`).
-fn c_string(mut bytes: Vec<u8>) -> Vec<u8> {
-    if let Some(nul) = bytes.iter().position(|&b| b == 0) {
-        bytes.truncate(nul);
-    }
-    bytes
+fn c_string(bytes: &[u8]) -> Vec<u8> {
+    let len = bytes.iter().position(|&b| b == 0).unwrap_or(bytes.len());
+    bytes[..len].to_vec()
 }
 
 fn boxed(e: Expr) -> Box<Expr> {
@@ -113,16 +111,16 @@ impl Checker {
     // ----- operands and their uses -----
 
     /// What `e` denotes.
-    pub(super) fn operand(&mut self, e: &ast::Expr) -> Option<Operand> {
+    pub(super) fn operand<'a>(&mut self, e: &'a ast::Expr) -> Option<Operand<'a>> {
         match &e.kind {
             K::Ident(name) => self.name_operand(name, e.span),
             K::Index(array, index) => self.index(array, index, e.span),
-            K::Str(bytes) => Some(Operand::Str(bytes.clone(), e.span)),
+            K::Str(bytes) => Some(Operand::Str(bytes, e.span)),
             _ => self.value(e).map(Operand::Value),
         }
     }
 
-    fn name_operand(&mut self, name: &str, span: Span) -> Option<Operand> {
+    fn name_operand<'a>(&mut self, name: &'a str, span: Span) -> Option<Operand<'a>> {
         let Some(sym) = self.lookup(name) else {
             self.undeclared(name, span);
             return None;
@@ -145,7 +143,7 @@ impl Checker {
                 place,
                 ty,
                 is_const: info.is_const,
-                name: name.to_string(),
+                name,
                 span,
             },
             Type::Array { elem, dims } => Operand::Array(ArrayVal {
@@ -154,7 +152,7 @@ impl Checker {
                 elem,
                 dims: dims.into_iter().map(Some).collect(),
                 is_const: info.is_const,
-                name: name.to_string(),
+                name,
                 span,
             }),
             Type::ArrayRef { elem, inner } => Operand::Array(ArrayVal {
@@ -165,7 +163,7 @@ impl Checker {
                     .chain(inner.into_iter().map(Some))
                     .collect(),
                 is_const: info.is_const,
-                name: name.to_string(),
+                name,
                 span,
             }),
         })
@@ -186,7 +184,12 @@ impl Checker {
         self.error(d);
     }
 
-    fn index(&mut self, array: &ast::Expr, index: &ast::Expr, span: Span) -> Option<Operand> {
+    fn index<'a>(
+        &mut self,
+        array: &'a ast::Expr,
+        index: &ast::Expr,
+        span: Span,
+    ) -> Option<Operand<'a>> {
         let base = self.operand(array);
         let i = self.arith(index);
         let (base, i) = (base?, i?);
@@ -803,7 +806,7 @@ impl Checker {
             );
             return None;
         };
-        let pieces = match printf_format::parse(&format) {
+        let pieces = match printf_format::parse(format) {
             Ok(p) => p,
             Err(e) => {
                 // Point at the offending byte if the literal has no escapes (bytes == source).
