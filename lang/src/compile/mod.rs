@@ -5,7 +5,7 @@
 //!
 //! * **Registers as a stack.** Every local (parameters first, then each declaration, including
 //!   array references) is pinned to its own register for the whole function. Temporaries are
-//!   handed out above them in LIFO order ([`FnCompiler::alloc`]); a statement releases all its
+//!   handed out above them in LIFO order (`FnCompiler::alloc`); a statement releases all its
 //!   temporaries, and the maximum ever used gives `num_regs`.
 //! * **Destinations instead of moves.** Expression compilation takes an optional destination
 //!   register; a node writes its result there with its own final instruction instead of
