@@ -196,7 +196,7 @@ impl FnCompiler<'_> {
                     rhs: c,
                 } = &rhs.kind
                 {
-                    if *op == BinaryOp::Sub && ty.is_integer() && has_call(c) {
+                    if *op == BinaryOp::Sub && ty.is_integer() && (has_call(b) || has_call(c)) {
                         let r = self.binary_rhs_first(rhs, BinaryOp::Sub, ty, b, c, None);
                         self.free = mark;
                         let d = dst.unwrap_or_else(|| self.alloc());
