@@ -27,7 +27,7 @@
 //! C leaves unspecified the order in which the operands of most operators and the arguments
 //! of a call are evaluated, yet programs whose side effects are observed in that order are
 //! valid, and gcc is our reference. These rules were measured against gcc 12.2 x86-64
-//! (`gcc -std=c99 -fwrapv -O0`) with small programs tracing calls (`programs/eval_order.c`
+//! (`gcc -std=c99 -fwrapv -O0`) with small programs tracing calls (`programs/eval_order_rules.c`
 //! prints one line per rule and is compared with gcc by the e2e tests):
 //!
 //! | # | construct | gcc -O0 order (what we compile) |
