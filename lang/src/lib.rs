@@ -29,6 +29,9 @@ pub struct Parsed {
     pub unit: ast::TranslationUnit,
     /// The `#include <...>` lines.
     pub includes: Vec<lexer::Include>,
+    /// Deepest statement plus expression plus initializer nesting (see
+    /// [`parse::parse_with_nesting`]).
+    pub nesting: u32,
 }
 
 /// Lex and parse one source file. Returns the AST, or every lexical and syntax error found.
@@ -37,7 +40,7 @@ pub fn parse_source(source: &str) -> Result<Parsed, Diagnostics> {
     let mut diags = Diagnostics::new();
     let lexed = lexer::lex(source, &mut diags);
     let mut syntax = Diagnostics::new();
-    let unit = parse::parse(lexed.tokens, source.len(), &mut syntax);
+    let (unit, nesting) = parse::parse_with_nesting(lexed.tokens, source.len(), &mut syntax);
     // A syntax error on a line that already has an error is almost always its consequence
     // (a dropped stray character, an unterminated literal, an unsupported keyword): keep
     // only the first error of each line.
@@ -55,6 +58,7 @@ pub fn parse_source(source: &str) -> Result<Parsed, Diagnostics> {
         Ok(Parsed {
             unit,
             includes: lexed.includes,
+            nesting,
         })
     } else {
         diags.sort();
@@ -62,37 +66,62 @@ pub fn parse_source(source: &str) -> Result<Parsed, Diagnostics> {
     }
 }
 
-/// Stack size of the thread that runs the front end. The checker recurses once per nesting
-/// level of expressions and statements (at most [`ast::MAX_DEPTH`] each, enforced by the
-/// parser); with debug builds' large frames that needs a few MiB, more than a test thread's
-/// default 2 MiB. The memory is only reserved, not touched, unless used.
+/// Stack size of the thread that checks deeply nested programs. The checker recurses once per
+/// nesting level of expressions and statements (at most [`ast::MAX_DEPTH`] each, enforced by
+/// the parser); with debug builds' large frames that needs a few MiB, more than a test
+/// thread's default 2 MiB. The memory is only reserved, not touched, unless used.
 const FRONT_END_STACK: usize = 64 << 20;
+
+/// Programs whose nesting ([`Parsed::nesting`]) is at most this are checked on the caller's
+/// thread: even with debug builds' frames their recursion needs well under 1 MiB of stack.
+/// Deeper ones go to a thread with a [`FRONT_END_STACK`] stack. (A fresh thread per call costs
+/// more than the spawn: its allocator cache starts cold, a fifth of the checking time.)
+const INLINE_NESTING: u32 = 48;
+
+/// The message for a bug caught in the front end.
+fn internal_error() -> Diagnostics {
+    Diagnostic::error(
+        span::Span::default(),
+        "internal error in the front end (please report this program)",
+    )
+    .into()
+}
 
 /// Lex, parse and type-check one source file. Returns the typed HIR, or every error found
 /// (lexical, syntax, name and type errors; several per run). Type checking only runs on a
-/// file without lexical or syntax errors. Never panics, whatever the input: the work runs on
-/// a thread with a large stack, and an internal error (a bug) becomes a diagnostic.
+/// file without lexical or syntax errors. Never panics, whatever the input: lexing and parsing
+/// do not recurse, deeply nested programs are checked on a thread with a large stack, and an
+/// internal error (a bug) becomes a diagnostic.
 pub fn check_source(file_name: &str, source: &str) -> Result<hir::Program, Diagnostics> {
     let _ = file_name;
-    let run = || {
-        let parsed = parse_source(source)?;
-        check::check(&parsed.unit, &parsed.includes, source)
+    let guarded = |f: &mut dyn FnMut() -> Result<hir::Program, Diagnostics>| {
+        std::panic::catch_unwind(std::panic::AssertUnwindSafe(f))
+            .unwrap_or_else(|_| Err(internal_error()))
     };
+    let mut parsed = None;
+    guarded(&mut || {
+        parsed = Some(parse_source(source));
+        Err(Diagnostics::new())
+    })
+    .ok();
+    let parsed = match parsed {
+        Some(Ok(parsed)) => parsed,
+        Some(Err(diags)) => return Err(diags),
+        None => return Err(internal_error()),
+    };
+    if parsed.nesting <= INLINE_NESTING {
+        return guarded(&mut || check::check(&parsed.unit, &parsed.includes, source));
+    }
+    let run = || check::check(&parsed.unit, &parsed.includes, source);
     std::thread::scope(|scope| {
         let spawned = std::thread::Builder::new()
             .name("front-end".into())
             .stack_size(FRONT_END_STACK)
             .spawn_scoped(scope, run);
         match spawned {
-            Ok(handle) => handle.join().unwrap_or_else(|_| {
-                Err(Diagnostic::error(
-                    span::Span::default(),
-                    "internal error in the front end (please report this program)",
-                )
-                .into())
-            }),
+            Ok(handle) => handle.join().unwrap_or_else(|_| Err(internal_error())),
             // No thread available: run here (fine for all but pathologically nested programs).
-            Err(_) => run(),
+            Err(_) => guarded(&mut || run()),
         }
     })
 }

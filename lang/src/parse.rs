@@ -37,6 +37,17 @@ pub fn parse(
     source_len: usize,
     diags: &mut Diagnostics,
 ) -> TranslationUnit {
+    parse_with_nesting(tokens, source_len, diags).0
+}
+
+/// [`parse`], also returning the AST's nesting: the deepest statement nesting plus the deepest
+/// expression nesting plus the deepest initializer nesting (each at most [`MAX_DEPTH`]). The
+/// checker's recursion depth is bounded by it.
+pub fn parse_with_nesting(
+    tokens: Vec<(usize, Tok, usize)>,
+    source_len: usize,
+    diags: &mut Diagnostics,
+) -> (TranslationUnit, u32) {
     let mut st = ParseState {
         diags: Diagnostics::new(),
         token_spans: tokens.iter().map(|(l, _, r)| (*l, *r)).collect(),
@@ -47,6 +58,7 @@ pub fn parse(
         source_len,
         resume: None,
         too_deep_reported: false,
+        deepest: [0; 3],
     };
     let input = tokens.into_iter().map(Ok::<_, ()>);
     let result = grammar::TranslationUnitParser::new().parse(&mut st, input);
@@ -58,7 +70,7 @@ pub fn parse(
         }
     };
     diags.extend(st.diags);
-    unit
+    (unit, st.deepest.iter().sum())
 }
 
 /// One type keyword (`int`, `unsigned`, `const`, ...).
@@ -88,6 +100,8 @@ pub struct ParseState {
     resume: Option<usize>,
     /// True once a too-deep nesting has been reported (reported only once).
     too_deep_reported: bool,
+    /// The deepest statement, expression and initializer built so far.
+    deepest: [u32; 3],
 }
 
 fn max_depth<'a>(depths: impl IntoIterator<Item = &'a u32>) -> u32 {
@@ -253,6 +267,7 @@ impl ParseState {
                 depth: 1,
             };
         }
+        self.deepest[1] = self.deepest[1].max(depth);
         Expr { kind, span, depth }
     }
 
@@ -267,6 +282,7 @@ impl ParseState {
                 depth: 1,
             };
         }
+        self.deepest[0] = self.deepest[0].max(depth);
         Stmt { kind, span, depth }
     }
 
@@ -455,6 +471,7 @@ impl ParseState {
             );
         }
         let depth = 1 + items.iter().map(Initializer::depth).max().unwrap_or(0);
+        self.deepest[2] = self.deepest[2].max(depth.min(MAX_DEPTH));
         if depth > MAX_DEPTH {
             self.too_deep(span, "initializer");
             return Initializer::List {

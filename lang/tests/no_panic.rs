@@ -219,3 +219,25 @@ fn nesting_at_the_limit_is_checked_without_overflow() {
     );
     front_end(&conds);
 }
+
+#[test]
+fn nesting_checked_on_the_callers_thread_fits_a_small_stack() {
+    // Programs this shallow are checked on the caller's thread (no large-stack thread):
+    // every split between statement and expression nesting must fit in 1 MiB, half a test
+    // thread's stack, even in a debug build.
+    let worker = std::thread::Builder::new()
+        .stack_size(1 << 20)
+        .spawn(|| {
+            for stmts in (0..=44).step_by(4) {
+                let exprs = 44 - stmts;
+                let expr = format!("{}x{}", "-(".repeat(exprs), ")".repeat(exprs));
+                let source = format!(
+                    "int main(void) {{ int x = 1; {}x = {expr}; return x; }}\n",
+                    "if (x) ".repeat(stmts)
+                );
+                assert!(lang::check_source("shallow.c", &source).is_ok(), "{source}");
+            }
+        })
+        .unwrap();
+    assert!(worker.join().is_ok());
+}
