@@ -184,6 +184,22 @@ impl FnCompiler<'_> {
             }
             ExprKind::Binary { op, lhs, rhs } => {
                 let ty = e.ty.unwrap_or(ScalarType::Int);
+                // gcc folds `0.0 - x` to `-x` when `x` cannot be -0.0 (converted from an
+                // integer, or `fabs`): for x == 0 that gives -0.0 where IEEE subtraction
+                // gives +0.0, and gcc -O0 prints -0.0.
+                if *op == BinaryOp::Sub
+                    && ty == ScalarType::Double
+                    && self.const_bits(lhs) == Some(0)
+                    && cannot_be_minus_zero(rhs)
+                {
+                    let mark = self.free;
+                    let src = self.expr(rhs, None);
+                    self.free = mark;
+                    let d = dst.unwrap_or_else(|| self.alloc());
+                    self.at(e.span);
+                    self.emit(Instr::NegF { a: d, b: src });
+                    return d;
+                }
                 if binary_rhs_first(*op, lhs, rhs) {
                     return self.binary_rhs_first(e, *op, ty, lhs, rhs, dst);
                 }
@@ -1608,4 +1624,19 @@ fn binary_rhs_first(op: BinaryOp, lhs: &Expr, rhs: &Expr) -> bool {
 /// is swapped to the right (`g < f()` becomes `f() > g`).
 fn compare_rhs_first(lhs: &Expr, rhs: &Expr) -> bool {
     has_call(rhs) && is_global_variable(lhs)
+}
+
+/// Whether gcc knows that the double `e` is never -0.0 (`tree_expr_maybe_real_minus_zero_p`
+/// is false): a conversion from an integer, or `fabs`.
+fn cannot_be_minus_zero(e: &Expr) -> bool {
+    match &e.kind {
+        ExprKind::Convert { expr, to } => {
+            *to == ScalarType::Double && expr.ty.is_some_and(|t| t.is_integer())
+        }
+        ExprKind::Builtin {
+            func: Builtin::Fabs,
+            ..
+        } => true,
+        _ => false,
+    }
 }
