@@ -49,6 +49,9 @@
 //! other folding rewrites that move operands, such as `(g + 1) + f()` reassociated to
 //! `(g + f()) + 1`, `(g + 0) + f()` or `x + f() * 0`.
 //!
+//! One more of gcc's folds changes a value, not an order, and is reproduced: `0.0 - x` becomes
+//! `-x` when `x` cannot be -0.0 (converted from an integer, or `fabs`), so `0.0 - 0` is -0.0.
+//!
 //! Local arrays live in the frame's array area (zeroed at entry); a prologue, inserted in front
 //! of the body once it is known which arrays the function uses, loads the references of the
 //! local arrays (`LocalArr`) and of the global arrays the function touches (`LoadK`).
