@@ -64,22 +64,48 @@ impl Loops {
     /// Finds the loops of `cfg` from its depth-first search `dfs`.
     pub fn compute(cfg: &Cfg, dfs: &DepthFirst) -> Self {
         let n = cfg.num_blocks();
-        let mut headers: Vec<Block> = dfs.headers().to_vec();
-        headers.sort_by_key(|&h| dfs.pre(h));
-        let mut loop_of_header = IndexVec::from_elem(None, n);
-        let mut loops: IndexVec<LoopId, LoopData> = IndexVec::with_capacity(headers.len());
-        let mut back_of: IndexVec<Block, Vec<Edge>> = IndexVec::from_elem(Vec::new(), n);
-        for &e in dfs.back_edges() {
-            back_of[cfg.target(e)].push(e);
+        // Headers in preorder (a header is the target of a back edge, so it was visited).
+        let headers: Vec<Block> = dfs
+            .preorder()
+            .iter()
+            .copied()
+            .filter(|&b| dfs.is_header(b))
+            .collect();
+        let mut loop_of_header: IndexVec<Block, Option<LoopId>> = IndexVec::from_elem(None, n);
+        for (i, &h) in headers.iter().enumerate() {
+            loop_of_header[h] = Some(LoopId::new(i));
         }
-        // Phase 1: one backward search per header; `stamp` avoids clearing a visited set.
+        let mut loops: IndexVec<LoopId, LoopData> = IndexVec::with_capacity(headers.len());
+        // The back edges grouped by loop, in edge order within a loop (a counting sort), so
+        // that each loop's list is allocated once at its exact size.
+        let loop_index = |e: Edge| loop_of_header[cfg.target(e)].map_or(0, |l| l.index());
+        let mut back_start = vec![0usize; headers.len() + 1];
+        for &e in dfs.back_edges() {
+            back_start[loop_index(e) + 1] += 1;
+        }
+        for i in 0..headers.len() {
+            back_start[i + 1] += back_start[i];
+        }
+        let mut back_sorted: Vec<Edge> = dfs.back_edges().to_vec();
+        let mut fill = back_start.clone();
+        for &e in dfs.back_edges() {
+            let l = loop_index(e);
+            back_sorted[fill[l]] = e;
+            fill[l] += 1;
+        }
+        // Phase 1: one backward search per header; `stamp` avoids clearing a visited set, and
+        // one scratch vector collects each loop's blocks before an exact-size copy.
         let mut stamp: Vec<u32> = vec![u32::MAX; n];
         let mut work: Vec<Block> = Vec::new();
+        let mut blocks: Vec<Block> = Vec::new();
         for &h in &headers {
             let id = LoopId::new(loops.len());
-            let mut blocks = vec![h];
+            let back_edges: Vec<Edge> =
+                back_sorted[back_start[id.index()]..back_start[id.index() + 1]].to_vec();
+            blocks.clear();
+            blocks.push(h);
             stamp[h.index()] = id.as_u32();
-            for &e in &back_of[h] {
+            for &e in &back_edges {
                 let t = cfg.source(e);
                 if stamp[t.index()] != id.as_u32() {
                     stamp[t.index()] = id.as_u32();
@@ -97,23 +123,29 @@ impl Loops {
                 }
             }
             blocks.sort_unstable();
-            loop_of_header[h] = Some(id);
             loops.push(LoopData {
                 header: h,
-                back_edges: std::mem::take(&mut back_of[h]),
-                blocks,
+                back_edges,
+                blocks: blocks.clone(),
                 parent: None,
                 depth: 0,
                 innermost: true,
             });
         }
-        // Phase 2: innermost loops, and which loops contain each block.
-        let mut containing: IndexVec<Block, Vec<LoopId>> = IndexVec::from_elem(Vec::new(), n);
+        // Phase 2: innermost loops, each block's loop count, and which loops contain each
+        // header (flat `(loop of the header, containing loop)` pairs, grouped by header loop;
+        // one pass over the loops' blocks, no per-block allocation).
+        let mut block_depth = IndexVec::from_elem(0u32, n);
+        let mut header_in: Vec<(LoopId, LoopId)> = Vec::new();
         for (id, l) in loops.iter_enumerated() {
             for &b in &l.blocks {
-                containing[b].push(id);
+                block_depth[b] += 1;
+                if let Some(hl) = loop_of_header[b] {
+                    header_in.push((hl, id));
+                }
             }
         }
+        header_in.sort_unstable();
         for l in loops.raw_iter_mut() {
             l.innermost = !l
                 .blocks
@@ -122,17 +154,25 @@ impl Loops {
         }
         // Phase 3: parents. Candidates contain the header; order by (size, header preorder).
         let key = |loops: &IndexVec<LoopId, LoopData>, m: LoopId| (loops[m].blocks.len(), m);
+        let mut cands: Vec<LoopId> = Vec::new();
+        let mut at = 0;
         for id in loops.indices() {
-            let h = loops[id].header;
             let mine = key(&loops, id);
-            let mut cands: Vec<LoopId> = containing[h]
+            let from = at;
+            while at < header_in.len() && header_in[at].0 == id {
+                at += 1;
+            }
+            cands.clear();
+            cands.extend(
+                header_in[from..at]
+                    .iter()
+                    .map(|&(_, m)| m)
+                    .filter(|&m| m != id && is_outer_key(key(&loops, m), mine)),
+            );
+            cands.sort_unstable_by_key(|&m| key(&loops, m));
+            let parent = cands
                 .iter()
                 .copied()
-                .filter(|&m| m != id && is_outer_key(key(&loops, m), mine))
-                .collect();
-            cands.sort_by_key(|&m| key(&loops, m));
-            let parent = cands
-                .into_iter()
                 .find(|&m| is_subset(&loops[id].blocks, &loops[m].blocks));
             loops[id].parent = parent;
         }
@@ -146,14 +186,23 @@ impl Loops {
         for &id in &by_key {
             loops[id].depth = loops[id].parent.map_or(1, |p| loops[p].depth + 1);
         }
-        let mut innermost_of = IndexVec::from_elem(None, n);
-        let mut block_depth = IndexVec::from_elem(0u32, n);
-        for b in cfg.blocks() {
-            block_depth[b] = containing[b].len() as u32;
-            innermost_of[b] = containing[b]
-                .iter()
-                .copied()
-                .max_by_key(|&m| (loops[m].depth, std::cmp::Reverse(loops[m].blocks.len()), m));
+        // The deepest containing loop of each block (ties: the smaller loop, then the larger
+        // id): one more pass over the loops' blocks.
+        let mut innermost_of: IndexVec<Block, Option<LoopId>> = IndexVec::from_elem(None, n);
+        for (id, l) in loops.iter_enumerated() {
+            let mine = (l.depth, std::cmp::Reverse(l.blocks.len()), id);
+            for &b in &l.blocks {
+                let better = match innermost_of[b] {
+                    None => true,
+                    Some(m) => {
+                        let lm: &LoopData = &loops[m];
+                        mine > (lm.depth, std::cmp::Reverse(lm.blocks.len()), m)
+                    }
+                };
+                if better {
+                    innermost_of[b] = Some(id);
+                }
+            }
         }
         Loops {
             loops,
