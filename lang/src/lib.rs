@@ -44,14 +44,16 @@ pub fn parse_source(source: &str) -> Result<Parsed, Diagnostics> {
     // A syntax error on a line that already has an error is almost always its consequence
     // (a dropped stray character, an unterminated literal, an unsupported keyword): keep
     // only the first error of each line.
-    let index = span::LineIndex::new(source);
-    let mut lines: Vec<u32> = diags.iter().map(|d| index.line(d.span.start)).collect();
-    syntax.sort();
-    for d in syntax {
-        let line = index.line(d.span.start);
-        if !lines.contains(&line) {
-            lines.push(line);
-            diags.push(d);
+    if !syntax.is_empty() {
+        let index = span::LineIndex::new(source);
+        let mut lines: Vec<u32> = diags.iter().map(|d| index.line(d.span.start)).collect();
+        syntax.sort();
+        for d in syntax {
+            let line = index.line(d.span.start);
+            if !lines.contains(&line) {
+                lines.push(line);
+                diags.push(d);
+            }
         }
     }
     if diags.is_empty() {
