@@ -1,6 +1,6 @@
 //! The instruction set, defined once.
 //!
-//! [`for_each_op!`] lists every opcode exactly once, with its one-line semantics and its named,
+//! `for_each_op!` lists every opcode exactly once, with its one-line semantics and its named,
 //! typed operands. Everything else is generated from that table: the [`Instr`] enum, the
 //! mnemonic, the control-flow [`Flow`] of each opcode (and from it `is_branch`, `successors`,
 //! `is_return`), operand visitors for registers and jump targets (used by the verifier, the
@@ -21,6 +21,9 @@
 //! remainders need no 32-bit variants (their 64-bit result on canonical inputs is canonical);
 //! only the ops that can carry out of 32 bits (`+ - * << neg`, signed `/` for `INT_MIN / -1`,
 //! `~` on unsigned) have `32` (sign-extending) and `U32` (zero-extending) variants.
+
+// The semantics notation `R[A] := R[B] + R[C]` (Lua's `lopcodes.h` style) is not a doc link.
+#![allow(rustdoc::broken_intra_doc_links)]
 
 use std::fmt;
 
