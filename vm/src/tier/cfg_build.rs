@@ -59,7 +59,7 @@
 //! next path starts, and so where a frame that switched to instrumented code mid-loop starts
 //! counting) is the header block's first pc, [`FunctionCfg::first_pc`]: arriving there is
 //! arriving at the header, by whichever edge. [`FunctionCfg::yield_points`] lists them. The
-//! design note (`/work/team/design-issue4.md`) says how on-stack replacement, triggered by tier
+//! design note (`docs/design/tiering.md`) says how on-stack replacement, triggered by tier
 //! 0 at a backward jump, joins the instrumented code and starts counting at the next yield
 //! point.
 //!

@@ -9,7 +9,7 @@
 //!   counts are checked against it.
 //!
 //! The design of the remaining parts (tier-0 counters, tier-up, instrumented code, OSR, sinks)
-//! is in `/work/team/design-issue4.md`.
+//! is in `docs/design/tiering.md`.
 
 pub mod cfg_build;
 pub mod oracle;
