@@ -8,8 +8,9 @@
 //! review the diff: each one was checked by hand against C99 6.3 (conversions) and 6.5
 //! (expressions).
 
-use std::io::Write;
-use std::process::{Command, Stdio};
+mod support;
+
+use support::gcc_accepts;
 
 use insta::assert_snapshot;
 
@@ -24,36 +25,6 @@ fn hir(source: &str) -> String {
 /// The HIR dump of `body` placed in `int main(void) { ... }` after the standard includes.
 fn main_hir(decls: &str, body: &str) -> String {
     hir(&format!("#include <stdio.h>\n#include <stdlib.h>\n#include <math.h>\n{decls}\nint main(void) {{\n{body}\nreturn 0;\n}}\n"))
-}
-
-/// gcc's verdict on `source` as strict C99 (`-fsyntax-only`: no code generated).
-fn gcc_accepts(source: &str) -> Result<(), String> {
-    let mut child = Command::new("gcc")
-        .args([
-            "-std=c99",
-            "-pedantic-errors",
-            "-fwrapv",
-            "-fsyntax-only",
-            "-x",
-            "c",
-            "-",
-        ])
-        .stdin(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("gcc is required by this test (the reference compiler) but could not be run");
-    child
-        .stdin
-        .take()
-        .expect("stdin")
-        .write_all(source.as_bytes())
-        .expect("write to gcc");
-    let out = child.wait_with_output().expect("gcc");
-    if out.status.success() {
-        Ok(())
-    } else {
-        Err(String::from_utf8_lossy(&out.stderr).into_owned())
-    }
 }
 
 /// One program per construct of the spec (docs/language.md).

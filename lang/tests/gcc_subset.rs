@@ -4,40 +4,11 @@
 //! a type, a name by a name, a constant by a constant), which keeps most of them parseable and
 //! explores the type rules: whatever we accept, gcc is asked about.
 
-use std::io::Write;
-use std::process::{Command, Stdio};
+mod support;
+
+use support::gcc_accepts;
 
 use proptest::prelude::*;
-
-/// gcc's verdict on `source` as strict C99.
-fn gcc_accepts(source: &str) -> Result<(), String> {
-    let mut child = Command::new("gcc")
-        .args([
-            "-std=c99",
-            "-pedantic-errors",
-            "-fwrapv",
-            "-fsyntax-only",
-            "-x",
-            "c",
-            "-",
-        ])
-        .stdin(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("gcc is required by this test (the reference compiler) but could not be run");
-    child
-        .stdin
-        .take()
-        .expect("stdin")
-        .write_all(source.as_bytes())
-        .expect("write to gcc");
-    let out = child.wait_with_output().expect("gcc");
-    if out.status.success() {
-        Ok(())
-    } else {
-        Err(String::from_utf8_lossy(&out.stderr).into_owned())
-    }
-}
 
 /// Seed programs, one token per space-separated word (string literals have no spaces).
 const SEEDS: &[&str] = &[

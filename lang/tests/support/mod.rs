@@ -1,0 +1,35 @@
+//! Helpers shared by the front end's integration tests.
+
+use std::io::Write;
+use std::process::{Command, Stdio};
+
+/// gcc's verdict on `source` as strict C99 (`-std=c99 -pedantic-errors -fsyntax-only`: no code
+/// generated): `Err` holds gcc's diagnostics. Panics if gcc cannot be run: it is the reference.
+pub fn gcc_accepts(source: &str) -> Result<(), String> {
+    let mut child = Command::new("gcc")
+        .args([
+            "-std=c99",
+            "-pedantic-errors",
+            "-fwrapv",
+            "-fsyntax-only",
+            "-x",
+            "c",
+            "-",
+        ])
+        .stdin(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("gcc is required by this test (the reference compiler) but could not be run");
+    child
+        .stdin
+        .take()
+        .expect("stdin")
+        .write_all(source.as_bytes())
+        .expect("write to gcc");
+    let out = child.wait_with_output().expect("gcc");
+    if out.status.success() {
+        Ok(())
+    } else {
+        Err(String::from_utf8_lossy(&out.stderr).into_owned())
+    }
+}
