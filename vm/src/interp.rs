@@ -333,16 +333,16 @@ fn f2u64(x: f64) -> u64 {
     }
 }
 
-/// A `math.h` call at run time, by the library's one definition ([`lang::builtins::Builtin`]).
-fn math(f: MathFn, x: f64, y: f64) -> f64 {
-    let builtin = f.builtin();
-    let result = if f.is_binary() {
-        builtin.eval2(x, y)
-    } else {
-        builtin.eval1(x)
-    };
-    // Every MathFn is a math builtin of its arity, so `eval1`/`eval2` always answer.
-    result.unwrap_or(f64::NAN)
+/// A one-argument `math.h` call at run time, by the library's one definition
+/// ([`lang::builtins::Builtin::eval1`]). The compiler emits `Math1` only for one-argument
+/// functions and `Math2` only for two-argument ones; any other pairing yields NaN.
+fn math1(f: MathFn, x: f64) -> f64 {
+    f.builtin().eval1(x).unwrap_or(f64::NAN)
+}
+
+/// A two-argument `math.h` call at run time ([`lang::builtins::Builtin::eval2`]).
+fn math2(f: MathFn, x: f64, y: f64) -> f64 {
+    f.builtin().eval2(x, y).unwrap_or(f64::NAN)
 }
 
 #[inline(never)]
@@ -865,8 +865,8 @@ fn run_loop<P: Probes>(
             Instr::Abs64 { a, b } => set!(a, ri!(b).wrapping_abs() as u64),
             Instr::Sqrt { a, b } => set!(a, rf!(b).sqrt().to_bits()),
             Instr::Fabs { a, b } => set!(a, rf!(b).abs().to_bits()),
-            Instr::Math1 { f, a, b } => set!(a, math(f, rf!(b), 0.0).to_bits()),
-            Instr::Math2 { f, a, b, c } => set!(a, math(f, rf!(b), rf!(c)).to_bits()),
+            Instr::Math1 { f, a, b } => set!(a, math1(f, rf!(b)).to_bits()),
+            Instr::Math2 { f, a, b, c } => set!(a, math2(f, rf!(b), rf!(c)).to_bits()),
         }
     }
 }
