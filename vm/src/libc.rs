@@ -10,14 +10,12 @@
 //! * Calls whose arguments are all *constant expressions* are a special case: gcc evaluates
 //!   them at compile time, even at `-O0`, with correctly rounded arithmetic (MPFR), and glibc's
 //!   run-time `log10` (about 5% of arguments) and `sin cos tan exp atan2 pow` (about 0.1%)
-//!   can differ from that in the last bit. [`constant_call`] gives what gcc's program computes
-//!   for such a call (the correctly rounded value where gcc folds, the run-time value where it
-//!   does not; [`lang::builtins::Builtin::eval_constant`]); the compiler uses it for
-//!   constant-argument calls, and the interpreter [`call_math`] for the rest.
+//!   can differ from that in the last bit. [`lang::builtins::Builtin::eval_constant`] gives what
+//!   gcc's program computes for such a call (the correctly rounded value where gcc folds, the
+//!   run-time value where it does not); the compiler uses it for constant-argument calls, and
+//!   the interpreter [`lang::builtins::Builtin::eval1`]/`eval2` for the rest.
 //! * `putchar` writes `(unsigned char)c` and returns it as an `int`; `exit` is the interpreter's
 //!   business (it ends the run with status `n & 255`).
-
-use lang::builtins::Builtin;
 
 /// `abs(x)`, wrapping on `i32::MIN` like gcc's code.
 pub fn abs(x: i32) -> i32 {
@@ -34,38 +32,4 @@ pub fn putchar(c: i32, out: &mut Vec<u8>) -> i32 {
     let byte = c as u8;
     out.push(byte);
     i32::from(byte)
-}
-
-/// A one-argument `math.h` function applied to `x` at run time ([`Builtin::eval1`]).
-///
-/// Returns `None` if `builtin` is not a one-argument math function.
-#[inline]
-pub fn math1(builtin: Builtin, x: f64) -> Option<f64> {
-    builtin.eval1(x)
-}
-
-/// A two-argument `math.h` function (`atan2(y, x)`, `pow(x, y)`, `fmod(x, y)`) applied to
-/// `(a, b)` in C's argument order at run time ([`Builtin::eval2`]).
-///
-/// Returns `None` if `builtin` is not a two-argument math function.
-#[inline]
-pub fn math2(builtin: Builtin, a: f64, b: f64) -> Option<f64> {
-    builtin.eval2(a, b)
-}
-
-/// Calls the math function `builtin` with `args` at run time ([`Builtin::eval`]).
-///
-/// Returns `None` if `builtin` is not a math function or `args` has the wrong length.
-pub fn call_math(builtin: Builtin, args: &[f64]) -> Option<f64> {
-    builtin.eval(args)
-}
-
-/// What a gcc-compiled program computes for `builtin(args)` when every argument is a
-/// *constant expression* ([`Builtin::eval_constant`]: gcc's compile-time folding, correctly
-/// rounded, where gcc folds; the run-time value where it does not). The compiler (in `lang`)
-/// calls `Builtin::eval_constant` directly; this is the same function for the VM's side.
-///
-/// Returns `None` if `builtin` is not a math function or `args` has the wrong length.
-pub fn constant_call(builtin: Builtin, args: &[f64]) -> Option<f64> {
-    builtin.eval_constant(args)
 }

@@ -144,7 +144,7 @@ fn math_functions_are_bit_identical_to_gcc_at_run_time() {
     assert_eq!(expected.len(), calls.len());
     let mut failures = Vec::new();
     for ((f, args), want) in calls.iter().zip(expected) {
-        let got = libc::call_math(*f, args).expect("a math builtin").to_bits();
+        let got = f.eval(args).expect("a math builtin").to_bits();
         if got != want {
             failures.push(format!(
                 "{}({:?}): gcc {:?} ({want:#x}), vm {:?} ({got:#x})",
@@ -212,9 +212,9 @@ fn integer_builtins_match_gcc() {
 fn every_math_builtin_is_callable_with_its_arity() {
     for b in Builtin::ALL {
         let args = vec![0.5; b.params().len()];
-        assert_eq!(libc::call_math(b, &args).is_some(), b.is_math(), "{b}");
+        assert_eq!(b.eval(&args).is_some(), b.is_math(), "{b}");
     }
-    assert_eq!(libc::call_math(Builtin::Sin, &[1.0, 2.0]), None);
+    assert_eq!(Builtin::Sin.eval(&[1.0, 2.0]), None);
 }
 
 /// A constant-argument call in C source: decimal literals with 17 significant digits denote
@@ -301,7 +301,7 @@ fn folding_arguments(f: Builtin, rng: &mut Rng) -> Vec<Vec<f64>> {
 }
 
 /// Constant-argument calls: gcc folds them at compile time (MPFR, correctly rounded), even at
-/// `-O0`; `libc::constant_call` must give the same bits, including where gcc declines to fold
+/// `-O0`; `Builtin::eval_constant` must give the same bits, including where gcc declines to fold
 /// (non-finite results, tiny inexact results, log of non-positive numbers) and the run-time
 /// libm value is used.
 #[test]
@@ -329,8 +329,8 @@ fn constant_calls_match_gcc_compile_time_folding() {
     let mut failures = Vec::new();
     let mut run_time_differs = 0;
     for ((f, args), want) in calls.iter().zip(folded) {
-        let got = libc::constant_call(*f, args).unwrap().to_bits();
-        if libc::call_math(*f, args).unwrap().to_bits() != want {
+        let got = f.eval_constant(args).unwrap().to_bits();
+        if f.eval(args).unwrap().to_bits() != want {
             run_time_differs += 1;
         }
         if got != want {
