@@ -46,6 +46,7 @@ pub mod executor;
 pub mod generate;
 pub mod index;
 pub mod k_iteration;
+pub mod kblpp;
 pub mod loops;
 pub mod placement;
 pub mod plan;

@@ -1,0 +1,521 @@
+//! The k-slab forest (k-SF) and its streaming construction, the k-BLPP paper's Definition 3 and
+//! Figure 6 (section 2.3), laid out as in section 3.3.
+//!
+//! **Layout.** Nodes live in one arena (`Vec<KsfNode>`, 24 bytes each: label, counter,
+//! first child, next sibling; links are `u32` arena positions with `u32::MAX` for none). Tree
+//! roots are found through a `hashbrown` map keyed by [`RootKey`] (function, BL id); that map is
+//! the only hash table of the profiler. A label below a root is a BL id of the root's function.
+//!
+//! **Cursor.** The paper's `(n, τ, β)` state belongs to one routine activation: every activation
+//! frame keeps its own [`Cursor`], so recursion and interleaved calls each build their own
+//! slabs while sharing one forest. `n` is only ever used modulo `k - 1`, so the cursor keeps
+//! that remainder (`pos`), wrapping without a division. A `*` marker (routine entry, or an OSR
+//! entry into a frame whose earlier paths went elsewhere) is a fresh cursor,
+//! [`Cursor::default`].
+//!
+//! **K = 1.** Definition 3 needs `k >= 2` (slabs of `k - 1 >= 1` items). For `k = 1` every item
+//! is looked up as a root and counted there, which is Ball-Larus profiling with the same hash
+//! table; the forest then has one level.
+//!
+//! **Sibling order.** The paper scans a node's children linearly (lines 13 and 21) and
+//! suggests, for its worst case (many scans over long sibling lists), moving hot children to the
+//! front (section 4.2, eclipse). [`Siblings::Append`] keeps children in creation order (a new
+//! child goes to the end, where the failed scan stopped); [`Siblings::MoveToFront`] moves every
+//! child found to the front of its list and inserts new ones there. Both build the same forest up
+//! to sibling order, so every count is the same.
+
+use crate::define_index;
+use hashbrown::HashMap;
+use std::fmt;
+use std::str::FromStr;
+
+define_index!(
+    /// A node of a [`KSlabForest`]: its position in the arena.
+    pub struct NodeId = "n";
+);
+
+/// "No node" in the arena links and in a [`Cursor`].
+const NONE: u32 = u32::MAX;
+
+/// The key of a tree root: the routine and the Ball-Larus path id the tree starts with.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct RootKey {
+    /// The routine (the VM's function index).
+    pub function: u32,
+    /// The BL path id.
+    pub bl_id: u64,
+}
+
+impl RootKey {
+    /// The key of path `bl_id` of `function`.
+    #[inline]
+    pub const fn new(function: u32, bl_id: u64) -> Self {
+        RootKey { function, bl_id }
+    }
+}
+
+/// How a node's children are ordered while the forest is built.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Siblings {
+    /// Creation order: a new child is appended at the end of the list (the paper's layout).
+    #[default]
+    Append,
+    /// Move-to-front: a child found by a scan is moved to the front, a new child is inserted
+    /// there (the paper's suggested fix for long scans, section 4.2).
+    MoveToFront,
+}
+
+impl FromStr for Siblings {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        match s {
+            "append" => Ok(Siblings::Append),
+            "move-to-front" | "mtf" => Ok(Siblings::MoveToFront),
+            _ => Err(format!(
+                "unknown sibling order '{s}' (expected append or move-to-front)"
+            )),
+        }
+    }
+}
+
+impl fmt::Display for Siblings {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Siblings::Append => "append",
+            Siblings::MoveToFront => "move-to-front",
+        })
+    }
+}
+
+/// One node of the k-SF: a BL id, its counter and its first-child/next-sibling links.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct KsfNode {
+    /// `ℓ(node)`: the BL path id.
+    label: u64,
+    /// `c(node)`: how many times the stream ended a counted sequence here (Figure 6, lines 27
+    /// and 29). Zero for upper-part nodes reached only after the first slab.
+    count: u64,
+    /// The first child, or `NONE`.
+    first_child: u32,
+    /// The next sibling, or `NONE`.
+    next_sibling: u32,
+}
+
+impl KsfNode {
+    #[inline]
+    fn new(label: u64) -> Self {
+        KsfNode {
+            label,
+            count: 0,
+            first_child: NONE,
+            next_sibling: NONE,
+        }
+    }
+
+    /// The node's label: a BL path id.
+    pub fn label(&self) -> u64 {
+        self.label
+    }
+
+    /// The node's counter.
+    pub fn count(&self) -> u64 {
+        self.count
+    }
+}
+
+/// The value stored for a root in the hash table.
+#[derive(Clone, Copy, Debug)]
+struct RootEntry {
+    /// The root node.
+    node: NodeId,
+    /// How many times `find(R, r)` (Figure 6, line 8) returned or created this root.
+    lookups: u64,
+}
+
+/// The profiling state of one routine activation: the paper's `(n mod (k-1), τ, β)`.
+///
+/// [`Cursor::default`] is the state just after a `*` marker.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Cursor {
+    /// `τ`: the current node in the upper part of the forest (levels `0..=k-2`), or `NONE`.
+    top: u32,
+    /// `β`: the current node in the lower part (levels `k-1..=2k-3`), or `NONE` during the first
+    /// slab after a `*`.
+    bottom: u32,
+    /// `n mod (k-1)`: the position of the next item in its slab (always 0 for `k = 1`).
+    pos: u32,
+    /// The function whose root the current slab started at (checked in debug builds).
+    function: u32,
+}
+
+impl Default for Cursor {
+    /// The state just after a `*` marker: `n = 0`, `τ = β = null`.
+    fn default() -> Self {
+        Cursor {
+            top: NONE,
+            bottom: NONE,
+            pos: 0,
+            function: 0,
+        }
+    }
+}
+
+impl Cursor {
+    /// True when no item was pushed since the last `*`.
+    pub fn is_fresh(&self) -> bool {
+        self.top == NONE
+    }
+}
+
+/// Counters of the work done by [`KSlabForest::push`] (the paper's cost model, section 2.3).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct PushCounters {
+    /// Items pushed (BL path ends).
+    pub pushes: u64,
+    /// Hash-table operations: root lookups (`find(R, r)`, one per slab; an insertion is part
+    /// of the same operation).
+    pub hash_ops: u64,
+    /// Children lookups (lines 13 and 21).
+    pub child_lookups: u64,
+    /// Siblings stepped over by those lookups before the match (or the end of the list).
+    pub sibling_steps: u64,
+}
+
+/// A k-slab forest under construction (k-BLPP paper, Definition 3 and Figure 6).
+///
+/// ```
+/// use profiler::kblpp::{Cursor, KSlabForest, RootKey};
+/// // Example 3 of the paper: * 6 2 0 0 2 2 0 0 2 2 0 0 2 3, k = 4.
+/// let mut forest = KSlabForest::new(4);
+/// let mut cursor = Cursor::default(); // just after `*`
+/// for id in [6, 2, 0, 0, 2, 2, 0, 0, 2, 2, 0, 0, 2, 3] {
+///     forest.push(&mut cursor, RootKey::new(0, id));
+/// }
+/// let ipf = forest.to_ipf();
+/// assert_eq!(ipf.count(0, &[2, 0, 0, 2]), 3); // the paper's hot 4-gram
+/// assert_eq!(forest.counters().hash_ops, 5); // one root lookup per slab of k - 1 = 3 items
+/// ```
+#[derive(Clone, Debug)]
+pub struct KSlabForest {
+    /// The `k` of the k-SF (at least 1).
+    k: u32,
+    /// Items per slab: `k - 1`, or 1 when `k = 1`.
+    slab: u32,
+    /// How children are ordered.
+    siblings: Siblings,
+    /// The arena; `NodeId(i)` is `nodes[i]`.
+    nodes: Vec<KsfNode>,
+    /// `R`: the roots, by (function, label).
+    roots: HashMap<(u32, u64), RootEntry>,
+    /// Work counters.
+    counters: PushCounters,
+}
+
+impl KSlabForest {
+    /// An empty k-SF with children in creation order. Panics if `k == 0`.
+    pub fn new(k: u32) -> Self {
+        Self::with_siblings(k, Siblings::Append)
+    }
+
+    /// An empty k-SF with the given sibling order. Panics if `k == 0`.
+    pub fn with_siblings(k: u32, siblings: Siblings) -> Self {
+        assert!(k >= 1, "k-SF needs k >= 1");
+        KSlabForest {
+            k,
+            slab: (k - 1).max(1),
+            siblings,
+            nodes: Vec::new(),
+            roots: HashMap::new(),
+            counters: PushCounters::default(),
+        }
+    }
+
+    /// A cursor for a new activation: the state just after a `*` marker.
+    #[inline]
+    pub fn start(&self) -> Cursor {
+        Cursor::default()
+    }
+
+    /// Processes one BL path id of the activation whose state is `cursor` (Figure 6,
+    /// `process_bl_path_id(r)` for `r ≠ *`; for `*` use a fresh cursor).
+    ///
+    /// Every push increments exactly one counter. Allocation-free once the forest holds every
+    /// node the stream reaches.
+    #[inline]
+    pub fn push(&mut self, cursor: &mut Cursor, key: RootKey) {
+        let label = key.bl_id;
+        self.counters.pushes += 1;
+        if cursor.pos == 0 {
+            // Lines 6-11: a slab starts; the previous slab's last upper node becomes β.
+            debug_assert!(
+                cursor.top == NONE || cursor.function == key.function,
+                "one cursor fed paths of two functions"
+            );
+            cursor.bottom = if self.k >= 2 { cursor.top } else { NONE };
+            cursor.top = self.root(key);
+            cursor.function = key.function;
+        } else {
+            // Lines 13-18.
+            debug_assert_eq!(cursor.function, key.function, "one cursor, two functions");
+            cursor.top = self.child(cursor.top, label);
+        }
+        cursor.pos += 1;
+        if cursor.pos == self.slab {
+            cursor.pos = 0;
+        }
+        let counted = if cursor.bottom != NONE {
+            // Lines 21-27.
+            cursor.bottom = self.child(cursor.bottom, label);
+            cursor.bottom
+        } else {
+            // Line 29.
+            cursor.top
+        };
+        self.nodes[counted as usize].count += 1;
+    }
+
+    /// `find(R, r)`, adding the root if missing (lines 8-11).
+    #[inline]
+    fn root(&mut self, key: RootKey) -> u32 {
+        self.counters.hash_ops += 1;
+        let nodes = &mut self.nodes;
+        let entry = self
+            .roots
+            .entry((key.function, key.bl_id))
+            .or_insert_with(|| {
+                let node = NodeId::new(nodes.len());
+                nodes.push(KsfNode::new(key.bl_id));
+                RootEntry { node, lookups: 0 }
+            });
+        entry.lookups += 1;
+        entry.node.as_u32()
+    }
+
+    /// The child of `parent` labeled `label`, added if missing (lines 13-17 and 21-25).
+    #[inline]
+    fn child(&mut self, parent: u32, label: u64) -> u32 {
+        self.counters.child_lookups += 1;
+        let first = self.nodes[parent as usize].first_child;
+        let mut prev = NONE;
+        let mut at = first;
+        while at != NONE {
+            let node = self.nodes[at as usize];
+            if node.label == label {
+                if self.siblings == Siblings::MoveToFront && prev != NONE {
+                    self.nodes[prev as usize].next_sibling = node.next_sibling;
+                    self.nodes[at as usize].next_sibling = first;
+                    self.nodes[parent as usize].first_child = at;
+                }
+                return at;
+            }
+            self.counters.sibling_steps += 1;
+            prev = at;
+            at = node.next_sibling;
+        }
+        let new = u32::try_from(self.nodes.len())
+            .ok()
+            .filter(|&n| n != NONE)
+            .expect("k-SF holds at most 2^32 - 1 nodes");
+        let mut node = KsfNode::new(label);
+        if self.siblings == Siblings::MoveToFront || prev == NONE {
+            node.next_sibling = first;
+            self.nodes[parent as usize].first_child = new;
+        } else {
+            self.nodes[prev as usize].next_sibling = new;
+        }
+        self.nodes.push(node);
+        new
+    }
+
+    /// The `k` of this forest.
+    pub fn k(&self) -> u32 {
+        self.k
+    }
+
+    /// The sibling order used while building.
+    pub fn siblings(&self) -> Siblings {
+        self.siblings
+    }
+
+    /// Number of nodes.
+    pub fn len(&self) -> usize {
+        self.nodes.len()
+    }
+
+    /// True when nothing was pushed.
+    pub fn is_empty(&self) -> bool {
+        self.nodes.is_empty()
+    }
+
+    /// Number of trees (entries of the root table).
+    pub fn num_roots(&self) -> usize {
+        self.roots.len()
+    }
+
+    /// The node `id`.
+    pub fn node(&self, id: NodeId) -> &KsfNode {
+        &self.nodes[id.index()]
+    }
+
+    /// The children of `id`, in the current sibling order.
+    pub fn children(&self, id: NodeId) -> Children<'_> {
+        Children {
+            nodes: &self.nodes,
+            at: self.nodes[id.index()].first_child,
+        }
+    }
+
+    /// Every root with its key, sorted by key.
+    pub fn roots(&self) -> Vec<(RootKey, NodeId)> {
+        let mut roots: Vec<(RootKey, NodeId)> = self
+            .roots
+            .iter()
+            .map(|(&(function, bl_id), e)| (RootKey { function, bl_id }, e.node))
+            .collect();
+        roots.sort_unstable_by_key(|&(key, _)| key);
+        roots
+    }
+
+    /// How many hash-table operations hit the roots of `function`.
+    pub fn hash_ops_of(&self, function: u32) -> u64 {
+        self.roots
+            .iter()
+            .filter(|(&(f, _), _)| f == function)
+            .map(|(_, e)| e.lookups)
+            .sum()
+    }
+
+    /// The work counters so far.
+    pub fn counters(&self) -> PushCounters {
+        self.counters
+    }
+
+    /// Bytes held by the forest: the node arena and the root table (allocated capacity).
+    pub fn memory_bytes(&self) -> usize {
+        self.nodes.capacity() * std::mem::size_of::<KsfNode>()
+            + self.roots.allocation_size()
+            + std::mem::size_of::<Self>()
+    }
+
+    /// Number of levels of the deepest tree (0 when empty): at most `2k - 2` for `k >= 2`
+    /// (Definition 3), 1 for `k = 1`.
+    pub fn levels(&self) -> usize {
+        let mut deepest = 0;
+        let mut stack: Vec<(u32, usize)> =
+            self.roots.values().map(|e| (e.node.as_u32(), 1)).collect();
+        while let Some((at, level)) = stack.pop() {
+            deepest = deepest.max(level);
+            let mut child = self.nodes[at as usize].first_child;
+            while child != NONE {
+                stack.push((child, level + 1));
+                child = self.nodes[child as usize].next_sibling;
+            }
+        }
+        deepest
+    }
+
+    /// Every node written as its function and the labels from its root to it, with its
+    /// counter, in a fixed order: roots by key, then depth first with children by label.
+    pub fn labeled_nodes(&self) -> Vec<LabeledNode> {
+        let mut out = Vec::with_capacity(self.nodes.len());
+        let mut ids = Vec::new();
+        for (key, root) in self.roots() {
+            self.walk_sorted(key.function, root.as_u32(), &mut ids, &mut out);
+        }
+        out
+    }
+
+    fn walk_sorted(&self, function: u32, at: u32, ids: &mut Vec<u64>, out: &mut Vec<LabeledNode>) {
+        let node = &self.nodes[at as usize];
+        ids.push(node.label);
+        out.push(LabeledNode {
+            function,
+            ids: ids.clone(),
+            count: node.count,
+        });
+        let mut children: Vec<u32> = self
+            .children(NodeId::from_u32(at))
+            .map(NodeId::as_u32)
+            .collect();
+        children.sort_unstable_by_key(|&c| self.nodes[c as usize].label);
+        for c in children {
+            self.walk_sorted(function, c, ids, out);
+        }
+        ids.pop();
+    }
+
+    /// The raw arena, for the conversion to a k-IPF.
+    pub(crate) fn raw_nodes(&self) -> &[KsfNode] {
+        &self.nodes
+    }
+
+    /// The first child and next sibling of arena position `at` (`None` for none).
+    pub(crate) fn links(&self, at: u32) -> (Option<u32>, Option<u32>) {
+        let n = &self.nodes[at as usize];
+        let some = |x: u32| (x != NONE).then_some(x);
+        (some(n.first_child), some(n.next_sibling))
+    }
+}
+
+/// A forest node written out: its function, the labels (BL ids) from its root to it, and its
+/// counter.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct LabeledNode {
+    /// The routine the tree belongs to.
+    pub function: u32,
+    /// The labels from the root to the node (at least one).
+    pub ids: Vec<u64>,
+    /// The node's counter.
+    pub count: u64,
+}
+
+/// Iterator over the children of a k-SF node ([`KSlabForest::children`]).
+#[derive(Clone, Debug)]
+pub struct Children<'a> {
+    nodes: &'a [KsfNode],
+    at: u32,
+}
+
+impl Iterator for Children<'_> {
+    type Item = NodeId;
+    fn next(&mut self) -> Option<NodeId> {
+        if self.at == NONE {
+            return None;
+        }
+        let id = NodeId::from_u32(self.at);
+        self.at = self.nodes[self.at as usize].next_sibling;
+        Some(id)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn node_is_24_bytes_and_cursor_16() {
+        assert_eq!(std::mem::size_of::<KsfNode>(), 24);
+        assert_eq!(std::mem::size_of::<Cursor>(), 16);
+    }
+
+    #[test]
+    fn move_to_front_reorders_siblings_only() {
+        let mut plain = KSlabForest::new(3);
+        let mut mtf = KSlabForest::with_siblings(3, Siblings::MoveToFront);
+        for forest in [&mut plain, &mut mtf] {
+            for tail in [1, 2, 3, 3, 3] {
+                let mut c = Cursor::default();
+                forest.push(&mut c, RootKey::new(0, 9));
+                forest.push(&mut c, RootKey::new(0, tail));
+            }
+        }
+        let root = plain.roots()[0].1;
+        let labels =
+            |f: &KSlabForest| -> Vec<u64> { f.children(root).map(|c| f.node(c).label()).collect() };
+        assert_eq!(labels(&plain), vec![1, 2, 3]);
+        assert_eq!(labels(&mtf), vec![3, 2, 1]);
+        assert_eq!(plain.labeled_nodes(), mtf.labeled_nodes());
+        // Scans: plain steps over 1 and 2 for each later 3; move-to-front finds 3 first.
+        assert!(mtf.counters().sibling_steps < plain.counters().sibling_steps);
+    }
+}
