@@ -1,0 +1,211 @@
+//! Property tests of the k-SF and the k-IPF against the paper's definitions (brute force in
+//! `kblpp_support`), on random streams of small BL ids (so that sequences repeat) with `*`
+//! markers and several functions, K = 1..=16:
+//! - the k-IPF is exactly the n-gram counts of Definition 2, per activation, also when read in
+//!   the middle of the stream (a run ended by a trap);
+//! - the k-SF is Definition 3's prefix forest, plus only zero-count upper nodes of last slabs;
+//!   it has at most 2K - 2 levels (one level for K = 1) and one hash-table operation per slab;
+//! - Properties 1 and 2 of the paper; move-to-front changes no count;
+//! - interleaved activations (calls, recursion) with one cursor each give each activation's
+//!   n-gram counts.
+
+mod kblpp_support;
+
+use kblpp_support::{
+    as_counts, definition_3_list, ngram_counts, prefix_forest, Activation, Counts,
+};
+use profiler::kblpp::{Cursor, Ipf, KSlabForest, RootKey, Siblings};
+use proptest::prelude::*;
+
+/// Activations of up to 3 functions, ids from a small alphabet.
+fn activations() -> impl Strategy<Value = Vec<Activation>> {
+    prop::collection::vec((0u32..3, prop::collection::vec(0u64..4, 0..40)), 0..6)
+}
+
+/// Feeds the activations one after the other (a `*` before each).
+fn build(k: u32, siblings: Siblings, acts: &[Activation]) -> KSlabForest {
+    let mut forest = KSlabForest::with_siblings(k, siblings);
+    for (function, ids) in acts {
+        let mut cursor = forest.start();
+        for &id in ids {
+            forest.push(&mut cursor, RootKey::new(*function, id));
+        }
+    }
+    forest
+}
+
+fn ipf_counts(ipf: &Ipf) -> Counts {
+    as_counts(&ipf.labeled_nodes())
+}
+
+/// Property 1: a node's count is at least the sum of its children's.
+fn check_property_1(ipf: &Ipf) -> Result<(), TestCaseError> {
+    for f in ipf.functions() {
+        for id in f.node_ids() {
+            let below: u64 = ipf.children(id).map(|c| ipf.node(c).count()).sum();
+            prop_assert!(ipf.node(id).count() >= below, "{:?}", ipf.ids(id));
+        }
+    }
+    Ok(())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(256))]
+
+    #[test]
+    fn ipf_is_the_ngram_counts(k in 1u32..=16, acts in activations(), mtf in any::<bool>()) {
+        let siblings = if mtf { Siblings::MoveToFront } else { Siblings::Append };
+        let forest = build(k, siblings, &acts);
+        let ipf = forest.to_ipf();
+        prop_assert_eq!(ipf_counts(&ipf), ngram_counts(&acts, k as usize));
+        prop_assert!(ipf.labeled_nodes().iter().all(|n| n.count > 0));
+        check_property_1(&ipf)?;
+        // Every push increments exactly one k-SF counter.
+        let total: u64 = forest.labeled_nodes().iter().map(|n| n.count).sum();
+        let pushes: usize = acts.iter().map(|(_, ids)| ids.len()).sum();
+        prop_assert_eq!(total, pushes as u64);
+        prop_assert_eq!(forest.counters().pushes, pushes as u64);
+    }
+
+    #[test]
+    fn ksf_is_definition_3(k in 1u32..=16, acts in activations()) {
+        let forest = build(k, Siblings::Append, &acts);
+        let k_us = k as usize;
+        let max_levels = if k == 1 { 1 } else { 2 * k_us - 2 };
+        prop_assert!(forest.levels() <= max_levels);
+        // One hash-table operation per slab of k - 1 paths (per path for k = 1):
+        // O(1 + N / (k - 1)) per activation of N paths.
+        let slab = (k_us - 1).max(1);
+        let slabs: usize = acts.iter().map(|(_, ids)| ids.len().div_ceil(slab)).sum();
+        prop_assert_eq!(forest.counters().hash_ops, slabs as u64);
+        let per_function: u64 = forest.to_ipf().functions().iter().map(|f| f.hash_ops).sum();
+        prop_assert_eq!(per_function, slabs as u64);
+        let ksf = as_counts(&forest.labeled_nodes());
+        if k == 1 {
+            // Ball-Larus: one root per distinct id, counting it.
+            prop_assert_eq!(ksf, ngram_counts(&acts, 1));
+            return Ok(());
+        }
+        let list: Vec<(u32, Vec<u64>)> = acts
+            .iter()
+            .flat_map(|(f, ids)| definition_3_list(ids, k_us).into_iter().map(move |s| (*f, s)))
+            .collect();
+        let expected = prefix_forest(&list);
+        // Figure 6 also creates the upper chain of each activation's last slab s_m (m >= 2);
+        // those nodes count 0 and are prefixes of such a slab.
+        let last_slabs: Vec<(u32, Vec<u64>)> = acts
+            .iter()
+            .filter(|(_, ids)| ids.len() > k_us - 1)
+            .map(|(f, ids)| (*f, ids[(ids.len() - 1) / (k_us - 1) * (k_us - 1)..].to_vec()))
+            .collect();
+        for (key, &count) in &ksf {
+            match expected.get(key) {
+                Some(&c) => prop_assert_eq!(count, c, "{:?}", key),
+                None => {
+                    prop_assert_eq!(count, 0, "{:?}", key);
+                    prop_assert!(
+                        last_slabs.iter().any(|(f, s)| *f == key.0 && s.starts_with(&key.1)),
+                        "{:?} is neither in L nor on a last slab", key
+                    );
+                }
+            }
+        }
+        for key in expected.keys() {
+            prop_assert!(ksf.contains_key(key), "{:?} missing", key);
+        }
+    }
+
+    #[test]
+    fn property_2_k_ipf_is_in_the_next(k in 1u32..=15, acts in activations()) {
+        let small = ipf_counts(&build(k, Siblings::Append, &acts).to_ipf());
+        let large = ipf_counts(&build(k + 1, Siblings::MoveToFront, &acts).to_ipf());
+        let truncated: Counts = large
+            .into_iter()
+            .filter(|((_, ids), _)| ids.len() <= k as usize)
+            .collect();
+        prop_assert_eq!(small, truncated);
+    }
+
+    #[test]
+    fn ipf_at_any_time_counts_the_prefix(
+        k in 1u32..=16,
+        acts in activations(),
+        cut in 0usize..200,
+    ) {
+        // The run stops (a trap) after `cut` paths; open activations keep what they pushed.
+        let mut forest = KSlabForest::new(k);
+        let mut left = cut;
+        let mut seen: Vec<Activation> = Vec::new();
+        'run: for (function, ids) in &acts {
+            let mut cursor = Cursor::default();
+            seen.push((*function, Vec::new()));
+            for &id in ids {
+                if left == 0 {
+                    break 'run;
+                }
+                left -= 1;
+                forest.push(&mut cursor, RootKey::new(*function, id));
+                seen.last_mut().unwrap().1.push(id);
+            }
+        }
+        prop_assert_eq!(ipf_counts(&forest.to_ipf()), ngram_counts(&seen, k as usize));
+        // Pushing may continue after a conversion.
+        let mut cursor = forest.start();
+        forest.push(&mut cursor, RootKey::new(7, 1));
+        seen.push((7, vec![1]));
+        prop_assert_eq!(ipf_counts(&forest.to_ipf()), ngram_counts(&seen, k as usize));
+    }
+
+    #[test]
+    fn interleaved_activations_keep_their_own_sequences(
+        k in 1u32..=16,
+        acts in activations(),
+        schedule in prop::collection::vec(0usize..6, 0..300),
+        mtf in any::<bool>(),
+    ) {
+        // Each step lets one activation (chosen by the schedule) emit its next path, as calls
+        // and returns interleave frames; leftovers run to the end in order.
+        let siblings = if mtf { Siblings::MoveToFront } else { Siblings::Append };
+        let mut forest = KSlabForest::with_siblings(k, siblings);
+        let mut cursors = vec![Cursor::default(); acts.len()];
+        let mut next = vec![0usize; acts.len()];
+        let order = schedule
+            .iter()
+            .filter(|_| !acts.is_empty())
+            .map(|&s| s % acts.len())
+            .chain((0..acts.len()).flat_map(|a| std::iter::repeat_n(a, 40)));
+        for a in order {
+            let (function, ids) = &acts[a];
+            if let Some(&id) = ids.get(next[a]) {
+                next[a] += 1;
+                forest.push(&mut cursors[a], RootKey::new(*function, id));
+            }
+        }
+        prop_assert!(next.iter().zip(&acts).all(|(&n, (_, ids))| n == ids.len()));
+        let ipf = forest.to_ipf();
+        prop_assert_eq!(ipf_counts(&ipf), ngram_counts(&acts, k as usize));
+        check_property_1(&ipf)?;
+    }
+}
+
+#[test]
+fn recursion_nests_activations_of_one_function() {
+    // f runs 1 1 | calls f (which runs 2 2 2 and returns) | runs 1 1: the outer activation's
+    // sequence is 1 1 1 1, not 1 1 2 2 2 1 1.
+    let mut forest = KSlabForest::new(3);
+    let mut outer = forest.start();
+    let key = |id| RootKey::new(0, id);
+    forest.push(&mut outer, key(1));
+    forest.push(&mut outer, key(1));
+    let mut inner = forest.start();
+    for _ in 0..3 {
+        forest.push(&mut inner, key(2));
+    }
+    forest.push(&mut outer, key(1));
+    forest.push(&mut outer, key(1));
+    let ipf = forest.to_ipf();
+    assert_eq!(ipf.count(0, &[1, 1, 1]), 2);
+    assert_eq!(ipf.count(0, &[2, 2, 2]), 1);
+    assert_eq!(ipf.count(0, &[1, 2]), 0);
+    assert_eq!(ipf.count(0, &[2, 1]), 0);
+}
