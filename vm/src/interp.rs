@@ -36,7 +36,7 @@ use lang::bytecode::{
     ArrayRef, FuncIdx, Function, Instr, JumpTable, Loc, MathFn, Pc, Program, Site, SiteArg,
 };
 
-use lang::bytecode::verify::{verify_function, VerifyError};
+use lang::bytecode::verify::{verify_instrumented, VerifyError};
 
 use crate::printf::{self, PrintfArg};
 use crate::probes::{Osr, Probes};
@@ -53,6 +53,12 @@ pub struct Version {
     pub locs: Box<[Loc]>,
     /// Jump tables of the `JTab` instructions of this version.
     pub tables: Box<[JumpTable]>,
+    /// The constants of its path instructions (`PathSet q3` reads `probe_consts[3]`); empty
+    /// for compiled code.
+    pub probe_consts: Box<[u64]>,
+    /// Whether this is an instrumented copy: the tier-0 hooks (branches, jump tables, backward
+    /// jumps) are not called for it in modes that tier up, since its probes replace them.
+    pub instrumented: bool,
 }
 
 /// What a call needs to know about its callee, in one place (one load per call).
@@ -73,6 +79,10 @@ struct Frame {
     ret_pc: usize,
     base: usize,
     abase: usize,
+    /// The caller's path register (kept only when `P::PATHS`).
+    path: u64,
+    /// Whether the caller's next path end is dropped (it entered its code by OSR mid-path).
+    pending: bool,
 }
 
 /// Flush the output buffer to the writer once it holds this many bytes.
@@ -136,6 +146,8 @@ impl<'p> Machine<'p> {
                     code: f.code.clone().into_boxed_slice(),
                     locs: f.locs.clone().into_boxed_slice(),
                     tables: f.tables.clone().into_boxed_slice(),
+                    probe_consts: Box::new([]),
+                    instrumented: false,
                 })
             })
             .collect();
@@ -175,8 +187,9 @@ impl<'p> Machine<'p> {
     }
 
     /// Adds a code version of `version.func` and returns its index. The version is verified
-    /// with the function's frame layout (registers, arrays, constants, shapes, sites) and the
-    /// program's functions and globals, so the loop may trust it like the compiled code.
+    /// with the function's frame layout (registers, arrays, constants, shapes, sites), the
+    /// program's functions and globals and its own probe constants, so the loop may trust it
+    /// like the compiled code.
     pub fn add_version(&mut self, version: Version) -> Result<u32, VerifyError> {
         let mut func = self
             .program
@@ -191,7 +204,7 @@ impl<'p> Machine<'p> {
         func.code = version.code.to_vec();
         func.locs = version.locs.to_vec();
         func.tables = version.tables.to_vec();
-        verify_function(self.program, &func)?;
+        verify_instrumented(self.program, &func, Some(version.probe_consts.len()))?;
         self.versions.push(Box::new(version));
         Ok((self.versions.len() - 1) as u32)
     }
@@ -252,6 +265,30 @@ pub fn execute<P: Probes>(
     let result = run_loop(m, probes, w, &mut stack, program, main);
     m.stack = stack;
     result
+}
+
+/// Installs the code versions the probes made, each as the version new calls of its function
+/// run.
+#[inline(never)]
+#[cold]
+fn install_versions<P: Probes>(m: &mut Machine<'_>, probes: &mut P) -> Result<(), Trap> {
+    while let Some(v) = probes.take_version() {
+        install_version(m, v)?;
+    }
+    Ok(())
+}
+
+/// Installs one version as the one new calls of its function run.
+#[inline(never)]
+#[cold]
+fn install_version(m: &mut Machine<'_>, v: Version) -> Result<(), Trap> {
+    let func = v.func;
+    let index = m.add_version(v).map_err(|e| Trap {
+        kind: TrapKind::Internal(e.to_string()),
+        trace: Vec::new(),
+    })?;
+    m.set_entry(func, index);
+    Ok(())
 }
 
 #[inline(never)]
@@ -378,6 +415,10 @@ fn run_loop<P: Probes>(
     main: FuncIdx,
 ) -> Result<Exit, Trap> {
     m.atop = program.memory_init.len();
+    if P::TIERS {
+        // Versions made before the run (every function at `--tier-up 0`).
+        install_versions(m, probes)?;
+    }
     let mut version: *const Version = &*m.versions[m.entry[main.index()] as usize];
     // SAFETY (for every `&*version` below): versions are boxed in `m.versions`, which only
     // grows, so the pointee lives and stays put for the whole run.
@@ -390,6 +431,10 @@ fn run_loop<P: Probes>(
     // `base` changes or the stack is reallocated (only `enter_frame` grows it).
     let mut regs: *mut u64 = stack.as_mut_ptr();
     let mut pc: usize = 0;
+    // The running frame's path register and pending flag (see `Osr::path`); dead code unless
+    // `P::PATHS`.
+    let mut path: u64 = 0;
+    let mut pending = false;
     if P::ENABLED {
         probes.on_entry(main);
     }
@@ -431,6 +476,77 @@ fn run_loop<P: Probes>(
             unsafe { (*version).func }
         };
     }
+    // Installs the versions the probes made; a version that fails verification stops the run.
+    // Evaluates to whether any version was installed.
+    macro_rules! install {
+        () => {{
+            match probes.take_version() {
+                None => false,
+                Some(first) => {
+                    if let Err(mut trap) = install_version(m, first) {
+                        trap.trace = m.trace(version, pc - 1);
+                        return Err(trap);
+                    }
+                    if let Err(mut trap) = install_versions(m, probes) {
+                        trap.trace = m.trace(version, pc - 1);
+                        return Err(trap);
+                    }
+                    true
+                }
+            }
+        }};
+    }
+    // Every loop iteration and every call polls for SIGINT/SIGTERM.
+    macro_rules! poll_signal {
+        () => {{
+            let signal = crate::signals::pending();
+            if signal != 0 {
+                trap!(TrapKind::Interrupted(signal));
+            }
+        }};
+    }
+    // Hands a completed path to the sink, unless the frame entered this path mid-way by OSR.
+    macro_rules! count {
+        ($id:expr) => {{
+            let id: u64 = $id;
+            if pending {
+                pending = false;
+            } else {
+                probes.on_path(func_id!(), id);
+            }
+        }};
+    }
+    // A probe constant of the running version. SAFETY: indices are verified against the
+    // version's constants (`add_version`).
+    macro_rules! q {
+        ($k:expr) => {
+            unsafe { *(&(*version).probe_consts).get_unchecked(($k).index()) }
+        };
+    }
+    // A backward jump from `pc - 1` to `t`: poll for signals, run the back-edge hook and
+    // perform the on-stack replacement it asks for (then `continue` the loop).
+    // Whether the running version gets the tier-0 hooks (see `Version::instrumented`).
+    macro_rules! tier0_hooks {
+        () => {
+            P::ENABLED && (!P::TIERS || !unsafe { (*version).instrumented })
+        };
+    }
+    macro_rules! back_edge {
+        ($t:expr) => {{
+            let t: Pc = $t;
+            poll_signal!();
+            if tier0_hooks!() {
+                let osr = probes.on_back_edge(func_id!(), Pc((pc - 1) as u16), t);
+                if P::TIERS {
+                    install!();
+                }
+                if let Some(osr) = osr {
+                    switch_to!(osr);
+                    continue;
+                }
+            }
+        }};
+    }
     macro_rules! switch_to {
         ($osr:expr) => {{
             let osr: Osr = $osr;
@@ -444,21 +560,27 @@ fn run_loop<P: Probes>(
             version = next;
             code = unsafe { (*version).code.as_ptr() };
             pc = osr.pc.index();
+            if P::PATHS {
+                match osr.path {
+                    Some(start) => {
+                        path = start;
+                        pending = false;
+                    }
+                    None => pending = true,
+                }
+            }
         }};
     }
     macro_rules! branch {
         ($cond:expr, $t:expr) => {{
             let taken: bool = $cond;
             let t: Pc = $t;
-            if P::ENABLED {
+            if tier0_hooks!() {
                 probes.on_branch(func_id!(), Pc((pc - 1) as u16), taken);
             }
             if taken {
-                if P::ENABLED && t.index() < pc {
-                    if let Some(osr) = probes.on_back_edge(func_id!(), Pc((pc - 1) as u16), t) {
-                        switch_to!(osr);
-                        continue;
-                    }
+                if t.index() < pc {
+                    back_edge!(t);
                 }
                 pc = t.index();
             }
@@ -500,6 +622,10 @@ fn run_loop<P: Probes>(
                     return Ok(Exit::Return(unsafe { *regs } as i32));
                 }
                 Some(fr) => {
+                    if P::PATHS {
+                        path = fr.path;
+                        pending = fr.pending;
+                    }
                     version = fr.version;
                     code = unsafe { (*version).code.as_ptr() };
                     fdef = &program.functions[func_id!().index()];
@@ -725,11 +851,8 @@ fn run_loop<P: Probes>(
             Instr::F2U64 { a, b } => set!(a, f2u64(rf!(b))),
 
             Instr::Jmp { t } => {
-                if P::ENABLED && t.index() < pc {
-                    if let Some(osr) = probes.on_back_edge(func_id!(), Pc((pc - 1) as u16), t) {
-                        switch_to!(osr);
-                        continue;
-                    }
+                if t.index() < pc {
+                    back_edge!(t);
                 }
                 pc = t.index();
             }
@@ -785,14 +908,11 @@ fn run_loop<P: Probes>(
                     .filter(|_| v <= u32::MAX as u64)
                     .copied()
                     .unwrap_or(table.default);
-                if P::ENABLED {
+                if tier0_hooks!() {
                     probes.on_switch(func_id!(), Pc((pc - 1) as u16), t);
-                    if t.index() < pc {
-                        if let Some(osr) = probes.on_back_edge(func_id!(), Pc((pc - 1) as u16), t) {
-                            switch_to!(osr);
-                            continue;
-                        }
-                    }
+                }
+                if t.index() < pc {
+                    back_edge!(t);
                 }
                 pc = t.index();
             }
@@ -801,11 +921,14 @@ fn run_loop<P: Probes>(
                 if m.frames.len() >= m.max_depth as usize - 1 {
                     trap!(TrapKind::Depth(m.max_depth));
                 }
+                poll_signal!();
                 m.frames.push(Frame {
                     version,
                     ret_pc: pc,
                     base: m.base,
                     abase: m.abase,
+                    path,
+                    pending,
                 });
                 m.base += a.index();
                 let base = m.base;
@@ -820,6 +943,15 @@ fn run_loop<P: Probes>(
                 pc = 0;
                 if P::ENABLED {
                     probes.on_entry(f);
+                }
+                // The call may have tiered `f` up: it starts in the new version at once.
+                if P::TIERS && install!() {
+                    // SAFETY: function indices are verified.
+                    version = unsafe { m.callees.get_unchecked(f.index()) }.version;
+                    code = unsafe { (*version).code.as_ptr() };
+                }
+                if P::PATHS {
+                    pending = false;
                 }
             }
             Instr::Ret { a } => {
@@ -867,6 +999,27 @@ fn run_loop<P: Probes>(
             Instr::Fabs { a, b } => set!(a, rf!(b).abs().to_bits()),
             Instr::Math1 { f, a, b } => set!(a, math1(f, rf!(b)).to_bits()),
             Instr::Math2 { f, a, b, c } => set!(a, math2(f, rf!(b), rf!(c)).to_bits()),
+
+            Instr::PathSet { k } => path = q!(k),
+            Instr::PathAdd { k } => path = path.wrapping_add(q!(k)),
+            Instr::PathJmp { k, t } => {
+                path = path.wrapping_add(q!(k));
+                if t.index() < pc {
+                    poll_signal!();
+                }
+                pc = t.index();
+            }
+            Instr::PathEnd { c, s } => {
+                count!(path.wrapping_add(q!(c)));
+                path = q!(s);
+            }
+            Instr::PathCount { c } => count!(path.wrapping_add(q!(c))),
+            Instr::PathCountK { c } => count!(q!(c)),
+            Instr::Probe { k } => {
+                if P::ENABLED {
+                    probes.on_probe(func_id!(), k);
+                }
+            }
         }
     }
 }

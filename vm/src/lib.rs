@@ -1,8 +1,10 @@
 //! The bytecode interpreter and the `vmrun` command's library.
 //!
 //! [`run_source`] compiles and runs a program in-process (Contract 4); [`run_program`] runs an
-//! already compiled one. The interpreter itself is [`interp::execute`], a single dispatch loop
-//! generic over [`probes::Probes`] so that profiling modes are separate monomorphised copies.
+//! already compiled one, under the profiling mode of [`RunOptions::profile`]. The interpreter
+//! itself is [`interp::execute`], a single dispatch loop generic over [`probes::Probes`]:
+//! [`run_program`] picks the mode's probe type once ([`tier::sinks`]), so every mode is its own
+//! monomorphised copy of the loop and `none` has no probe code at all.
 //!
 //! Exit statuses follow `sysexits.h` for the VM's own failures: [`EXIT_USAGE`],
 //! [`EXIT_COMPILE_ERROR`], [`EXIT_NO_INPUT`], [`EXIT_RUNTIME_ERROR`]; otherwise a run exits
@@ -14,12 +16,17 @@ pub mod libc;
 pub mod printf;
 pub mod probes;
 pub mod profile;
+mod run;
+pub mod signals;
 pub mod tier;
 pub mod trap;
 
 use std::io::Write;
 
-use lang::bytecode::Program;
+use profiler::PathEnds;
+
+pub use profile::Mode;
+pub use run::run_program;
 
 /// Exit status for a command-line usage error.
 pub const EXIT_USAGE: i32 = 2;
@@ -33,17 +40,48 @@ pub const EXIT_RUNTIME_ERROR: i32 = 70;
 /// The default of `--max-depth`: the most calls that may be active at once (main included).
 pub const DEFAULT_MAX_DEPTH: u32 = 100_000;
 
+/// The default of `--tier-up`: a function is instrumented once its heat (invocations plus
+/// backward jumps, i.e. loop iterations) exceeds this.
+pub const DEFAULT_TIER_UP: u64 = 1000;
+
 /// Options of a run.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct RunOptions {
     /// Maximum number of active calls (main counts as one); a deeper call is a runtime error.
     pub max_depth: u32,
+    /// What the run profiles.
+    pub profile: ProfileSettings,
 }
 
 impl Default for RunOptions {
     fn default() -> Self {
         RunOptions {
             max_depth: DEFAULT_MAX_DEPTH,
+            profile: ProfileSettings::default(),
+        }
+    }
+}
+
+/// The profiling settings of a run (`--profile`, `--tier-up`, `--path-ends`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ProfileSettings {
+    /// The mode.
+    pub mode: Mode,
+    /// `K` of the multi-iteration modes (1 otherwise).
+    pub k: u32,
+    /// The tier-up threshold (`0`: every function instrumented before it runs).
+    pub tier_up: u64,
+    /// Where paths end.
+    pub path_ends: PathEnds,
+}
+
+impl Default for ProfileSettings {
+    fn default() -> Self {
+        ProfileSettings {
+            mode: Mode::None,
+            k: 1,
+            tier_up: DEFAULT_TIER_UP,
+            path_ends: PathEnds::Header,
         }
     }
 }
@@ -55,8 +93,12 @@ pub struct RunResult {
     /// [`EXIT_RUNTIME_ERROR`].
     pub exit_status: i32,
     /// What the VM reports on stderr: rendered diagnostics, or a runtime error with its stack
-    /// trace; empty after a normal run.
+    /// trace, and warnings of the profiler (a function it could not instrument); empty after a
+    /// normal run.
     pub stderr: String,
+    /// The profile, for every mode but `none`, if the program compiled (written also after a
+    /// trap or an interrupt, then marked incomplete).
+    pub profile: Option<profile::Profile>,
 }
 
 /// Compiles and runs a program; its stdout bytes go to `stdout` (flushed also on traps).
@@ -75,34 +117,7 @@ pub fn run_source(
         Err(diags) => RunResult {
             exit_status: EXIT_COMPILE_ERROR,
             stderr: diags.render(file_name, source),
-        },
-    }
-}
-
-/// Runs a compiled program (see [`run_source`]). `file_name` is used in runtime error reports.
-pub fn run_program(
-    program: &Program,
-    file_name: &str,
-    options: &RunOptions,
-    stdout: &mut dyn Write,
-) -> RunResult {
-    if let Err(e) = lang::bytecode::verify::verify(program) {
-        return RunResult {
-            exit_status: EXIT_RUNTIME_ERROR,
-            stderr: format!("{file_name}: internal error: {e}\n"),
-        };
-    }
-    let mut machine = interp::Machine::new(program, options.max_depth);
-    let result = interp::execute(&mut machine, &mut probes::NoProbes, stdout);
-    machine.flush(stdout);
-    match result {
-        Ok(exit) => RunResult {
-            exit_status: exit.status(),
-            stderr: String::new(),
-        },
-        Err(trap) => RunResult {
-            exit_status: EXIT_RUNTIME_ERROR,
-            stderr: trap.render(file_name),
+            profile: None,
         },
     }
 }

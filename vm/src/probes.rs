@@ -21,11 +21,21 @@
 //!   version of the same function (see [`Osr`]).
 //! * [`Probes::on_return`]: the function is about to return (or the program to exit in it).
 //!
-//! Instrumented code (issue 4) will add probe *instructions* to a copy of a function's code;
-//! they dispatch to further hooks on the same trait, so the same rule holds: a mode that does
-//! not use them never sees them.
+//!
+//! Instrumented code versions (made at tier-up, see [`crate::tier`]) contain probe
+//! *instructions*. The path-register instructions (`PathSet`, `PathAdd`, `PathJmp`) run inside
+//! the loop on a register of the frame; a completed path is handed to [`Probes::on_path`], and
+//! a sink-specific `Probe k` instruction to [`Probes::on_probe`]. A mode that does not
+//! instrument (`P::PATHS` false) never has these instructions in its code, and the loop does
+//! not even save the path register across calls.
+//!
+//! Tiering: a mode with `P::TIERS` creates code versions inside its hooks (it cannot reach the
+//! [`crate::interp::Machine`]); the loop collects them with [`Probes::take_version`] right after
+//! [`Probes::on_entry`] and [`Probes::on_back_edge`], and before acting on an [`Osr`].
 
-use lang::bytecode::{FuncIdx, Pc};
+use lang::bytecode::{FuncIdx, Pc, ProbeIdx};
+
+use crate::interp::Version;
 
 /// A request to switch the running frame to another code version at a loop header
 /// (on-stack replacement). The version must be a version of the same function with the same
@@ -36,12 +46,22 @@ pub struct Osr {
     pub version: u32,
     /// Where to continue in that version.
     pub pc: Pc,
+    /// The path register's value if `pc` starts a path (the target of the back edge is a path
+    /// start: its initial value); `None` when the frame enters the middle of a path, whose
+    /// beginning it has not recorded: the path in progress is then dropped, and counting
+    /// starts with the next path (the loop sets the frame's `pending` flag).
+    pub path: Option<u64>,
 }
 
 /// Observers of execution; see the module docs. Every method has an empty default.
 pub trait Probes {
     /// False if no hook does anything: the loop then skips all hook calls at compile time.
     const ENABLED: bool;
+    /// True if the mode runs instrumented versions with path instructions: the loop then keeps
+    /// the path register and the pending flag of every frame.
+    const PATHS: bool = false;
+    /// True if the mode creates code versions ([`Probes::take_version`]).
+    const TIERS: bool = false;
 
     /// Function `func` was entered.
     #[inline(always)]
@@ -73,6 +93,28 @@ pub trait Probes {
     #[inline(always)]
     fn on_return(&mut self, func: FuncIdx) {
         let _ = func;
+    }
+
+    /// A path of `func` ended with path id `id` (a `PathEnd`, `PathCount` or `PathCountK`
+    /// instruction; never for the partial path of a frame that entered by OSR mid-path).
+    #[inline(always)]
+    fn on_path(&mut self, func: FuncIdx, id: u64) {
+        let _ = (func, id);
+    }
+
+    /// The instruction `Probe k` ran in `func` (its meaning is the sink's).
+    #[inline(always)]
+    fn on_probe(&mut self, func: FuncIdx, k: ProbeIdx) {
+        let _ = (func, k);
+    }
+
+    /// A code version the hooks created since the last call, to be installed as the version
+    /// new calls of its function run. Versions are numbered in the order they are taken,
+    /// after the functions' compiled versions (so the `n`-th version taken gets index
+    /// `functions + n`), which lets a hook name a version in an [`Osr`] before it is installed.
+    #[inline(always)]
+    fn take_version(&mut self) -> Option<Version> {
+        None
     }
 }
 

@@ -41,6 +41,11 @@ pub enum TrapKind {
     },
     /// A call would exceed the maximum call depth.
     Depth(u32),
+    /// The process received this signal (SIGINT or SIGTERM, see [`crate::signals`]).
+    Interrupted(i32),
+    /// The VM failed: a profiler produced code that does not verify (a bug, never the
+    /// program's fault).
+    Internal(String),
 }
 
 impl fmt::Display for TrapKind {
@@ -61,6 +66,8 @@ impl fmt::Display for TrapKind {
                 f,
                 "call depth limit exceeded: more than {max} active calls (see --max-depth)"
             ),
+            TrapKind::Interrupted(signal) => write!(f, "interrupted by {}", signal_name(*signal)),
+            TrapKind::Internal(message) => write!(f, "internal error: {message}"),
         }
     }
 }
@@ -118,5 +125,14 @@ impl Trap {
                 .for_each(|r| shown(&mut s, r));
         }
         s
+    }
+}
+
+/// The conventional name of a signal number (`SIGINT`), or `signal N`.
+pub fn signal_name(signal: i32) -> String {
+    match signal {
+        2 => "SIGINT".into(),
+        15 => "SIGTERM".into(),
+        n => format!("signal {n}"),
     }
 }

@@ -86,7 +86,15 @@ fn program(functions: Vec<Function>, main: u16) -> Program {
 
 fn run(p: &Program, depth: u32) -> (i32, String, String) {
     let mut out = Vec::new();
-    let res = run_program(p, "t.c", &RunOptions { max_depth: depth }, &mut out);
+    let res = run_program(
+        p,
+        "t.c",
+        &RunOptions {
+            max_depth: depth,
+            ..RunOptions::default()
+        },
+        &mut out,
+    );
     (res.exit_status, String::from_utf8(out).unwrap(), res.stderr)
 }
 

@@ -126,7 +126,13 @@ fn recursion_deeper_than_max_depth_traps_with_a_collapsed_trace() {
     let src = "int down(int n) {\n    return n == 0 ? 0 : 1 + down(n - 1);\n}\n\
                int main(void) {\n    return down(100);\n}\n";
     assert_eq!(run(src).0, 100);
-    let (status, _, err) = run_with(src, &RunOptions { max_depth: 50 });
+    let (status, _, err) = run_with(
+        src,
+        &RunOptions {
+            max_depth: 50,
+            ..RunOptions::default()
+        },
+    );
     assert_eq!(status, EXIT_RUNTIME_ERROR);
     assert!(err.contains("more than 50 active calls"), "{err}");
     // main plus 49 activations of down (the innermost is the one calling); the repeated call
@@ -218,6 +224,7 @@ impl Probes for Counting {
                 Some(Osr {
                     version,
                     pc: target,
+                    path: None,
                 })
             }
             _ => None,
@@ -277,6 +284,8 @@ fn on_stack_replacement_continues_in_another_version() {
             code: f.code.clone().into_boxed_slice(),
             locs: f.locs.clone().into_boxed_slice(),
             tables: f.tables.clone().into_boxed_slice(),
+            probe_consts: Box::new([]),
+            instrumented: false,
         })
         .expect("a copy of verified code verifies");
     let mut probes = Counting {
@@ -307,6 +316,8 @@ fn versions_are_verified_before_they_can_run() {
         code: code.into_boxed_slice(),
         locs: f.locs.clone().into_boxed_slice(),
         tables: f.tables.clone().into_boxed_slice(),
+        probe_consts: Box::new([]),
+        instrumented: false,
     };
     let err = m
         .add_version(bad)

@@ -100,6 +100,12 @@ index_type!(
     SiteIdx(u16),
     "p{}"
 );
+index_type!(
+    /// An index into an instrumented version's probe constants (or, for `Probe`, a probe of
+    /// the profiling mode's sink). Displays as `q4`.
+    ProbeIdx(u16),
+    "q{}"
+);
 
 /// An array reference as held in a register: the memory slot of element 0 (low 32 bits) and
 /// the first dimension (high 32 bits).

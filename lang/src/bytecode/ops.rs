@@ -9,7 +9,8 @@
 //!
 //! Notation in the semantics column, in the style of Lua's `lopcodes.h`:
 //! `R[A]` register `a` of the current window; `K[k]` the function's constant pool;
-//! `M[x]` a slot of the VM's memory (globals, then the array stack); `pc` the index of the
+//! `Q[k]` a probe constant of an instrumented version, `P` the frame's path register,
+//! `count(x)` hands path id `x` to the profiling mode's sink; `M[x]` a slot of the VM's memory (globals, then the array stack); `pc` the index of the
 //! next instruction; `s32(x)`/`z32(x)`/`s8(x)` truncate to 32 (8) bits and sign- or zero-extend
 //! back to 64; `<s`/`<u` signed/unsigned 64-bit comparisons; `base(r)`/`dim(r)` the two halves
 //! of an array reference (see [`super::ArrayRef`]).
@@ -29,7 +30,7 @@ use std::fmt;
 
 use crate::builtins::Builtin;
 
-use super::{ConstIdx, FuncIdx, GlobalSlot, Pc, Reg, ShapeIdx, SiteIdx, TableIdx};
+use super::{ConstIdx, FuncIdx, GlobalSlot, Pc, ProbeIdx, Reg, ShapeIdx, SiteIdx, TableIdx};
 
 /// Calls `$m!` with the whole instruction table. Each entry:
 /// `/// semantics` `Name { operand: Type, ... } => flow;` where `flow` is one of
@@ -299,6 +300,22 @@ macro_rules! for_each_op {
             Math1 { f: MathFn, a: Reg, b: Reg } => Next;
             /// R[A] := f(R[B], R[C]) for the binary math function f (atan2 pow fmod)
             Math2 { f: MathFn, a: Reg, b: Reg, c: Reg } => Next;
+
+            // ---- path probes (only in instrumented versions made by the VM's tier-up) ----
+            /// P := Q[k] (start a path: the path register gets its initial value)
+            PathSet { k: ProbeIdx } => Next;
+            /// P := P + Q[k] (wrapping)
+            PathAdd { k: ProbeIdx } => Next;
+            /// P := P + Q[k]; pc := t (the increment of a taken branch edge, as a stub)
+            PathJmp { k: ProbeIdx, t: Pc } => Jump;
+            /// count(P + Q[c]); P := Q[s] (a path ends at a cut edge and the next one starts)
+            PathEnd { c: ProbeIdx, s: ProbeIdx } => Next;
+            /// count(P + Q[c]) (a path ends at the function's exit)
+            PathCount { c: ProbeIdx } => Next;
+            /// count(Q[c]) (a path whose id is known statically ends: event counting)
+            PathCountK { c: ProbeIdx } => Next;
+            /// run probe k of the profiling mode's sink (block entries, k-iteration probes)
+            Probe { k: ProbeIdx } => Next;
         }
     };
 }
@@ -452,6 +469,7 @@ plain_operand!(ShapeIdx, "array shape index");
 plain_operand!(TableIdx, "jump table index");
 plain_operand!(FuncIdx, "function index");
 plain_operand!(SiteIdx, "printf/puts site index");
+plain_operand!(ProbeIdx, "probe constant or sink probe index");
 
 impl Operand for MathFn {
     fn fmt_operand(&self, f: &mut dyn fmt::Write) -> fmt::Result {

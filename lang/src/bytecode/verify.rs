@@ -10,7 +10,9 @@
 //! 4. every constant, shape, table and site index is in range, and site kinds match their
 //!    instructions; every global slot is inside the global memory;
 //! 5. `LocalArr` constants point inside the frame's `array_slots`;
-//! 6. `locs` has one entry per instruction.
+//! 6. `locs` has one entry per instruction;
+//! 7. probe instructions appear only in instrumented versions, and their probe constants exist
+//!    ([`verify_instrumented`]).
 //!
 //! With these facts the interpreter may index its register window without bounds checks (its
 //! stack always holds `base + num_regs` slots for the running frame).
@@ -60,9 +62,40 @@ pub fn verify(program: &Program) -> Result<(), VerifyError> {
     Ok(())
 }
 
-/// Checks one function of `program` (which may be a modified copy of one of its functions,
-/// such as an instrumented version, as long as calls and globals refer to `program`).
+/// Invariant 7 for one probe instruction.
+fn probe_operands_ok(
+    probe_consts: Option<usize>,
+    operands: &[super::ProbeIdx],
+    ins: &Instr,
+) -> Result<(), String> {
+    let Some(n) = probe_consts else {
+        return Err(format!("{} outside an instrumented version", ins.name()));
+    };
+    // `Probe` names a probe of the sink, not a constant: only its presence is checked here.
+    if matches!(ins, Instr::Probe { .. }) {
+        return Ok(());
+    }
+    match operands.iter().find(|q| q.index() >= n) {
+        Some(q) => Err(format!("probe constant {q} out of range ({n} constants)")),
+        None => Ok(()),
+    }
+}
+
+/// Checks one function of `program` (which may be a modified copy of one of its functions, as
+/// long as calls and globals refer to `program`). Compiled code contains no probe
+/// instructions; [`verify_instrumented`] checks a version that does.
 pub fn verify_function(program: &Program, func: &super::Function) -> Result<(), VerifyError> {
+    verify_instrumented(program, func, None)
+}
+
+/// Checks an instrumented version of one of `program`'s functions: as [`verify_function`], and
+/// (invariant 7) the path instructions' probe-constant operands are below `probe_consts`.
+/// `None` means plain compiled code, where every probe instruction is an error.
+pub fn verify_instrumented(
+    program: &Program,
+    func: &super::Function,
+    probe_consts: Option<usize>,
+) -> Result<(), VerifyError> {
     let err = |pc: Option<usize>, message: String| VerifyError {
         function: func.name.clone(),
         pc,
@@ -145,6 +178,15 @@ pub fn verify_function(program: &Program, func: &super::Function) -> Result<(), 
             },
             Instr::Puts { p } if !matches!(func.sites.get(p.index()), Some(Site::Puts(_))) => {
                 return Err(here(format!("{p} is not a puts site")));
+            }
+            Instr::PathSet { k: q }
+            | Instr::PathAdd { k: q }
+            | Instr::PathJmp { k: q, .. }
+            | Instr::PathCount { c: q }
+            | Instr::PathCountK { c: q }
+            | Instr::Probe { k: q } => probe_operands_ok(probe_consts, &[q], ins).map_err(here)?,
+            Instr::PathEnd { c, s } => {
+                probe_operands_ok(probe_consts, &[c, s], ins).map_err(here)?
             }
             _ => {}
         }

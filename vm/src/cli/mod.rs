@@ -10,8 +10,13 @@ mod disasm;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
-use clap::{Args, Parser, Subcommand, ValueEnum};
-use vm::{RunOptions, DEFAULT_MAX_DEPTH, EXIT_COMPILE_ERROR, EXIT_NO_INPUT};
+use clap::{Args, Parser, Subcommand};
+use profiler::PathEnds;
+use vm::profile::report::{self, ReportOptions};
+use vm::{
+    Mode, ProfileSettings, RunOptions, DEFAULT_MAX_DEPTH, DEFAULT_TIER_UP, EXIT_COMPILE_ERROR,
+    EXIT_NO_INPUT,
+};
 
 /// Run C-subset programs on a register bytecode VM.
 ///
@@ -44,16 +49,39 @@ pub struct RunArgs {
     /// runtime error.
     #[arg(long, value_name = "N", default_value_t = DEFAULT_MAX_DEPTH)]
     max_depth: u32,
-    /// Profiling mode. Only `none` (the plain interpreter, no probes) exists so far.
-    #[arg(long, value_enum, value_name = "MODE", default_value_t = ProfileMode::None)]
-    profile: ProfileMode,
+    /// Profiling mode: `none` (the pure interpreter), `edge` (tier-0 branch and call counters
+    /// only), `bl` (Ball-Larus path counts of every function that tiers up), `trace` (every
+    /// block entered; paths counted by definition; slow, for tests and teaching).
+    #[arg(long, value_name = "MODE", default_value = "none", value_parser = parse_mode)]
+    profile: Mode,
+    /// A function is instrumented once its heat (calls plus loop iterations) exceeds N; 0
+    /// instruments every function before it first runs. Running frames switch to the
+    /// instrumented code at their next loop iteration (on-stack replacement). `trace` always
+    /// instruments everything.
+    #[arg(long, value_name = "N", default_value_t = DEFAULT_TIER_UP)]
+    tier_up: u64,
+    /// Where paths end: `header` (at every arrival at a loop header: the Jikes RVM yield-point
+    /// strategy) or `backedge` (only at loop back edges, Ball-Larus).
+    #[arg(long, value_name = "STRATEGY", default_value = "header", value_parser = parse_path_ends)]
+    path_ends: PathEnds,
+    /// Write the profile as JSON (docs/profile-format.md) to FILE; also after a runtime error
+    /// or an interrupt (then marked `"complete": false`).
+    #[arg(long, value_name = "FILE")]
+    profile_out: Option<PathBuf>,
+    /// Print the human report (hot paths per function as source lines) to stderr, or to FILE.
+    #[arg(long, value_name = "FILE", num_args = 0..=1, default_missing_value = "-")]
+    report: Option<PathBuf>,
+    /// The most paths the report lists per function (0: all).
+    #[arg(long, value_name = "N", default_value_t = ReportOptions::default().top)]
+    top: usize,
 }
 
-/// What the run profiles.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum ProfileMode {
-    /// No profiling: the interpreter without probes.
-    None,
+fn parse_mode(s: &str) -> Result<Mode, String> {
+    s.parse()
+}
+
+fn parse_path_ends(s: &str) -> Result<PathEnds, String> {
+    s.parse()
 }
 
 #[derive(Subcommand, Debug)]
@@ -96,8 +124,20 @@ fn run(args: &RunArgs) -> i32 {
     let name = path.display().to_string();
     let options = RunOptions {
         max_depth: args.max_depth,
+        profile: ProfileSettings {
+            mode: args.profile,
+            k: 1,
+            tier_up: args.tier_up,
+            path_ends: args.path_ends,
+        },
     };
-    let _ = args.profile;
+    if args.profile == Mode::None && (args.profile_out.is_some() || args.report.is_some()) {
+        eprintln!("vmrun: --profile-out and --report need a profiling mode (--profile=bl, ...)");
+        return vm::EXIT_USAGE;
+    }
+    if let Err(e) = vm::signals::install() {
+        eprintln!("vmrun: warning: {e}");
+    }
     let stdout = std::io::stdout();
     let mut lock = stdout.lock();
     let result = vm::run_source(&name, &source, &options, &mut lock);
@@ -108,5 +148,23 @@ fn run(args: &RunArgs) -> i32 {
     if result.exit_status == EXIT_COMPILE_ERROR && result.stderr.is_empty() {
         eprintln!("vmrun: {name}: compile error");
     }
-    result.exit_status
+    let mut status = result.exit_status;
+    if let Some(profile) = &result.profile {
+        if let Some(out) = &args.profile_out {
+            if let Err(e) = std::fs::write(out, profile.to_json()) {
+                eprintln!("vmrun: cannot write {}: {e}", out.display());
+                status = status.max(1);
+            }
+        }
+        if let Some(out) = &args.report {
+            let text = report::render(profile, &ReportOptions { top: args.top });
+            if out.as_os_str() == "-" {
+                eprint!("{text}");
+            } else if let Err(e) = std::fs::write(out, text) {
+                eprintln!("vmrun: cannot write {}: {e}", out.display());
+                status = status.max(1);
+            }
+        }
+    }
+    status
 }

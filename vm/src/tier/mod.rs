@@ -12,4 +12,9 @@
 //! is in `docs/design/tiering.md`.
 
 pub mod cfg_build;
+pub mod codegen;
 pub mod oracle;
+pub mod sinks;
+pub mod tier0;
+pub mod tierup;
+pub mod trace_sink;

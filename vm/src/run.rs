@@ -1,0 +1,157 @@
+//! Running a compiled program under a profiling mode: picks the mode's probe type once, runs
+//! the monomorphised loop, and turns what the probes gathered into a [`Profile`], whether the
+//! run finished, trapped or was interrupted.
+
+use std::io::Write;
+
+use lang::bytecode::Program;
+
+use crate::interp::{self, Exit, Machine};
+use crate::probes::{NoProbes, Probes};
+use crate::profile::{FunctionProfile, Mode, Profile};
+use crate::tier::cfg_build::FunctionCfg;
+use crate::tier::sinks::{BlCounts, BlProbes, EdgeProbes, TierSettings};
+use crate::tier::trace_sink::TraceProbes;
+use crate::trap::{Trap, TrapKind};
+use crate::{RunOptions, RunResult, EXIT_RUNTIME_ERROR};
+
+/// Runs a compiled program (see [`crate::run_source`]). `file_name` is used in runtime error
+/// reports and as the profile's `program`.
+///
+/// The exit status is the program's (0..=255), [`EXIT_RUNTIME_ERROR`] after a trap, or
+/// `128 + n` when signal `n` (SIGINT, SIGTERM: see [`crate::signals`]) interrupted the run.
+/// The program's output so far is written to `stdout` in every case, and every mode but `none`
+/// returns its profile (`complete: false` unless `main` returned or `exit` was called).
+pub fn run_program(
+    program: &Program,
+    file_name: &str,
+    options: &RunOptions,
+    stdout: &mut dyn Write,
+) -> RunResult {
+    if let Err(e) = lang::bytecode::verify::verify(program) {
+        return RunResult {
+            exit_status: EXIT_RUNTIME_ERROR,
+            stderr: format!("{file_name}: internal error: {e}\n"),
+            profile: None,
+        };
+    }
+    let settings = options.profile;
+    let tiering = TierSettings {
+        threshold: settings.tier_up,
+        path_ends: settings.path_ends,
+    };
+    match settings.mode {
+        Mode::None => {
+            let (result, _) = execute(program, options, NoProbes, stdout);
+            finish(file_name, result, None, Vec::new())
+        }
+        Mode::Edge => {
+            let probes = EdgeProbes::new(program);
+            let (result, _) = execute(program, options, probes, stdout);
+            let functions = untiered_profiles(program, options);
+            finish(file_name, result, Some((options, functions)), Vec::new())
+        }
+        Mode::Bl => {
+            let probes = BlProbes::new(program, tiering, BlCounts::default());
+            let (result, probes) = execute(program, options, probes, stdout);
+            let counts = probes.sink.by_function(program.functions.len());
+            let functions = probes.function_profiles(&counts);
+            finish(
+                file_name,
+                result,
+                Some((options, functions)),
+                probes.warnings,
+            )
+        }
+        Mode::Trace => match TraceProbes::new(program, settings.path_ends) {
+            Ok(probes) => {
+                let (result, mut probes) = execute(program, options, probes, stdout);
+                probes.close_unfinished();
+                let mut warnings = probes.errors.clone();
+                warnings.truncate(20);
+                let functions = probes.function_profiles();
+                finish(file_name, result, Some((options, functions)), warnings)
+            }
+            Err(e) => RunResult {
+                exit_status: EXIT_RUNTIME_ERROR,
+                stderr: format!("{file_name}: internal error: cannot instrument: {e}\n"),
+                profile: None,
+            },
+        },
+    }
+}
+
+/// Runs the loop with probes `P`, flushing the program's output whatever happens.
+fn execute<P: Probes>(
+    program: &Program,
+    options: &RunOptions,
+    mut probes: P,
+    stdout: &mut dyn Write,
+) -> (Result<Exit, Trap>, P) {
+    let mut machine = Machine::new(program, options.max_depth);
+    let result = interp::execute(&mut machine, &mut probes, stdout);
+    machine.flush(stdout);
+    (result, probes)
+}
+
+/// The profiles of a mode that never instruments: every function with its blocks, no paths.
+fn untiered_profiles(
+    program: &Program,
+    options: &RunOptions,
+) -> Result<Vec<FunctionProfile>, String> {
+    program
+        .functions
+        .iter()
+        .map(|func| {
+            let fc = FunctionCfg::of_function(func)
+                .map_err(|e| format!("function {}: {e}", func.name))?;
+            Ok(FunctionProfile::not_tiered(
+                &func.name,
+                func.loc.line,
+                &fc,
+                options.profile.path_ends,
+            ))
+        })
+        .collect()
+}
+
+/// The run's result: exit status, stderr text and profile.
+fn finish(
+    file_name: &str,
+    result: Result<Exit, Trap>,
+    profile: Option<(&RunOptions, Result<Vec<FunctionProfile>, String>)>,
+    warnings: Vec<String>,
+) -> RunResult {
+    let mut stderr = String::new();
+    for w in &warnings {
+        stderr.push_str(&format!("{file_name}: warning: {w}\n"));
+    }
+    let (exit_status, complete) = match &result {
+        Ok(exit) => (exit.status(), true),
+        Err(trap) => {
+            stderr.push_str(&trap.render(file_name));
+            match trap.kind {
+                TrapKind::Interrupted(signal) => (128 + signal, false),
+                _ => (EXIT_RUNTIME_ERROR, false),
+            }
+        }
+    };
+    let profile = profile.and_then(|(options, functions)| match functions {
+        Ok(functions) => {
+            let s = options.profile;
+            let mut p = Profile::new(file_name, s.mode, s.path_ends, s.tier_up, complete);
+            p.k = s.k;
+            p.functions = functions;
+            Some(p)
+        }
+        Err(e) => {
+            stderr.push_str(&format!("{file_name}: internal error: no profile: {e}\n"));
+            None
+        }
+    });
+    RunResult {
+        exit_status,
+        stderr,
+        profile,
+    }
+}

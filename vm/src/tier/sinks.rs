@@ -1,0 +1,327 @@
+//! The profiling modes' probe types: one [`Probes`] implementation per `--profile` mode, each
+//! compiled into its own copy of the interpreter loop (no dynamic dispatch per probe).
+//!
+//! - [`EdgeProbes`] (`edge`): tier-0 counters everywhere, nothing else (the cost of the
+//!   counters alone);
+//! - [`BlProbes`] (`bl`, and the base of the path modes built on Ball-Larus ids): tier-0
+//!   counters until a function's heat passes the threshold, then tier-up
+//!   ([`super::tierup`]), a new code version for new calls and on-stack replacement of running
+//!   frames at their next backward jump; each completed path id goes to a [`PathSink`]
+//!   ([`BlCounts`] for `bl`: a hashbrown table keyed by function and id);
+//! - [`super::trace_sink::TraceProbes`] (`trace`): every block entered.
+
+use std::collections::VecDeque;
+
+use hashbrown::HashMap;
+use lang::bytecode::{FuncIdx, Pc, Program};
+use profiler::PathEnds;
+
+use super::tier0::Tier0;
+use super::tierup::{tier_up_bl, TieredBl};
+use crate::interp::Version;
+use crate::probes::{Osr, Probes};
+use crate::profile::FunctionProfile;
+
+/// `--profile=edge`: the tier-0 counters, everywhere, for the whole run.
+#[derive(Clone, Debug)]
+pub struct EdgeProbes {
+    /// The counters.
+    pub tier0: Tier0,
+}
+
+impl EdgeProbes {
+    /// Zero counters for `program`.
+    pub fn new(program: &Program) -> EdgeProbes {
+        EdgeProbes {
+            tier0: Tier0::new(program),
+        }
+    }
+}
+
+impl Probes for EdgeProbes {
+    const ENABLED: bool = true;
+
+    #[inline(always)]
+    fn on_entry(&mut self, func: FuncIdx) {
+        self.tier0.entry(func);
+    }
+
+    #[inline(always)]
+    fn on_branch(&mut self, func: FuncIdx, pc: Pc, taken: bool) {
+        self.tier0.branch(func, pc, taken);
+    }
+
+    #[inline(always)]
+    fn on_switch(&mut self, func: FuncIdx, pc: Pc, target: Pc) {
+        self.tier0.switch(func, pc, target);
+    }
+
+    #[inline(always)]
+    fn on_back_edge(&mut self, func: FuncIdx, _pc: Pc, _target: Pc) -> Option<Osr> {
+        self.tier0.back_edge(func);
+        None
+    }
+}
+
+/// Where completed Ball-Larus path ids go.
+pub trait PathSink {
+    /// An activation of `func` starts (in any code version).
+    #[inline(always)]
+    fn on_entry(&mut self, func: FuncIdx) {
+        let _ = func;
+    }
+
+    /// The running activation of `func` ends (return or program exit).
+    #[inline(always)]
+    fn on_return(&mut self, func: FuncIdx) {
+        let _ = func;
+    }
+
+    /// The running activation of `func` switched to instrumented code in the middle of a loop
+    /// (on-stack replacement): its next path is its first recorded one.
+    #[inline(always)]
+    fn on_osr(&mut self, func: FuncIdx) {
+        let _ = func;
+    }
+
+    /// The running activation of `func` completed the path with id `id`.
+    fn on_path(&mut self, func: FuncIdx, id: u64);
+}
+
+/// `--profile=bl`'s sink: path counts in a hashbrown table keyed by (function, id).
+#[derive(Clone, Debug, Default)]
+pub struct BlCounts {
+    /// Count of every (function, path id) seen.
+    pub counts: HashMap<(FuncIdx, u64), u64>,
+}
+
+impl PathSink for BlCounts {
+    #[inline(always)]
+    fn on_path(&mut self, func: FuncIdx, id: u64) {
+        *self.counts.entry((func, id)).or_insert(0) += 1;
+    }
+}
+
+impl BlCounts {
+    /// The `(id, count)` pairs of each function, indexed by function.
+    pub fn by_function(&self, num_functions: usize) -> Vec<Vec<(u64, u64)>> {
+        let mut out = vec![Vec::new(); num_functions];
+        for (&(f, id), &count) in &self.counts {
+            out[f.index()].push((id, count));
+        }
+        for ids in &mut out {
+            ids.sort_unstable();
+        }
+        out
+    }
+}
+
+/// Where a function stands.
+#[derive(Debug)]
+enum State {
+    /// Counting at tier 0.
+    Baseline,
+    /// Instrumented.
+    Tiered(Box<TieredBl>),
+    /// Tier-up failed (reported once); stays at tier 0 for good.
+    Failed,
+}
+
+/// The settings of tiering.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TierSettings {
+    /// A function tiers up when its heat (invocations plus backward jumps) exceeds this; `0`
+    /// tiers every function up before the program starts.
+    pub threshold: u64,
+    /// Where paths end.
+    pub path_ends: PathEnds,
+}
+
+/// Ball-Larus path profiling with tiering, feeding a [`PathSink`]. See the module docs.
+pub struct BlProbes<'p, S: PathSink> {
+    program: &'p Program,
+    settings: TierSettings,
+    tier0: Tier0,
+    state: Vec<State>,
+    /// `tiered[f]`: whether `f` has instrumented code (the hot-path test of the hooks).
+    tiered: Vec<bool>,
+    ready: VecDeque<Version>,
+    /// Versions created so far (installed or ready), to predict the next one's index.
+    versions_made: u32,
+    /// The sink.
+    pub sink: S,
+    /// Tier-up failures, one line each.
+    pub warnings: Vec<String>,
+}
+
+impl<'p, S: PathSink> BlProbes<'p, S> {
+    /// Probes for `program`; with threshold 0, every function is tiered up at once (its
+    /// versions are installed when the run starts).
+    pub fn new(program: &'p Program, settings: TierSettings, sink: S) -> Self {
+        let n = program.functions.len();
+        let mut probes = BlProbes {
+            program,
+            settings,
+            tier0: Tier0::new(program),
+            state: (0..n).map(|_| State::Baseline).collect(),
+            tiered: vec![false; n],
+            ready: VecDeque::new(),
+            versions_made: 0,
+            sink,
+            warnings: Vec::new(),
+        };
+        if settings.threshold == 0 {
+            for f in 0..n {
+                probes.tier_up(FuncIdx(f as u16));
+            }
+        }
+        probes
+    }
+
+    /// Tiers `f` up (see [`super::tierup`]).
+    #[cold]
+    #[inline(never)]
+    fn tier_up(&mut self, f: FuncIdx) {
+        let func = &self.program.functions[f.index()];
+        let index = self.program.functions.len() as u32 + self.versions_made;
+        let heat = self.tier0.heat[f.index()];
+        let tier0 = &self.tier0;
+        let profile = |fc: &super::cfg_build::FunctionCfg| tier0.edge_profile(f, fc);
+        let edges: Option<&dyn Fn(&super::cfg_build::FunctionCfg) -> profiler::EdgeProfile> =
+            if self.settings.threshold == 0 {
+                None
+            } else {
+                Some(&profile)
+            };
+        match tier_up_bl(f, func, self.settings.path_ends, edges, index, heat) {
+            Ok((tiered, version)) => {
+                self.versions_made += 1;
+                self.ready.push_back(version);
+                self.state[f.index()] = State::Tiered(Box::new(tiered));
+                self.tiered[f.index()] = true;
+            }
+            Err(e) => {
+                self.warnings.push(format!(
+                    "function {} stays at tier 0 (not profiled): {e}",
+                    func.name
+                ));
+                self.state[f.index()] = State::Failed;
+            }
+        }
+    }
+
+    /// The profile of every function, in program order: a tiered-up function's counted
+    /// paths (regenerated from their ids), or a function that never tiered up with no paths.
+    pub fn function_profiles(
+        &self,
+        counts: &[Vec<(u64, u64)>],
+    ) -> Result<Vec<FunctionProfile>, String> {
+        let mut out = Vec::with_capacity(self.state.len());
+        for (i, (func, state)) in self.program.functions.iter().zip(&self.state).enumerate() {
+            let line = func.loc.line;
+            out.push(match state {
+                State::Tiered(t) => FunctionProfile::from_ids(
+                    &func.name,
+                    line,
+                    &t.fc,
+                    &t.bl,
+                    t.tiered_up_at,
+                    counts.get(i).into_iter().flatten().copied(),
+                )?,
+                State::Baseline | State::Failed => {
+                    let fc = super::cfg_build::FunctionCfg::of_function(func)
+                        .map_err(|e| format!("function {}: {e}", func.name))?;
+                    FunctionProfile::not_tiered(&func.name, line, &fc, self.settings.path_ends)
+                }
+            });
+        }
+        Ok(out)
+    }
+
+    /// The tiered-up form of `f`, if it tiered up.
+    pub fn tiered(&self, f: FuncIdx) -> Option<&TieredBl> {
+        match &self.state[f.index()] {
+            State::Tiered(t) => Some(t),
+            _ => None,
+        }
+    }
+
+    /// The tier-0 counters.
+    pub fn tier0(&self) -> &Tier0 {
+        &self.tier0
+    }
+}
+
+impl<S: PathSink> Probes for BlProbes<'_, S> {
+    const ENABLED: bool = true;
+    const PATHS: bool = true;
+    const TIERS: bool = true;
+
+    #[inline(always)]
+    fn on_entry(&mut self, func: FuncIdx) {
+        self.sink.on_entry(func);
+        if !self.tiered[func.index()] && self.tier0.entry(func) > self.settings.threshold {
+            if let State::Baseline = self.state[func.index()] {
+                self.tier_up(func);
+            }
+        }
+    }
+
+    #[inline(always)]
+    fn on_branch(&mut self, func: FuncIdx, pc: Pc, taken: bool) {
+        self.tier0.branch(func, pc, taken);
+    }
+
+    #[inline(always)]
+    fn on_switch(&mut self, func: FuncIdx, pc: Pc, target: Pc) {
+        self.tier0.switch(func, pc, target);
+    }
+
+    /// Called only for frames running compiled (tier-0) code.
+    #[inline(always)]
+    fn on_back_edge(&mut self, func: FuncIdx, pc: Pc, target: Pc) -> Option<Osr> {
+        if !self.tiered[func.index()] {
+            if self.tier0.back_edge(func) <= self.settings.threshold {
+                return None;
+            }
+            if let State::Baseline = self.state[func.index()] {
+                self.tier_up(func);
+            }
+        }
+        self.osr(func, pc, target)
+    }
+
+    #[inline(always)]
+    fn on_return(&mut self, func: FuncIdx) {
+        self.sink.on_return(func);
+    }
+
+    #[inline(always)]
+    fn on_path(&mut self, func: FuncIdx, id: u64) {
+        self.sink.on_path(func, id);
+    }
+
+    #[inline(always)]
+    fn take_version(&mut self) -> Option<Version> {
+        if self.ready.is_empty() {
+            None
+        } else {
+            self.ready.pop_front()
+        }
+    }
+}
+
+impl<S: PathSink> BlProbes<'_, S> {
+    /// The on-stack replacement of a baseline frame of a tiered-up `func` at its backward
+    /// jump from `pc` to `target`.
+    #[cold]
+    #[inline(never)]
+    fn osr(&mut self, func: FuncIdx, pc: Pc, target: Pc) -> Option<Osr> {
+        let State::Tiered(t) = &self.state[func.index()] else {
+            return None;
+        };
+        let osr = t.osr(pc, target)?;
+        self.sink.on_osr(func);
+        Some(osr)
+    }
+}

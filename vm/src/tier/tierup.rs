@@ -1,0 +1,220 @@
+//! Tier-up for Ball-Larus profiling: a function's CFG, its path numbering, its plan, and the
+//! instrumented copy of its code (the k-BLPP paper's section 3.2, as in Jikes RVM: paths are
+//! numbered when a method is recompiled, with the baseline's edge counts).
+//!
+//! Steps, for function `f`:
+//! 1. [`FunctionCfg::of_function`] on the compiled code (kept: the profile reports its blocks);
+//! 2. [`BallLarus::new`] under the run's path-end strategy: smart numbering from the tier-0
+//!    edge profile ([`super::tier0::Tier0::edge_profile`]: the hottest successor of every
+//!    branch gets increment 0), or canonical numbering when the function tiers up before
+//!    running (`--tier-up 0`, no counts yet); no limit but the 64-bit id width, beyond which
+//!    the profiler cuts paths at extra blocks by itself (reported as a fallback);
+//! 3. [`BallLarus::plan`] with [`Placement::Plain`]: every path starts with `r = value`,
+//!    every edge adds its value, and every path end counts `r + c`;
+//! 4. [`lower`]: each CFG edge's probes become path instructions
+//!    ([`lang::bytecode::Instr::PathAdd`] and friends), adjacent probes merged (an increment
+//!    followed by a count is one `PathCount`; a count followed by the next path's start is
+//!    one `PathEnd`);
+//! 5. [`codegen::instrument`] lays out the new version.
+
+use lang::bytecode::{FuncIdx, Function, Instr, Pc};
+use profiler::index::IndexVec;
+use profiler::{BallLarus, BlPlan, Block, EdgeProfile, Numbering, PathEnds, Placement, Probe};
+
+use super::cfg_build::FunctionCfg;
+use super::codegen::{self, ProbeCode};
+use crate::interp::Version;
+use crate::probes::Osr;
+
+/// A function after Ball-Larus tier-up: what its instrumented code was generated from.
+#[derive(Debug)]
+pub struct TieredBl {
+    /// The CFG of its compiled code.
+    pub fc: FunctionCfg,
+    /// Its path numbering (regenerates the ids its probes count).
+    pub bl: BallLarus,
+    /// The plan its probes implement.
+    pub plan: BlPlan,
+    /// Where each block starts in the instrumented version (OSR targets).
+    pub block_start: IndexVec<Block, Option<Pc>>,
+    /// The index the instrumented version gets in the machine.
+    pub version_index: u32,
+    /// The function's tier-0 heat when it tiered up (0 with `--tier-up 0`).
+    pub tiered_up_at: u64,
+}
+
+impl TieredBl {
+    /// The on-stack replacement for a baseline frame of this function about to jump from `pc`
+    /// to `target` (a backward jump): continue at `target`'s block in the instrumented
+    /// version; if the jump's edge ends a path, the frame starts the next path exactly there,
+    /// otherwise it waits for the next path start (see [`Osr::path`]). `None` if `pc` or
+    /// `target` is not where the CFG says blocks end and start (a bug).
+    pub fn osr(&self, pc: Pc, target: Pc) -> Option<Osr> {
+        let from = self.fc.block_of_pc(pc)?;
+        let to = self.fc.block_starting_at(target)?;
+        let e = self.fc.cfg().find_edge(from, to)?;
+        let path = match (self.plan.cut[e], self.plan.start[to]) {
+            (true, Probe::Set(start)) => Some(start),
+            _ => None,
+        };
+        Some(Osr {
+            version: self.version_index,
+            pc: self.block_start[to]?,
+            path,
+        })
+    }
+}
+
+/// Tiers `f` up for Ball-Larus profiling: returns the tiered function and its new code
+/// version. `edges` is the tier-0 edge profile (`None`: canonical numbering). The version will
+/// get index `version_index` in the machine.
+pub fn tier_up_bl(
+    index: FuncIdx,
+    func: &Function,
+    path_ends: PathEnds,
+    edges: Option<&dyn Fn(&FunctionCfg) -> EdgeProfile>,
+    version_index: u32,
+    tiered_up_at: u64,
+) -> Result<(TieredBl, Version), String> {
+    let fc = FunctionCfg::of_function(func).map_err(|e| e.to_string())?;
+    let profile = edges.map(|edges| edges(&fc));
+    let numbering = match &profile {
+        Some(p) => Numbering::Smart(p),
+        None => Numbering::Canonical,
+    };
+    let bl = BallLarus::new(fc.cfg(), path_ends, numbering, u64::MAX)
+        .map_err(|e| e.render(&|b| b.to_string()))?;
+    let plan = bl.plan(fc.cfg(), Placement::Plain, profile.as_ref());
+    let probes = lower(&plan, &fc)?;
+    let inst = codegen::instrument(index, func, &fc, &probes).map_err(|e| e.to_string())?;
+    Ok((
+        TieredBl {
+            fc,
+            bl,
+            plan,
+            block_start: inst.block_start,
+            version_index,
+            tiered_up_at,
+        },
+        inst.version,
+    ))
+}
+
+/// The path instructions of a Ball-Larus plan, per CFG edge (see the module docs).
+pub fn lower(plan: &BlPlan, fc: &FunctionCfg) -> Result<ProbeCode, String> {
+    let cfg = fc.cfg();
+    let mut code = ProbeCode::new(fc);
+    code.entry = emit(&mut code, &[plan.entry])?;
+    for e in cfg.edges() {
+        let to = cfg.target(e);
+        let mut probes = vec![plan.edges[e]];
+        if plan.cut[e] {
+            probes.push(plan.start[to]);
+        }
+        if to == cfg.exit() {
+            probes.push(plan.exit);
+        }
+        code.edges[e] = emit(&mut code, &probes)?;
+    }
+    Ok(code)
+}
+
+/// Merges a sequence of probes (see [`merge`]) and turns it into instructions.
+fn emit(code: &mut ProbeCode, probes: &[Probe]) -> Result<Vec<Instr>, String> {
+    let merged = merge(probes);
+    let mut k = |v: u64| {
+        code.constant(v)
+            .ok_or_else(|| "more than 65536 distinct probe constants".to_string())
+    };
+    let mut out = Vec::with_capacity(merged.len());
+    let mut i = 0;
+    while i < merged.len() {
+        let ins = match (merged[i], merged.get(i + 1)) {
+            (Probe::CountAdd(c), Some(&Probe::Set(s))) => {
+                i += 1;
+                Instr::PathEnd { c: k(c)?, s: k(s)? }
+            }
+            (Probe::CountAdd(c), _) => Instr::PathCount { c: k(c)? },
+            (Probe::CountConst(c), _) => Instr::PathCountK { c: k(c)? },
+            (Probe::Set(s), _) => Instr::PathSet { k: k(s)? },
+            (Probe::Add(a), _) => Instr::PathAdd { k: k(a)? },
+            (Probe::None, _) => unreachable!("merge drops empty probes"),
+        };
+        out.push(ins);
+        i += 1;
+    }
+    Ok(out)
+}
+
+/// Merges adjacent probes that act on the register in turn: `r += a; r += b` is `r += a + b`,
+/// `r += a; count[r + c]` is `count[r + a + c]`, `r = s; r += a` is `r = s + a`, and so on;
+/// empty probes vanish. The counted ids and the final register are unchanged.
+pub fn merge(probes: &[Probe]) -> Vec<Probe> {
+    let mut out: Vec<Probe> = Vec::with_capacity(probes.len());
+    for &p in probes {
+        let merged = match (out.last().copied(), p) {
+            (_, Probe::None) => continue,
+            (Some(Probe::Add(a)), Probe::Add(b)) => Some(Probe::Add(a.wrapping_add(b))),
+            (Some(Probe::Add(a)), Probe::CountAdd(c)) => Some(Probe::CountAdd(a.wrapping_add(c))),
+            (Some(Probe::Add(_)), Probe::Set(s)) => Some(Probe::Set(s)),
+            (Some(Probe::Set(s)), Probe::Add(a)) => Some(Probe::Set(s.wrapping_add(a))),
+            (Some(Probe::Set(s)), Probe::CountAdd(c)) => Some(Probe::CountConst(s.wrapping_add(c))),
+            (Some(Probe::Set(_)), Probe::Set(s)) => Some(Probe::Set(s)),
+            _ => None,
+        };
+        match merged {
+            Some(m) => *out.last_mut().expect("merged with the last probe") = m,
+            None => out.push(p),
+        }
+    }
+    out.retain(|p| !matches!(p, Probe::Add(0)));
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Runs probes on a register, collecting the counted ids.
+    fn run(probes: &[Probe], mut r: u64) -> (Vec<u64>, u64) {
+        let mut counted = Vec::new();
+        for p in probes {
+            if let Some(id) = p.apply(&mut r) {
+                counted.push(id);
+            }
+        }
+        (counted, r)
+    }
+
+    #[test]
+    fn merging_keeps_every_count_and_the_register() {
+        use Probe::*;
+        let cases: &[&[Probe]] = &[
+            &[Add(3), Add(4)],
+            &[Add(3), CountAdd(2), Set(7)],
+            &[Set(5), Add(2), CountAdd(1)],
+            &[None, Add(u64::MAX), Add(1)],
+            &[CountAdd(0), Set(4), Add(1)],
+            &[Add(2), Set(9), Add(1), CountAdd(3), Set(0)],
+            &[CountConst(4), Set(1)],
+        ];
+        for probes in cases {
+            let merged = merge(probes);
+            assert!(merged.len() <= probes.len());
+            assert!(!merged.iter().any(|p| p.is_none()));
+            for r in [0, 1, 1000, u64::MAX] {
+                let (want, r_want) = run(probes, r);
+                let (got, r_got) = run(&merged, r);
+                assert_eq!(got, want, "{probes:?} -> {merged:?}");
+                // The register matters only while no count has made it dead.
+                if !probes
+                    .iter()
+                    .any(|p| matches!(p, CountAdd(_) | CountConst(_)))
+                    || matches!(probes.last(), Some(Set(_) | Add(_)))
+                {
+                    assert_eq!(r_got, r_want, "{probes:?} -> {merged:?}");
+                }
+            }
+        }
+    }
+}
