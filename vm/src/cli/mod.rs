@@ -6,6 +6,8 @@
 
 mod cfg;
 mod disasm;
+mod forest;
+mod paths;
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -90,6 +92,12 @@ enum Command {
     Disasm(disasm::DisasmArgs),
     /// Path profiling on control-flow graphs given as text (see `vmrun cfg --help`).
     Cfg(cfg::CfgArgs),
+    /// k-BLPP on a raw stream of Ball-Larus path ids: the k-slab forest and the k-iteration
+    /// path forest (see `vmrun forest --help`).
+    Forest(forest::ForestArgs),
+    /// Static path counts of every function of a program: Ball-Larus and k-iteration paths for
+    /// each K of a range (see `vmrun paths --help`).
+    Paths(paths::PathsArgs),
 }
 
 /// Parses the command line, runs the command and returns the exit status.
@@ -98,6 +106,8 @@ pub fn main() -> i32 {
     match cli.command {
         Some(Command::Disasm(args)) => disasm::run(&args),
         Some(Command::Cfg(args)) => cfg::run(&args),
+        Some(Command::Forest(args)) => forest::run(&args),
+        Some(Command::Paths(args)) => paths::run(&args),
         None => run(&cli.run),
     }
 }

@@ -13,6 +13,7 @@
 
 pub mod cfg_build;
 pub mod codegen;
+pub mod kiter;
 pub mod oracle;
 pub mod sinks;
 pub mod tier0;
