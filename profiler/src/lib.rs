@@ -39,6 +39,7 @@ pub mod ball_larus;
 pub mod cfg;
 pub mod cfg_command;
 pub mod cfg_text;
+pub mod counters;
 pub mod dag;
 pub mod dfs;
 pub mod dominators;
