@@ -38,6 +38,7 @@ use lang::bytecode::{
 
 use lang::bytecode::verify::{verify_instrumented, VerifyError};
 
+use crate::branch_counts::{BranchCounts, Counters};
 use crate::printf::{self, PrintfArg};
 use crate::probes::{Osr, Probes};
 use crate::trap::{TraceEntry, Trap, TrapKind};
@@ -56,9 +57,12 @@ pub struct Version {
     /// The constants of its path instructions (`PathSet q3` reads `probe_consts[3]`); empty
     /// for compiled code.
     pub probe_consts: Box<[u64]>,
-    /// Whether this is an instrumented copy: the tier-0 hooks (branches, jump tables, backward
-    /// jumps) are not called for it in modes that tier up, since its probes replace them.
+    /// Whether this is an instrumented copy: the tier-0 hooks (jump tables, backward jumps)
+    /// are not called for it in modes that tier up, since its probes replace them.
     pub instrumented: bool,
+    /// Its tier-0 branch counters (see [`crate::branch_counts`]); [`Machine::add_version`]
+    /// gives every added version fresh ones of the right size.
+    pub counters: Counters,
 }
 
 /// What a call needs to know about its callee, in one place (one load per call).
@@ -117,6 +121,8 @@ pub struct Machine<'p> {
     entry: Vec<u32>,
     /// Per function: the entry version and frame layout.
     callees: Vec<Callee>,
+    /// The branch counters of the compiled versions.
+    branch_counts: BranchCounts,
     /// Maximum number of active frames (main counts as 1).
     pub max_depth: u32,
     /// Program output not yet written to the writer.
@@ -136,6 +142,7 @@ pub struct Machine<'p> {
 impl<'p> Machine<'p> {
     /// A machine for a verified `program`, with one version (the compiled code) per function.
     pub fn new(program: &'p Program, max_depth: u32) -> Machine<'p> {
+        let branch_counts = BranchCounts::new(program);
         let versions: Vec<Box<Version>> = program
             .functions
             .iter()
@@ -148,6 +155,7 @@ impl<'p> Machine<'p> {
                     tables: f.tables.clone().into_boxed_slice(),
                     probe_consts: Box::new([]),
                     instrumented: false,
+                    counters: branch_counts.of(FuncIdx(i as u16)).clone(),
                 })
             })
             .collect();
@@ -169,6 +177,7 @@ impl<'p> Machine<'p> {
             versions,
             entry,
             callees,
+            branch_counts,
             max_depth: max_depth.max(1),
             out: Vec::with_capacity(OUT_FLUSH * 2),
             stack: Vec::new(),
@@ -181,6 +190,11 @@ impl<'p> Machine<'p> {
         }
     }
 
+    /// The branch counters of the compiled versions (shared: they keep counting).
+    pub fn branch_counts(&self) -> &BranchCounts {
+        &self.branch_counts
+    }
+
     /// The version new calls of `f` run.
     pub fn entry(&self, f: FuncIdx) -> u32 {
         self.entry[f.index()]
@@ -190,7 +204,7 @@ impl<'p> Machine<'p> {
     /// with the function's frame layout (registers, arrays, constants, shapes, sites), the
     /// program's functions and globals and its own probe constants, so the loop may trust it
     /// like the compiled code.
-    pub fn add_version(&mut self, version: Version) -> Result<u32, VerifyError> {
+    pub fn add_version(&mut self, mut version: Version) -> Result<u32, VerifyError> {
         let mut func = self
             .program
             .functions
@@ -205,6 +219,7 @@ impl<'p> Machine<'p> {
         func.locs = version.locs.to_vec();
         func.tables = version.tables.to_vec();
         verify_instrumented(self.program, &func, Some(version.probe_consts.len()))?;
+        version.counters = Counters::new(version.code.len());
         self.versions.push(Box::new(version));
         Ok((self.versions.len() - 1) as u32)
     }
@@ -575,7 +590,10 @@ fn run_loop<P: Probes>(
         ($cond:expr, $t:expr) => {{
             let taken: bool = $cond;
             let t: Pc = $t;
-            if tier0_hooks!() {
+            if P::COUNTS {
+                // SAFETY: `pc - 1` is this version's instruction; its counters cover them all.
+                unsafe { (*version).counters.bump(pc - 1, taken) };
+            } else if P::ENABLED {
                 probes.on_branch(func_id!(), Pc((pc - 1) as u16), taken);
             }
             if taken {

@@ -11,6 +11,7 @@
 //! with the program's own status (`main`'s result or `exit`'s argument, masked to `0..=255`).
 #![deny(missing_docs)]
 
+pub mod branch_counts;
 pub mod interp;
 pub mod libc;
 pub mod printf;

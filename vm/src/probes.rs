@@ -62,6 +62,10 @@ pub trait Probes {
     const PATHS: bool = false;
     /// True if the mode creates code versions ([`Probes::take_version`]).
     const TIERS: bool = false;
+    /// True if the loop counts every conditional branch's outcomes in the running version's
+    /// counters ([`crate::branch_counts`]) — tier 0's edge counts, kept by the loop itself
+    /// because a hook per branch costs twice as much.
+    const COUNTS: bool = false;
 
     /// Function `func` was entered.
     #[inline(always)]
@@ -69,7 +73,8 @@ pub trait Probes {
         let _ = func;
     }
 
-    /// The conditional branch at `pc` of `func` was `taken` or fell through.
+    /// The conditional branch at `pc` of `func` was `taken` or fell through. Not called when
+    /// `P::COUNTS` (the loop counts branches itself).
     #[inline(always)]
     fn on_branch(&mut self, func: FuncIdx, pc: Pc, taken: bool) {
         let _ = (func, pc, taken);

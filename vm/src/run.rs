@@ -40,20 +40,23 @@ pub fn run_program(
         threshold: settings.tier_up,
         path_ends: settings.path_ends,
     };
+    let mut machine = Machine::new(program, options.max_depth);
+    let m = &mut machine;
     match settings.mode {
         Mode::None => {
-            let (result, _) = execute(program, options, NoProbes, stdout);
+            let (result, _) = execute(m, NoProbes, stdout);
             finish(file_name, result, None, Vec::new())
         }
         Mode::Edge => {
-            let probes = EdgeProbes::new(program);
-            let (result, _) = execute(program, options, probes, stdout);
+            let probes = EdgeProbes::new(program, m.branch_counts().clone());
+            let (result, _) = execute(m, probes, stdout);
             let functions = untiered_profiles(program, options);
             finish(file_name, result, Some((options, functions)), Vec::new())
         }
         Mode::Bl => {
-            let probes = BlProbes::new(program, tiering, BlCounts::default());
-            let (result, probes) = execute(program, options, probes, stdout);
+            let counts = m.branch_counts().clone();
+            let probes = BlProbes::new(program, tiering, BlCounts::default(), counts);
+            let (result, probes) = execute(m, probes, stdout);
             let counts = probes.sink.by_function(program.functions.len());
             let functions = probes.function_profiles(&counts);
             finish(
@@ -65,7 +68,7 @@ pub fn run_program(
         }
         Mode::Trace => match TraceProbes::new(program, settings.path_ends) {
             Ok(probes) => {
-                let (result, mut probes) = execute(program, options, probes, stdout);
+                let (result, mut probes) = execute(m, probes, stdout);
                 probes.close_unfinished();
                 let mut warnings = probes.errors.clone();
                 warnings.truncate(20);
@@ -83,13 +86,11 @@ pub fn run_program(
 
 /// Runs the loop with probes `P`, flushing the program's output whatever happens.
 fn execute<P: Probes>(
-    program: &Program,
-    options: &RunOptions,
+    machine: &mut Machine<'_>,
     mut probes: P,
     stdout: &mut dyn Write,
 ) -> (Result<Exit, Trap>, P) {
-    let mut machine = Machine::new(program, options.max_depth);
-    let result = interp::execute(&mut machine, &mut probes, stdout);
+    let result = interp::execute(machine, &mut probes, stdout);
     machine.flush(stdout);
     (result, probes)
 }

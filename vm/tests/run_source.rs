@@ -286,6 +286,7 @@ fn on_stack_replacement_continues_in_another_version() {
             tables: f.tables.clone().into_boxed_slice(),
             probe_consts: Box::new([]),
             instrumented: false,
+            counters: Default::default(),
         })
         .expect("a copy of verified code verifies");
     let mut probes = Counting {
@@ -318,6 +319,7 @@ fn versions_are_verified_before_they_can_run() {
         tables: f.tables.clone().into_boxed_slice(),
         probe_consts: Box::new([]),
         instrumented: false,
+        counters: Default::default(),
     };
     let err = m
         .add_version(bad)

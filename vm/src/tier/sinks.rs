@@ -18,6 +18,7 @@ use profiler::PathEnds;
 
 use super::tier0::Tier0;
 use super::tierup::{tier_up_bl, TieredBl};
+use crate::branch_counts::BranchCounts;
 use crate::interp::Version;
 use crate::probes::{Osr, Probes};
 use crate::profile::FunctionProfile;
@@ -30,25 +31,21 @@ pub struct EdgeProbes {
 }
 
 impl EdgeProbes {
-    /// Zero counters for `program`.
-    pub fn new(program: &Program) -> EdgeProbes {
+    /// Zero counters for `program`, with the machine's branch counters `branch`.
+    pub fn new(program: &Program, branch: BranchCounts) -> EdgeProbes {
         EdgeProbes {
-            tier0: Tier0::new(program),
+            tier0: Tier0::new(program, branch),
         }
     }
 }
 
 impl Probes for EdgeProbes {
     const ENABLED: bool = true;
+    const COUNTS: bool = true;
 
     #[inline(always)]
     fn on_entry(&mut self, func: FuncIdx) {
         self.tier0.entry(func);
-    }
-
-    #[inline(always)]
-    fn on_branch(&mut self, func: FuncIdx, pc: Pc, taken: bool) {
-        self.tier0.branch(func, pc, taken);
     }
 
     #[inline(always)]
@@ -155,14 +152,19 @@ pub struct BlProbes<'p, S: PathSink> {
 }
 
 impl<'p, S: PathSink> BlProbes<'p, S> {
-    /// Probes for `program`; with threshold 0, every function is tiered up at once (its
-    /// versions are installed when the run starts).
-    pub fn new(program: &'p Program, settings: TierSettings, sink: S) -> Self {
+    /// Probes for `program`, with the machine's branch counters `branch`; with threshold 0,
+    /// every function is tiered up at once (its versions are installed when the run starts).
+    pub fn new(
+        program: &'p Program,
+        settings: TierSettings,
+        sink: S,
+        branch: BranchCounts,
+    ) -> Self {
         let n = program.functions.len();
         let mut probes = BlProbes {
             program,
             settings,
-            tier0: Tier0::new(program),
+            tier0: Tier0::new(program, branch),
             state: (0..n).map(|_| State::Baseline).collect(),
             tiered: vec![false; n],
             ready: VecDeque::new(),
@@ -256,6 +258,7 @@ impl<S: PathSink> Probes for BlProbes<'_, S> {
     const ENABLED: bool = true;
     const PATHS: bool = true;
     const TIERS: bool = true;
+    const COUNTS: bool = true;
 
     #[inline(always)]
     fn on_entry(&mut self, func: FuncIdx) {
@@ -265,11 +268,6 @@ impl<S: PathSink> Probes for BlProbes<'_, S> {
                 self.tier_up(func);
             }
         }
-    }
-
-    #[inline(always)]
-    fn on_branch(&mut self, func: FuncIdx, pc: Pc, taken: bool) {
-        self.tier0.branch(func, pc, taken);
     }
 
     #[inline(always)]

@@ -3,17 +3,18 @@
 //! pick methods to optimise, and edge counts to guide them).
 //!
 //! Per function: `heat` (invocations plus backward jumps: at least one per loop iteration, see
-//! [`super::cfg_build`]), the number of invocations, and for every conditional branch its
-//! not-taken/taken counts, in one flat vector indexed `offset[f] + 2 * pc + taken` (one load
-//! of the offset and one increment per branch); jump tables count their targets in a hash map
-//! (rare). [`Tier0::edge_profile`] turns the counts into the edge profile smart numbering
-//! wants.
+//! [`super::cfg_build`]) and the number of invocations, counted by the sink's hooks; for every
+//! conditional branch its not-taken/taken counts, which the interpreter loop keeps itself in
+//! the compiled versions' counters ([`crate::branch_counts`]: one increment per branch, no
+//! hook); jump tables count their targets in a hash map (rare).
+//! [`Tier0::edge_profile`] turns the counts into the edge profile smart numbering wants.
 
 use hashbrown::HashMap;
 use lang::bytecode::{FuncIdx, Pc, Program};
 use profiler::EdgeProfile;
 
 use super::cfg_build::FunctionCfg;
+use crate::branch_counts::BranchCounts;
 
 /// The tier-0 counters of every function of a program.
 #[derive(Clone, Debug)]
@@ -22,26 +23,19 @@ pub struct Tier0 {
     pub heat: Vec<u64>,
     /// Invocations per function.
     pub invocations: Vec<u64>,
-    branch_offset: Vec<usize>,
-    branch: Vec<u64>,
+    branch: BranchCounts,
     switch: HashMap<(FuncIdx, Pc, Pc), u64>,
 }
 
 impl Tier0 {
-    /// Zero counters for every function of `program`.
-    pub fn new(program: &Program) -> Tier0 {
-        let mut branch_offset = Vec::with_capacity(program.functions.len());
-        let mut total = 0;
-        for f in &program.functions {
-            branch_offset.push(total);
-            total += 2 * f.code.len();
-        }
+    /// Zero counters for every function of `program`, reading branch counts from `branch`
+    /// (the machine's, [`crate::interp::Machine::branch_counts`]).
+    pub fn new(program: &Program, branch: BranchCounts) -> Tier0 {
         let n = program.functions.len();
         Tier0 {
             heat: vec![0; n],
             invocations: vec![0; n],
-            branch_offset,
-            branch: vec![0; total],
+            branch,
             switch: HashMap::new(),
         }
     }
@@ -63,13 +57,6 @@ impl Tier0 {
         *h
     }
 
-    /// The conditional branch at `pc` of `func` went one way.
-    #[inline(always)]
-    pub fn branch(&mut self, func: FuncIdx, pc: Pc, taken: bool) {
-        let i = self.branch_offset[func.index()] + 2 * pc.index() + usize::from(taken);
-        self.branch[i] += 1;
-    }
-
     /// The jump table at `pc` of `func` went to `target`.
     #[inline]
     pub fn switch(&mut self, func: FuncIdx, pc: Pc, target: Pc) {
@@ -78,10 +65,7 @@ impl Tier0 {
 
     /// The times the branch at `pc` of `func` went one way.
     pub fn branch_count(&self, func: FuncIdx, pc: Pc, taken: bool) -> u64 {
-        self.branch
-            .get(self.branch_offset[func.index()] + 2 * pc.index() + usize::from(taken))
-            .copied()
-            .unwrap_or(0)
+        self.branch.get(func, pc, taken)
     }
 
     /// The times the jump table at `pc` of `func` went to `target`.
