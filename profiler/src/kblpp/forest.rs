@@ -21,8 +21,10 @@
 //! suggests, for its worst case (many scans over long sibling lists), moving hot children to the
 //! front (section 4.2, eclipse). [`Siblings::Append`] keeps children in creation order (a new
 //! child goes to the end, where the failed scan stopped); [`Siblings::MoveToFront`] moves every
-//! child found to the front of its list and inserts new ones there. Both build the same forest up
-//! to sibling order, so every count is the same.
+//! child found to the front of its list and inserts new ones there;
+//! [`Siblings::MoveToFrontAfter`] appends, and moves a child to the front only when its scan
+//! stepped over at least N siblings. All build the same forest up to sibling order, so every
+//! count is the same (`profiler/benches/kblpp.rs` measures which is faster; `docs/kblpp.md`).
 
 use crate::define_index;
 use hashbrown::HashMap;
@@ -63,6 +65,20 @@ pub enum Siblings {
     /// Move-to-front: a child found by a scan is moved to the front, a new child is inserted
     /// there (the paper's suggested fix for long scans, section 4.2).
     MoveToFront,
+    /// Adaptive: creation order, but a child found after stepping over at least this many
+    /// siblings is moved to the front (only long scans pay for a move).
+    MoveToFrontAfter(u32),
+}
+
+impl Siblings {
+    /// The scan length from which a found child moves to the front (`u32::MAX`: never).
+    fn move_after(self) -> u32 {
+        match self {
+            Siblings::Append => u32::MAX,
+            Siblings::MoveToFront => 1,
+            Siblings::MoveToFrontAfter(n) => n.max(1),
+        }
+    }
 }
 
 impl FromStr for Siblings {
@@ -71,19 +87,27 @@ impl FromStr for Siblings {
         match s {
             "append" => Ok(Siblings::Append),
             "move-to-front" | "mtf" => Ok(Siblings::MoveToFront),
-            _ => Err(format!(
-                "unknown sibling order '{s}' (expected append or move-to-front)"
-            )),
+            _ => s
+                .strip_prefix("mtf:")
+                .and_then(|n| n.parse::<u32>().ok())
+                .filter(|&n| n >= 1)
+                .map(Siblings::MoveToFrontAfter)
+                .ok_or_else(|| {
+                    format!(
+                        "unknown sibling order '{s}' (expected append, mtf or mtf:N with N >= 1)"
+                    )
+                }),
         }
     }
 }
 
 impl fmt::Display for Siblings {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            Siblings::Append => "append",
-            Siblings::MoveToFront => "move-to-front",
-        })
+        match self {
+            Siblings::Append => f.write_str("append"),
+            Siblings::MoveToFront => f.write_str("mtf"),
+            Siblings::MoveToFrontAfter(n) => write!(f, "mtf:{n}"),
+        }
     }
 }
 
@@ -203,6 +227,8 @@ pub struct KSlabForest {
     slab: u32,
     /// How children are ordered.
     siblings: Siblings,
+    /// `siblings.move_after()`, cached for the scan loop.
+    move_after: u32,
     /// The arena; `NodeId(i)` is `nodes[i]`.
     nodes: Vec<KsfNode>,
     /// `R`: the roots, by (function, label).
@@ -224,6 +250,7 @@ impl KSlabForest {
             k,
             slab: (k - 1).max(1),
             siblings,
+            move_after: siblings.move_after(),
             nodes: Vec::new(),
             roots: HashMap::new(),
             counters: PushCounters::default(),
@@ -294,24 +321,27 @@ impl KSlabForest {
     /// The child of `parent` labeled `label`, added if missing (lines 13-17 and 21-25).
     #[inline]
     fn child(&mut self, parent: u32, label: u64) -> u32 {
-        self.counters.child_lookups += 1;
         let first = self.nodes[parent as usize].first_child;
         let mut prev = NONE;
         let mut at = first;
+        let mut steps = 0u32;
         while at != NONE {
             let node = self.nodes[at as usize];
             if node.label == label {
-                if self.siblings == Siblings::MoveToFront && prev != NONE {
+                if steps >= self.move_after {
+                    // Unlink `at` and make it the first child.
                     self.nodes[prev as usize].next_sibling = node.next_sibling;
                     self.nodes[at as usize].next_sibling = first;
                     self.nodes[parent as usize].first_child = at;
                 }
+                self.count_lookup(steps);
                 return at;
             }
-            self.counters.sibling_steps += 1;
+            steps += 1;
             prev = at;
             at = node.next_sibling;
         }
+        self.count_lookup(steps);
         let new = u32::try_from(self.nodes.len())
             .ok()
             .filter(|&n| n != NONE)
@@ -325,6 +355,12 @@ impl KSlabForest {
         }
         self.nodes.push(node);
         new
+    }
+
+    #[inline]
+    fn count_lookup(&mut self, steps: u32) {
+        self.counters.child_lookups += 1;
+        self.counters.sibling_steps += u64::from(steps);
     }
 
     /// The `k` of this forest.
@@ -517,5 +553,36 @@ mod tests {
         assert_eq!(plain.labeled_nodes(), mtf.labeled_nodes());
         // Scans: plain steps over 1 and 2 for each later 3; move-to-front finds 3 first.
         assert!(mtf.counters().sibling_steps < plain.counters().sibling_steps);
+    }
+
+    #[test]
+    fn move_to_front_after_a_long_scan_only() {
+        let mut f = KSlabForest::with_siblings(2, Siblings::MoveToFrontAfter(2));
+        let mut c = Cursor::default();
+        // k = 2: every item is a slab; the root 9's children record what followed 9.
+        for id in [9, 1, 9, 2, 9, 3, 9, 2, 9, 3] {
+            f.push(&mut c, RootKey::new(0, id));
+        }
+        let root = f.roots().into_iter().find(|(k, _)| k.bl_id == 9).unwrap().1;
+        let labels: Vec<u64> = f.children(root).map(|n| f.node(n).label()).collect();
+        // 2 (one step) stayed; 3 (two steps) moved to the front.
+        assert_eq!(labels, vec![3, 1, 2]);
+    }
+
+    #[test]
+    fn sibling_orders_parse_and_print() {
+        for s in [
+            Siblings::Append,
+            Siblings::MoveToFront,
+            Siblings::MoveToFrontAfter(4),
+        ] {
+            assert_eq!(s.to_string().parse::<Siblings>(), Ok(s));
+        }
+        assert_eq!(
+            "move-to-front".parse::<Siblings>(),
+            Ok(Siblings::MoveToFront)
+        );
+        assert!("mtf:0".parse::<Siblings>().is_err());
+        assert!("front".parse::<Siblings>().is_err());
     }
 }
