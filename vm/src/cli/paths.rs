@@ -135,7 +135,11 @@ pub fn render_text(program: &str, path_ends: PathEnds, counts: &[StaticPathCount
             c.innermost_loops.to_string(),
             mark(c.bl, !c.bl_fallbacks.is_empty()),
         ];
-        row.extend(c.rows.iter().map(|r| mark(r.paths, !r.fallbacks.is_empty())));
+        row.extend(
+            c.rows
+                .iter()
+                .map(|r| mark(r.paths, !r.fallbacks.is_empty())),
+        );
         rows.push(row);
     }
     let widths: Vec<usize> = (0..rows[0].len())
@@ -157,7 +161,10 @@ pub fn render_text(program: &str, path_ends: PathEnds, counts: &[StaticPathCount
         .flat_map(|c| fallbacks(c).into_iter().map(|f| (c.name.clone(), f)))
         .collect();
     if all.is_empty() {
-        let _ = writeln!(o, "no fallbacks: every innermost loop is profiled over K iterations");
+        let _ = writeln!(
+            o,
+            "no fallbacks: every innermost loop is profiled over K iterations"
+        );
     } else {
         let _ = writeln!(o, "fallbacks (* above):");
         for (func, (what, msg)) in all {
@@ -178,7 +185,12 @@ fn mark(n: u64, fell_back: bool) -> String {
 /// The JSON report: `{"program", "path_ends", "k": [first, last], "functions": [{"name",
 /// "line", "innermost_loops", "bl", "bl_fallbacks", "kiter": [{"k", "paths", "k_loops",
 /// "fallbacks"}]}]}`, fallbacks as messages.
-pub fn render_json(program: &str, path_ends: PathEnds, ks: &KRange, counts: &[StaticPathCounts]) -> String {
+pub fn render_json(
+    program: &str,
+    path_ends: PathEnds,
+    ks: &KRange,
+    counts: &[StaticPathCounts],
+) -> String {
     let functions: Vec<serde_json::Value> = counts
         .iter()
         .map(|c| {
@@ -236,7 +248,9 @@ pub fn run(args: &PathsArgs) -> i32 {
     };
     let mut stdout = std::io::stdout().lock();
     // A closed pipe (`| head`) is not an error worth reporting.
-    let _ = stdout.write_all(out.as_bytes()).and_then(|()| stdout.flush());
+    let _ = stdout
+        .write_all(out.as_bytes())
+        .and_then(|()| stdout.flush());
     0
 }
 
@@ -279,12 +293,20 @@ mod tests {
         let lines: Vec<&str> = text.lines().collect();
         assert!(lines[0].contains("path ends: backedge"));
         let head: Vec<&str> = lines[1].split_whitespace().collect();
-        assert_eq!(head, ["function", "line", "loops", "BL", "k=1", "k=2", "k=3"]);
+        assert_eq!(
+            head,
+            ["function", "line", "loops", "BL", "k=1", "k=2", "k=3"]
+        );
         let row: Vec<&str> = lines[2].split_whitespace().collect();
-        let expected: Vec<String> = ["main".to_string(), "1".into(), "1".into(), c[0].bl.to_string()]
-            .into_iter()
-            .chain(c[0].rows.iter().map(|r| r.paths.to_string()))
-            .collect();
+        let expected: Vec<String> = [
+            "main".to_string(),
+            "1".into(),
+            "1".into(),
+            c[0].bl.to_string(),
+        ]
+        .into_iter()
+        .chain(c[0].rows.iter().map(|r| r.paths.to_string()))
+        .collect();
         assert_eq!(row, expected);
         assert!(lines[3].starts_with("no fallbacks"));
     }
@@ -299,7 +321,12 @@ mod tests {
         let f = &v["functions"][0];
         assert_eq!(f["name"], "main");
         assert_eq!(f["bl"], c[0].bl);
-        let ks: Vec<u64> = f["kiter"].as_array().unwrap().iter().map(|r| r["k"].as_u64().unwrap()).collect();
+        let ks: Vec<u64> = f["kiter"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|r| r["k"].as_u64().unwrap())
+            .collect();
         assert_eq!(ks, [2, 3, 4]);
         assert_eq!(f["kiter"][1]["paths"], c[0].rows[1].paths);
     }

@@ -307,12 +307,11 @@ impl KiterRuntime {
         }
         let cfg = fc.cfg();
         let dfs = DepthFirst::compute(cfg);
-        let kit = number(cfg, &dfs, self.k, self.path_ends).map_err(|error| {
-            KiterError::Numbering {
+        let kit =
+            number(cfg, &dfs, self.k, self.path_ends).map_err(|error| KiterError::Numbering {
                 func: func.to_string(),
                 error,
-            }
-        })?;
+            })?;
         let plan = kit.plan_weighted(self.placement, weights);
         let entry_edge = fc
             .has_virtual_entry()
@@ -332,7 +331,7 @@ impl KiterRuntime {
                 continue;
             }
             let op = op_of(e);
-            let noop = |p: Option<Probe>| p.map_or(true, |p| plan.is_noop(&p));
+            let noop = |p: Option<Probe>| p.is_none_or(|p| plan.is_noop(&p));
             if !op.to_exit && noop(op.outside) && noop(op.inside) {
                 continue;
             }
@@ -404,7 +403,11 @@ impl KiterRuntime {
             return;
         };
         debug_assert_eq!(fr.func, func);
-        let Some(f) = self.funcs.get_mut(func.index()).and_then(|f| f.as_deref_mut()) else {
+        let Some(f) = self
+            .funcs
+            .get_mut(func.index())
+            .and_then(|f| f.as_deref_mut())
+        else {
             return;
         };
         let c = &mut self.slots[base..base + kk];
@@ -459,8 +462,7 @@ impl KiterRuntime {
                 Some(f) => {
                     let cfg = f.fc.cfg();
                     let dfs = DepthFirst::compute(cfg);
-                    let kit =
-                        number(cfg, &dfs, self.k, self.path_ends).map_err(numbering_error)?;
+                    let kit = number(cfg, &dfs, self.k, self.path_ends).map_err(numbering_error)?;
                     let static_paths = f.plan.num_paths;
                     let mut counted = Vec::with_capacity(f.counters.len());
                     for (id, n) in f.counters.iter() {
@@ -493,8 +495,8 @@ impl KiterRuntime {
                         error,
                     })?;
                     let dfs = DepthFirst::compute(fc.cfg());
-                    let kit = number(fc.cfg(), &dfs, self.k, self.path_ends)
-                        .map_err(numbering_error)?;
+                    let kit =
+                        number(fc.cfg(), &dfs, self.k, self.path_ends).map_err(numbering_error)?;
                     out.push(FunctionProfile::new(
                         &fdef.name,
                         fdef.loc.line,

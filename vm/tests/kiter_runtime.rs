@@ -1,0 +1,600 @@
+//! The `kiter:K` runtime (`vm::tier::kiter`) against the reference semantics of k-iteration
+//! counting (`shared/design/cfg-format.md`, "Reference semantics of k-iteration counting",
+//! re-implemented here on node sequences from the design note alone), on every program of
+//! `programs/` (the benchmarks excepted), K = 1..4, both path-end strategies.
+//!
+//! The activations are the ones the block-level recorder (`tier_support`) saw; they are fed to
+//! the runtime as its probes would be called by instrumented code (entry probe, the probe of
+//! every listed edge taken, `on_entry`/`on_return` around them), with activations nested in
+//! one another so that the runtime's frame stack is exercised. The runtime's profiles (ids
+//! identified back to block sequences) must equal the reference's counts exactly; its ids must
+//! equal those of the profiler's reference executor (`KIterState`); K = 1 must equal the
+//! Ball-Larus paths by definition (`vm::tier::oracle`); and frames switched to instrumented
+//! code mid-loop (`on_osr`, at every kind of backward jump) must count exactly the paths that
+//! start after the switch.
+
+mod tier_support;
+
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::path::PathBuf;
+use std::sync::OnceLock;
+
+use lang::bytecode::FuncIdx;
+use profiler::k_iteration::{KIterConfig, KIterState, KIteration};
+use profiler::{Block, Cfg, DepthFirst, Edge, Fallback, Loops, Path, PathEnds};
+use tier_support::{record, Recorded};
+use vm::tier::cfg_build::FunctionCfg;
+use vm::tier::kiter::{KiterRuntime, ENTRY_PROBE};
+use vm::tier::oracle::{Oracle, PathCounts};
+
+/// Programs of `programs/` except the benchmarks (their traces are tens of millions of blocks).
+fn programs() -> Vec<(String, String)> {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../programs");
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "c"))
+        .filter(|p| {
+            !p.file_name()
+                .unwrap()
+                .to_string_lossy()
+                .starts_with("bench_")
+        })
+        .collect();
+    files.sort();
+    files
+        .into_iter()
+        .map(|p| {
+            let src = std::fs::read_to_string(&p).unwrap();
+            (p.file_name().unwrap().to_string_lossy().into_owned(), src)
+        })
+        .collect()
+}
+
+// ---------------------------------------------------------------------------------------------
+// The reference semantics, from the design note.
+
+/// Loops by the design note's definitions, computed naively: back edges by a recursive
+/// depth-first search from the entry (successors in order; `u -> v` is a back edge when `v` is
+/// on the stack), natural loops by a backward search from the tails stopping at the header.
+struct Loopy {
+    back: BTreeSet<(Block, Block)>,
+    /// Natural loop of each header.
+    natural: BTreeMap<Block, BTreeSet<Block>>,
+}
+
+impl Loopy {
+    fn new(cfg: &Cfg) -> Self {
+        fn dfs(
+            cfg: &Cfg,
+            u: Block,
+            seen: &mut BTreeSet<Block>,
+            stack: &mut BTreeSet<Block>,
+            back: &mut BTreeSet<(Block, Block)>,
+        ) {
+            seen.insert(u);
+            stack.insert(u);
+            for &v in cfg.successors(u) {
+                if !seen.contains(&v) {
+                    dfs(cfg, v, seen, stack, back);
+                } else if stack.contains(&v) {
+                    back.insert((u, v));
+                }
+            }
+            stack.remove(&u);
+        }
+        let mut back = BTreeSet::new();
+        dfs(
+            cfg,
+            cfg.entry(),
+            &mut BTreeSet::new(),
+            &mut BTreeSet::new(),
+            &mut back,
+        );
+        let preds = |x: Block| -> Vec<Block> {
+            cfg.blocks()
+                .filter(|&p| cfg.successors(p).contains(&x))
+                .collect()
+        };
+        let mut natural: BTreeMap<Block, BTreeSet<Block>> = BTreeMap::new();
+        for &(t, h) in &back {
+            let set = natural.entry(h).or_insert_with(|| BTreeSet::from([h]));
+            let mut work = vec![t];
+            while let Some(x) = work.pop() {
+                if set.insert(x) {
+                    work.extend(preds(x));
+                }
+            }
+        }
+        Loopy { back, natural }
+    }
+
+    fn is_header(&self, b: Block) -> bool {
+        self.natural.contains_key(&b)
+    }
+
+    fn in_loop(&self, h: Block, x: Block) -> bool {
+        self.natural.get(&h).is_some_and(|l| l.contains(&x))
+    }
+
+    /// Headers of innermost loops: loops containing no other loop's header.
+    fn innermost(&self) -> BTreeSet<Block> {
+        self.natural
+            .iter()
+            .filter(|(&h, l)| l.iter().all(|&x| x == h || !self.is_header(x)))
+            .map(|(&h, _)| h)
+            .collect()
+    }
+}
+
+/// A partial path and the index of the step that started it (0: the entry).
+type Partial = (Vec<Block>, usize);
+
+/// The reference machine for one function.
+struct Reference<'a> {
+    cfg: &'a Cfg,
+    loops: Loopy,
+    k: usize,
+    ends: PathEnds,
+    k_headers: BTreeSet<Block>,
+    cuts: BTreeSet<Block>,
+}
+
+impl<'a> Reference<'a> {
+    /// The machine for `cfg`, with the fallbacks the numbering took (demoted loops are not
+    /// k-loops; extra cut blocks end paths like headers).
+    fn new(cfg: &'a Cfg, k: usize, ends: PathEnds, fallbacks: &[Fallback]) -> Self {
+        let loops = Loopy::new(cfg);
+        let mut k_headers = loops.innermost();
+        let mut cuts = BTreeSet::new();
+        for f in fallbacks {
+            match f {
+                Fallback::LoopToAcyclic { header, .. } => {
+                    k_headers.remove(header);
+                }
+                Fallback::ExtraCuts { blocks, .. } => cuts.extend(blocks.iter().copied()),
+            }
+        }
+        Reference {
+            cfg,
+            loops,
+            k,
+            ends,
+            k_headers,
+            cuts,
+        }
+    }
+
+    fn ends_path(&self, u: Block, v: Block) -> bool {
+        self.cuts.contains(&v)
+            || match self.ends {
+                PathEnds::Header => self.loops.is_header(v),
+                PathEnds::Backedge => self.loops.back.contains(&(u, v)),
+            }
+    }
+
+    /// Runs the design note's steps 1-4 along `blocks` (an activation from its entry; it
+    /// reached the exit if `finished`), counting into `into` every path that started at a step
+    /// after `osr` (`None`: every path).
+    fn run(
+        &self,
+        blocks: &[Block],
+        finished: bool,
+        osr: Option<usize>,
+        into: &mut BTreeMap<Path, u64>,
+    ) {
+        assert_eq!(blocks[0], self.cfg.entry());
+        let mut count = |p: &Partial, end: Option<Block>| {
+            if osr.is_none_or(|o| p.1 > o) {
+                let path = Path {
+                    nodes: p.0.clone(),
+                    end,
+                };
+                *into.entry(path).or_insert(0) += 1;
+            }
+        };
+        // The live counters c[0..=itr].
+        let mut c: Vec<Partial> = vec![(vec![blocks[0]], 0)];
+        let mut itr = 0usize;
+        let mut active: Option<Block> = None;
+        for (i, w) in blocks.windows(2).enumerate() {
+            let (u, v) = (w[0], w[1]);
+            let step = i + 1;
+            assert!(self.cfg.find_edge(u, v).is_some());
+            // 1. Leaving the active k-loop.
+            if let Some(h) = active {
+                if self.loops.in_loop(h, u) && !self.loops.in_loop(h, v) {
+                    c = vec![c[itr].clone()];
+                    itr = 0;
+                    active = None;
+                }
+            }
+            if active == Some(v) && self.loops.back.contains(&(u, v)) {
+                // 2. A back edge of the active k-loop.
+                if itr == self.k - 1 {
+                    count(&c[itr], Some(v));
+                }
+                let mut shifted: Vec<Partial> = vec![(vec![v], step)];
+                for p in c.iter().take(self.k - 1) {
+                    let mut p = p.clone();
+                    p.0.push(v);
+                    shifted.push(p);
+                }
+                itr = (itr + 1).min(self.k - 1);
+                shifted.truncate(itr + 1);
+                c = shifted;
+            } else if self.ends_path(u, v) {
+                // 3. A path end.
+                count(&c[0], Some(v));
+                c = vec![(vec![v], step)];
+                itr = 0;
+                active = None;
+                if self.k_headers.contains(&v) {
+                    active = Some(v);
+                }
+            } else {
+                // 4. Any other edge.
+                for p in &mut c {
+                    p.0.push(v);
+                }
+                if self.k_headers.contains(&v) && !self.loops.in_loop(v, u) {
+                    active = Some(v);
+                    itr = 0;
+                    c.truncate(1);
+                }
+            }
+        }
+        if finished {
+            assert_eq!(*blocks.last().unwrap(), self.cfg.exit());
+            count(&c[0], None);
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Driving the runtime.
+
+/// Per function: the probe index of each listed edge.
+type Sites = Vec<HashMap<Edge, u16>>;
+
+fn tier_up_all(rec: &Recorded, k: u32, ends: PathEnds) -> (KiterRuntime, Sites) {
+    let mut rt = KiterRuntime::new(k, ends).unwrap();
+    let mut sites = Vec::new();
+    for (i, fc) in rec.cfgs.iter().enumerate() {
+        let listed = rt.tier_up(FuncIdx(i as u16), fc).unwrap();
+        let cfg = fc.cfg();
+        // Every edge into the exit is listed; the virtual entry's edge never is; indices are
+        // distinct and never the entry probe's.
+        for e in cfg.edges() {
+            let listed_here = listed.iter().any(|&(x, _)| x == e);
+            if cfg.target(e) == cfg.exit() {
+                assert!(listed_here, "{e} into the exit is not listed");
+            }
+            if fc.has_virtual_entry() && cfg.source(e) == cfg.entry() {
+                assert!(!listed_here);
+            }
+        }
+        let map: HashMap<Edge, u16> = listed.iter().copied().collect();
+        assert_eq!(map.len(), listed.len());
+        assert!(map.values().all(|&k| k != ENTRY_PROBE));
+        assert_eq!(
+            map.values().collect::<BTreeSet<_>>().len(),
+            listed.len(),
+            "probe indices are distinct"
+        );
+        sites.push(map);
+    }
+    (rt, sites)
+}
+
+/// The probe calls of the steps `from..` of an activation (step `i` is `blocks[i-1] ->
+/// blocks[i]`), as instrumented code makes them.
+fn probe_steps(
+    rt: &mut KiterRuntime,
+    fc: &FunctionCfg,
+    sites: &HashMap<Edge, u16>,
+    f: FuncIdx,
+    blocks: &[Block],
+    from: usize,
+) {
+    let cfg = fc.cfg();
+    for i in from.max(1)..blocks.len() {
+        let (u, v) = (blocks[i - 1], blocks[i]);
+        let e = cfg.find_edge(u, v).unwrap();
+        if fc.has_virtual_entry() && u == cfg.entry() {
+            continue; // the entry probe ran it
+        }
+        if let Some(&k) = sites.get(&e) {
+            rt.on_probe(f, k);
+        }
+    }
+}
+
+/// One activation, with `inner` run nested inside it halfway through.
+fn drive_nested(
+    rt: &mut KiterRuntime,
+    rec: &Recorded,
+    sites: &Sites,
+    outer: (FuncIdx, &[Block]),
+    inner: &[(FuncIdx, &[Block])],
+) {
+    let (f, blocks) = outer;
+    let fc = &rec.cfgs[f.index()];
+    rt.on_entry(f);
+    rt.on_probe(f, ENTRY_PROBE);
+    let half = blocks.len() / 2;
+    probe_steps(rt, fc, &sites[f.index()], f, &blocks[..half.max(1)], 1);
+    let depth = rt.depth();
+    if let Some((&first, rest)) = inner.split_first() {
+        drive_nested(rt, rec, sites, first, rest);
+    }
+    assert_eq!(rt.depth(), depth);
+    probe_steps(rt, fc, &sites[f.index()], f, blocks, half.max(1));
+    rt.on_return(f);
+}
+
+/// The runtime's counts per function, as paths, and by id.
+fn runtime_counts(rt: &KiterRuntime, rec: &Recorded) -> Vec<BTreeMap<Path, u64>> {
+    let profiles = rt.into_profiles(&rec.program, |_| Some(0)).unwrap();
+    profiles
+        .iter()
+        .map(|fp| {
+            fp.paths
+                .iter()
+                .map(|p| {
+                    let path = Path {
+                        nodes: p.blocks.iter().map(|&b| Block::new(b as usize)).collect(),
+                        end: p.end.map(|b| Block::new(b as usize)),
+                    };
+                    (path, p.count)
+                })
+                .collect()
+        })
+        .collect()
+}
+
+/// Steps of the activations of one function that the tests feed to the runtime: the
+/// recorded runs are up to millions of steps, and the reference is slow in a debug build.
+const STEP_BUDGET: usize = 20_000;
+
+/// The activations a test drives: finished ones (each from the entry to the exit) and
+/// unfinished ones (a prefix from the entry: those the run abandoned, and the first
+/// `STEP_BUDGET` steps of a function's first activation when it alone exceeds the budget).
+struct Sample<'r> {
+    finished: Vec<(FuncIdx, &'r [Block])>,
+    unfinished: Vec<(FuncIdx, &'r [Block])>,
+}
+
+fn sample(rec: &Recorded) -> Sample<'_> {
+    let mut finished = Vec::new();
+    let mut unfinished = Vec::new();
+    for (i, acts) in rec.finished.iter().enumerate() {
+        let f = FuncIdx(i as u16);
+        let mut left = STEP_BUDGET;
+        for a in acts {
+            if a.len() <= left {
+                finished.push((f, &a[..]));
+                left -= a.len();
+            } else {
+                if left == STEP_BUDGET {
+                    unfinished.push((f, &a[..left]));
+                }
+                break;
+            }
+        }
+    }
+    for (f, blocks) in &rec.unfinished {
+        unfinished.push((*f, &blocks[..blocks.len().min(STEP_BUDGET)]));
+    }
+    Sample {
+        finished,
+        unfinished,
+    }
+}
+
+/// Every program recorded once for all tests of this file.
+fn recordings() -> &'static [(String, Recorded)] {
+    static RECS: OnceLock<Vec<(String, Recorded)>> = OnceLock::new();
+    RECS.get_or_init(|| {
+        programs()
+            .into_iter()
+            .map(|(name, src)| {
+                let rec = record(&name, &src);
+                (name, rec)
+            })
+            .collect()
+    })
+}
+
+/// Runs the whole recorded program through the runtime (activations nested three deep, the
+/// unfinished ones last, never returning) and checks it against the reference semantics, the
+/// profiler's executor and, for K = 1, Ball-Larus by definition.
+fn check_program(name: &str, rec: &Recorded, k: u32, ends: PathEnds) {
+    let (mut rt, sites) = tier_up_all(rec, k, ends);
+    let sample = sample(rec);
+    for group in sample.finished.chunks(3) {
+        drive_nested(&mut rt, rec, &sites, group[0], &group[1..]);
+    }
+    assert_eq!(rt.depth(), 0);
+    for (f, blocks) in &sample.unfinished {
+        let fc = &rec.cfgs[f.index()];
+        rt.on_entry(*f);
+        rt.on_probe(*f, ENTRY_PROBE);
+        probe_steps(&mut rt, fc, &sites[f.index()], *f, blocks, 1);
+    }
+    let got = runtime_counts(&rt, rec);
+    for (i, fc) in rec.cfgs.iter().enumerate() {
+        let fname = &rec.program.functions[i].name;
+        let what = format!("{name}: {fname}, K = {k}, {ends}");
+        let kf = rt.function(FuncIdx(i as u16)).unwrap();
+        let reference = Reference::new(fc.cfg(), k as usize, ends, kf.fallbacks());
+        let mut expected = BTreeMap::new();
+        for &(f, a) in &sample.finished {
+            if f.index() == i {
+                reference.run(a, true, None, &mut expected);
+            }
+        }
+        for &(f, blocks) in &sample.unfinished {
+            if f.index() == i {
+                reference.run(blocks, false, None, &mut expected);
+            }
+        }
+        assert_eq!(got[i], expected, "{what}");
+        // The same ids as the profiler's reference executor.
+        let plan = kf.plan();
+        let mut by_executor: BTreeMap<u64, u64> = BTreeMap::new();
+        let cfg = fc.cfg();
+        for &(_, a) in sample.finished.iter().filter(|(f, _)| f.index() == i) {
+            let mut st = KIterState::new(plan);
+            let mut emit = |id| *by_executor.entry(id).or_insert(0) += 1;
+            for w in a.windows(2) {
+                st.take_edge(plan, cfg.find_edge(w[0], w[1]).unwrap(), &mut emit)
+                    .unwrap();
+            }
+            st.finish(plan, &mut emit).unwrap();
+        }
+        for &(f, blocks) in &sample.unfinished {
+            if f.index() == i {
+                let mut st = KIterState::new(plan);
+                let mut emit = |id| *by_executor.entry(id).or_insert(0) += 1;
+                for w in blocks.windows(2) {
+                    st.take_edge(plan, cfg.find_edge(w[0], w[1]).unwrap(), &mut emit)
+                        .unwrap();
+                }
+            }
+        }
+        let by_runtime: BTreeMap<u64, u64> = kf.counters().iter().collect();
+        assert_eq!(by_runtime, by_executor, "{what}: ids");
+        if k == 1 {
+            let oracle = Oracle::new(cfg, ends, &[]);
+            let mut bl = PathCounts::default();
+            for &(f, a) in sample.finished.iter().chain(&sample.unfinished) {
+                if f.index() == i {
+                    oracle.add_activation(a, &mut bl).unwrap();
+                }
+            }
+            assert_eq!(got[i], bl.counts, "{what}: K = 1 is Ball-Larus");
+        }
+    }
+}
+
+#[test]
+fn every_program_counts_as_the_reference_semantics() {
+    let mut seen = 0;
+    for (name, rec) in recordings() {
+        for ends in [PathEnds::Header, PathEnds::Backedge] {
+            for k in 1..=4 {
+                check_program(name, rec, k, ends);
+            }
+        }
+        seen += 1;
+    }
+    assert!(seen >= 20, "only {seen} programs");
+}
+
+/// The positions where on-stack replacement can happen: step `i` follows a backward pc jump
+/// (the tier-0 `on_back_edge` hook), so the frame continues at the first pc of `blocks[i]`.
+fn osr_points(fc: &FunctionCfg, blocks: &[Block]) -> Vec<usize> {
+    (1..blocks.len())
+        .filter(|&i| {
+            let (u, v) = (blocks[i - 1], blocks[i]);
+            match (fc.last_pc(u), fc.first_pc(v)) {
+                (Some(from), Some(to)) => to.index() <= from.index(),
+                _ => false,
+            }
+        })
+        .collect()
+}
+
+#[test]
+fn frames_switched_mid_loop_count_exactly_the_paths_started_after_the_switch() {
+    let mut switched = 0usize;
+    for (name, rec) in recordings() {
+        for ends in [PathEnds::Header, PathEnds::Backedge] {
+            for k in 1..=4u32 {
+                let (mut rt, sites) = tier_up_all(rec, k, ends);
+                let mut expected: Vec<BTreeMap<Path, u64>> = vec![BTreeMap::new(); rec.cfgs.len()];
+                let sample = sample(rec);
+                for (i, fc) in rec.cfgs.iter().enumerate() {
+                    let f = FuncIdx(i as u16);
+                    let kf = rt.function(f).unwrap();
+                    let reference = Reference::new(fc.cfg(), k as usize, ends, kf.fallbacks());
+                    // At most 8 activations per function, each switched at up to 4 points
+                    // spread over its run (the first backward jump, the last, two between).
+                    let acts = sample
+                        .finished
+                        .iter()
+                        .map(|&(g, a)| (g, a, true))
+                        .chain(sample.unfinished.iter().map(|&(g, a)| (g, a, false)))
+                        .filter(|&(g, _, _)| g == f)
+                        .take(8);
+                    for (_, a, done) in acts {
+                        let points = osr_points(fc, a);
+                        let mut chosen: Vec<usize> = [0, points.len() / 3, 2 * points.len() / 3]
+                            .iter()
+                            .filter_map(|&j| points.get(j).copied())
+                            .chain(points.last().copied())
+                            .collect();
+                        chosen.dedup();
+                        for p in chosen {
+                            rt.on_entry(f);
+                            rt.on_osr(f);
+                            probe_steps(&mut rt, fc, &sites[i], f, a, p + 1);
+                            if done {
+                                rt.on_return(f);
+                            }
+                            reference.run(a, done, Some(p), &mut expected[i]);
+                            switched += 1;
+                        }
+                    }
+                }
+                let got = runtime_counts(&rt, rec);
+                for i in 0..rec.cfgs.len() {
+                    assert_eq!(
+                        got[i], expected[i],
+                        "{name}: {}, K = {k}, {ends}",
+                        rec.program.functions[i].name
+                    );
+                }
+            }
+        }
+    }
+    assert!(switched > 1000, "only {switched} switches");
+}
+
+/// Functions that never tier up report no paths and their static k-iteration count; a
+/// baseline activation sees no probes, and a frame that never ran the entry probe counts
+/// nothing even if probes arrive (it is not instrumented).
+#[test]
+fn untiered_functions_and_baseline_frames_count_nothing() {
+    let src = "int f(int n) { int s = 0; while (n > 0) { s += n; n--; } return s; }\n\
+               int main(void) { return f(3) & 1; }\n";
+    let rec = record("t.c", src);
+    let mut rt = KiterRuntime::new(2, PathEnds::Header).unwrap();
+    let f = FuncIdx(0);
+    let sites = rt.tier_up(f, &rec.cfgs[0]).unwrap();
+    // A baseline activation of `f` (no entry probe): probes are ignored.
+    rt.on_entry(f);
+    for &(_, k) in &sites {
+        rt.on_probe(f, k);
+    }
+    rt.on_return(f);
+    assert!(rt.function(f).unwrap().counters().is_empty());
+    let profiles = rt.into_profiles(&rec.program, |_| Some(7)).unwrap();
+    assert_eq!(profiles[0].tiered_up_at, Some(7));
+    assert!(profiles[0].paths.is_empty());
+    let main = &profiles[1];
+    assert_eq!(main.tiered_up_at, None);
+    assert!(main.paths.is_empty());
+    let dfs = DepthFirst::compute(rec.cfgs[1].cfg());
+    let loops = Loops::compute(rec.cfgs[1].cfg(), &dfs);
+    let kit = KIteration::compute(
+        rec.cfgs[1].cfg(),
+        &dfs,
+        &loops,
+        KIterConfig::new(2, PathEnds::Header),
+    )
+    .unwrap();
+    assert_eq!(main.static_paths, kit.num_paths());
+    assert!(KiterRuntime::new(0, PathEnds::Header).is_err());
+}
