@@ -108,7 +108,7 @@ fn fallbacks(c: &StaticPathCounts) -> Vec<(String, String)> {
     out
 }
 
-/// The text report: a header line, a table (function, line, innermost loops, BL, one column
+/// The text report: a header line, a table (function, line, number of innermost loops, BL, one column
 /// per K with `*` marking a count that took a fallback), then the fallbacks.
 pub fn render_text(program: &str, path_ends: PathEnds, counts: &[StaticPathCounts]) -> String {
     let mut o = String::new();
@@ -123,7 +123,7 @@ pub fn render_text(program: &str, path_ends: PathEnds, counts: &[StaticPathCount
     let mut header = vec![
         "function".to_string(),
         "line".into(),
-        "loops".into(),
+        "innermost".into(),
         "BL".into(),
     ];
     header.extend(ks.iter().map(|k| format!("k={k}")));
@@ -184,39 +184,67 @@ fn mark(n: u64, fell_back: bool) -> String {
 
 /// The JSON report: `{"program", "path_ends", "k": [first, last], "functions": [{"name",
 /// "line", "innermost_loops", "bl", "bl_fallbacks", "kiter": [{"k", "paths", "k_loops",
-/// "fallbacks"}]}]}`, fallbacks as messages.
+/// "fallbacks"}]}]}` in this order, fallbacks as messages.
 pub fn render_json(
     program: &str,
     path_ends: PathEnds,
     ks: &KRange,
     counts: &[StaticPathCounts],
 ) -> String {
-    let functions: Vec<serde_json::Value> = counts
+    #[derive(serde::Serialize)]
+    struct Doc<'a> {
+        program: &'a str,
+        path_ends: String,
+        k: [u32; 2],
+        functions: Vec<Func<'a>>,
+    }
+    #[derive(serde::Serialize)]
+    struct Func<'a> {
+        name: &'a str,
+        line: u32,
+        innermost_loops: usize,
+        bl: u64,
+        bl_fallbacks: Vec<String>,
+        kiter: Vec<Row>,
+    }
+    #[derive(serde::Serialize)]
+    struct Row {
+        k: u32,
+        paths: u64,
+        k_loops: usize,
+        fallbacks: Vec<String>,
+    }
+    let functions = counts
         .iter()
         .map(|c| {
             let name = |b: Block| block_name(c, b);
-            serde_json::json!({
-                "name": c.name,
-                "line": c.line,
-                "innermost_loops": c.innermost_loops,
-                "bl": c.bl,
-                "bl_fallbacks": c.bl_fallbacks.iter().map(|f| f.render(&name)).collect::<Vec<_>>(),
-                "kiter": c.rows.iter().map(|r| serde_json::json!({
-                    "k": r.k,
-                    "paths": r.paths,
-                    "k_loops": r.k_loops,
-                    "fallbacks": r.fallbacks.iter().map(|f| f.render(&name)).collect::<Vec<_>>(),
-                })).collect::<Vec<_>>(),
-            })
+            let render = |fs: &[profiler::Fallback]| fs.iter().map(|f| f.render(&name)).collect();
+            Func {
+                name: &c.name,
+                line: c.line,
+                innermost_loops: c.innermost_loops,
+                bl: c.bl,
+                bl_fallbacks: render(&c.bl_fallbacks),
+                kiter: c
+                    .rows
+                    .iter()
+                    .map(|r| Row {
+                        k: r.k,
+                        paths: r.paths,
+                        k_loops: r.k_loops,
+                        fallbacks: render(&r.fallbacks),
+                    })
+                    .collect(),
+            }
         })
         .collect();
-    let doc = serde_json::json!({
-        "program": program,
-        "path_ends": path_ends.to_string(),
-        "k": [ks.0.start(), ks.0.end()],
-        "functions": functions,
-    });
-    let mut s = serde_json::to_string_pretty(&doc).expect("JSON values always serialize");
+    let doc = Doc {
+        program,
+        path_ends: path_ends.to_string(),
+        k: [*ks.0.start(), *ks.0.end()],
+        functions,
+    };
+    let mut s = serde_json::to_string_pretty(&doc).expect("plain data always serializes");
     s.push('\n');
     s
 }
@@ -295,7 +323,7 @@ mod tests {
         let head: Vec<&str> = lines[1].split_whitespace().collect();
         assert_eq!(
             head,
-            ["function", "line", "loops", "BL", "k=1", "k=2", "k=3"]
+            ["function", "line", "innermost", "BL", "k=1", "k=2", "k=3"]
         );
         let row: Vec<&str> = lines[2].split_whitespace().collect();
         let expected: Vec<String> = [
