@@ -321,3 +321,413 @@ pub fn path_id(bl: &BallLarus, cfg: &profiler::Cfg, path: &Path) -> u64 {
     assert_eq!(bl.regenerate(cfg, id).as_ref(), Some(path));
     id
 }
+
+// ---------------------------------------------------------------------------------------------
+// A time-ordered trace of the real `trace` sink, and a replay of tiering over it.
+// ---------------------------------------------------------------------------------------------
+
+/// One step of a run, in the order it happened, as the `trace` mode's instrumented code
+/// reports it: a call, a block entered by the running activation, a return.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Event {
+    /// An activation of the function starts (its entry block follows).
+    Enter(FuncIdx),
+    /// The running activation enters the block (the virtual entry first, the exit last).
+    Block(FuncIdx, Block),
+    /// The running activation returns (or calls `exit`).
+    Return(FuncIdx),
+}
+
+/// The real `trace` sink ([`vm::tier::trace_sink::TraceProbes`]), every hook forwarded, and a
+/// time-ordered [`Event`] stream handed to `on_event` as the run goes (the sink itself keeps
+/// paths per activation; tiering depends on the global order of calls and loop iterations).
+pub struct Chrono<'p, F: FnMut(Event)> {
+    /// The wrapped sink.
+    pub inner: vm::tier::trace_sink::TraceProbes<'p>,
+    cfgs: &'p [FunctionCfg],
+    on_event: F,
+}
+
+impl<F: FnMut(Event)> Probes for Chrono<'_, F> {
+    const ENABLED: bool = true;
+    const TIERS: bool = true;
+
+    fn on_entry(&mut self, func: FuncIdx) {
+        self.inner.on_entry(func);
+        (self.on_event)(Event::Enter(func));
+        let fc = &self.cfgs[func.index()];
+        if fc.has_virtual_entry() {
+            (self.on_event)(Event::Block(func, fc.cfg().entry()));
+        }
+    }
+
+    fn on_probe(&mut self, func: FuncIdx, k: lang::bytecode::ProbeIdx) {
+        self.inner.on_probe(func, k);
+        (self.on_event)(Event::Block(func, Block::new(k.index())));
+    }
+
+    fn on_return(&mut self, func: FuncIdx) {
+        self.inner.on_return(func);
+        let exit = self.cfgs[func.index()].cfg().exit();
+        (self.on_event)(Event::Block(func, exit));
+        (self.on_event)(Event::Return(func));
+    }
+
+    fn take_version(&mut self) -> Option<vm::interp::Version> {
+        self.inner.take_version()
+    }
+}
+
+/// Runs `program` under the real `trace` sink (paths split under `ends`), handing every
+/// [`Event`] to `on_event` in time order. Returns the sink's per-function profiles, the
+/// program's output and whether the run ended normally.
+pub fn run_chrono(
+    program: &Program,
+    cfgs: &[FunctionCfg],
+    ends: PathEnds,
+    on_event: impl FnMut(Event),
+) -> (Vec<FunctionProfile>, Vec<u8>, bool) {
+    let inner = vm::tier::trace_sink::TraceProbes::new(program, ends).unwrap();
+    let mut probes = Chrono {
+        inner,
+        cfgs,
+        on_event,
+    };
+    let mut out = Vec::new();
+    let mut m = Machine::new(program, vm::DEFAULT_MAX_DEPTH);
+    let r = execute(&mut m, &mut probes, &mut out);
+    m.flush(&mut out);
+    probes.inner.close_unfinished();
+    assert!(probes.inner.errors.is_empty(), "{:?}", probes.inner.errors);
+    (probes.inner.function_profiles().unwrap(), out, r.is_ok())
+}
+
+/// A path as compared across runs: its blocks and end (numbering-independent).
+pub type PathKey = (Vec<u32>, Option<u32>);
+
+/// One block entered, with what every replay needs to know about the step into it (worked out
+/// once for all replays of a run).
+#[derive(Clone, Copy, Debug)]
+pub struct Step {
+    /// The function of the running activation.
+    pub func: FuncIdx,
+    /// The block entered.
+    pub to: Block,
+    /// The step came from another block (false for the activation's first block).
+    pub from_block: bool,
+    /// The step is a backward pc jump (`first_pc(to) <= last_pc(from)`).
+    pub backward: bool,
+    /// The step ends a path under `header` (arrives at a loop header) and under `backedge`
+    /// (takes a DFS back edge).
+    pub cuts: [bool; 2],
+    /// `to` is the exit.
+    pub exit: bool,
+}
+
+/// A step of the run as the replays see it.
+#[derive(Clone, Copy, Debug)]
+pub enum Replayed {
+    /// A call of the function.
+    Enter(FuncIdx),
+    /// A block entered.
+    Step(Step),
+    /// A return of the function.
+    Return(FuncIdx),
+}
+
+/// Turns [`Event`]s into [`Replayed`] steps: the definition of path ends (`tier::oracle`'s
+/// rules, re-implemented here from the profiler's depth-first search: `header` cuts on
+/// arriving at a loop header, `backedge` on taking a DFS back edge) and of backward jumps,
+/// from the CFGs alone.
+pub struct Stepper {
+    header: Vec<Vec<bool>>,
+    /// Per function and block, the targets of its DFS back edges.
+    back: Vec<Vec<Vec<Block>>>,
+    first_pc: Vec<Vec<Option<Pc>>>,
+    last_pc: Vec<Vec<Option<Pc>>>,
+    exit: Vec<Block>,
+    stack: Vec<(FuncIdx, Option<Block>)>,
+}
+
+impl Stepper {
+    /// A stepper for a program with these CFGs.
+    pub fn new(cfgs: &[FunctionCfg]) -> Stepper {
+        let mut st = Stepper {
+            header: Vec::new(),
+            back: Vec::new(),
+            first_pc: Vec::new(),
+            last_pc: Vec::new(),
+            exit: Vec::new(),
+            stack: Vec::new(),
+        };
+        for fc in cfgs {
+            let cfg = fc.cfg();
+            let dfs = profiler::DepthFirst::compute(cfg);
+            let blocks: Vec<Block> = fc.blocks().map(|(b, _)| b).collect();
+            st.header
+                .push(blocks.iter().map(|&b| dfs.is_header(b)).collect());
+            let mut back = vec![Vec::new(); blocks.len()];
+            for e in cfg.edges() {
+                if dfs.is_back_edge(e) {
+                    back[cfg.source(e).index()].push(cfg.target(e));
+                }
+            }
+            st.back.push(back);
+            st.first_pc
+                .push(blocks.iter().map(|&b| fc.first_pc(b)).collect());
+            st.last_pc
+                .push(blocks.iter().map(|&b| fc.last_pc(b)).collect());
+            st.exit.push(cfg.exit());
+        }
+        st
+    }
+
+    /// The step of an event.
+    pub fn step(&mut self, ev: Event) -> Replayed {
+        match ev {
+            Event::Enter(f) => {
+                self.stack.push((f, None));
+                Replayed::Enter(f)
+            }
+            Event::Return(f) => {
+                let (g, _) = self.stack.pop().unwrap();
+                assert_eq!(g, f);
+                Replayed::Return(f)
+            }
+            Event::Block(f, v) => {
+                let i = f.index();
+                let top = self.stack.last_mut().unwrap();
+                assert_eq!(top.0, f);
+                let from = top.1.replace(v);
+                let (backward, cuts) = match from {
+                    None => (false, [false, false]),
+                    Some(u) => {
+                        let backward =
+                            match (self.last_pc[i][u.index()], self.first_pc[i][v.index()]) {
+                                (Some(a), Some(b)) => b <= a,
+                                _ => false,
+                            };
+                        let back_edge = self.back[i][u.index()].contains(&v);
+                        (backward, [self.header[i][v.index()], back_edge])
+                    }
+                };
+                Replayed::Step(Step {
+                    func: f,
+                    to: v,
+                    from_block: from.is_some(),
+                    backward,
+                    cuts,
+                    exit: v == self.exit[i],
+                })
+            }
+        }
+    }
+}
+
+/// A hasher for keys that are already well mixed 64-bit hashes.
+#[derive(Default)]
+pub struct PreHashed(u64);
+
+impl std::hash::Hasher for PreHashed {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = (self.0.rotate_left(8) ^ u64::from(b)).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        }
+    }
+    fn write_u64(&mut self, n: u64) {
+        self.0 = n;
+    }
+}
+
+/// Mixes a block (or an end) into a path's running hash.
+fn mix(h: u64, x: u64) -> u64 {
+    let h = (h ^ x.wrapping_add(0x9E37_79B9_7F4A_7C15)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    h ^ (h >> 31)
+}
+
+/// Path counts keyed by a hash of the path, the path kept to check that equal hashes are
+/// equal paths.
+#[derive(Clone, Default)]
+pub struct PathTable {
+    map: HashMap<u64, (PathKey, u64), std::hash::BuildHasherDefault<PreHashed>>,
+}
+
+impl PathTable {
+    fn add(&mut self, hash: u64, path: &[u32], end: Option<u32>) {
+        let h = mix(hash, end.map_or(u64::MAX, u64::from));
+        let slot = self
+            .map
+            .entry(h)
+            .or_insert_with(|| ((path.to_vec(), end), 0));
+        assert!(
+            slot.0 .0 == path && slot.0 .1 == end,
+            "two paths with the same hash: {:?} and {path:?} -> {end:?}",
+            slot.0
+        );
+        slot.1 += 1;
+    }
+
+    /// The paths and their counts, sorted.
+    pub fn paths(&self) -> Vec<(PathKey, u64)> {
+        let mut v: Vec<(PathKey, u64)> = self.map.values().cloned().collect();
+        v.sort();
+        v
+    }
+
+    /// The number of paths counted.
+    pub fn total(&self) -> u64 {
+        self.map.values().map(|(_, n)| n).sum()
+    }
+}
+
+/// What an activation of the replay counts.
+enum Counting {
+    /// Baseline code: nothing.
+    Baseline,
+    /// Instrumented code: the path so far (and its running hash); `drop` while the frame is in
+    /// the path it entered by on-stack replacement mid-way (its end is not counted).
+    Paths {
+        cur: Vec<u32>,
+        hash: u64,
+        drop: bool,
+    },
+}
+
+/// The tiering rule of `bl` (docs/design/tiering.md), replayed over a time-ordered trace:
+/// what `--profile=bl --tier-up N` must count, worked out from the blocks the program entered
+/// and nothing of the VM's tier-0 counters, numbering, plan or code generation.
+///
+/// - A function's heat is its invocations plus the backward pc jumps its frames made in
+///   baseline code, counted only until it tiers up, which happens as soon as the heat exceeds
+///   `N` (`N = 0`: every function before the run, at heat 0).
+/// - A call that finds (or makes) its function tiered runs instrumented from its entry and
+///   counts every path by definition.
+/// - A baseline frame of a tiered function switches at its next backward jump `u -> v`
+///   (on-stack replacement; possibly the very jump that tiered it up): if `u -> v` ends a
+///   path under the strategy, counting starts with a fresh path at `v`; otherwise the path in
+///   progress (whose start was not seen) is not counted and counting starts with the next.
+/// - A frame that never switches counts nothing.
+pub struct TierReplay {
+    threshold: u64,
+    strategy: usize,
+    heat: Vec<u64>,
+    stack: Vec<Counting>,
+    /// Per function, the heat at which it tiered up (`None`: never).
+    pub tiered_up_at: Vec<Option<u64>>,
+    /// Per function, the paths counted.
+    pub counts: Vec<PathTable>,
+    /// Per function, the frames that switched by on-stack replacement.
+    pub osr_frames: Vec<u64>,
+    /// Per function, the frames that switched at a jump that does not end a path (their first
+    /// path end is not counted).
+    pub osr_mid_path: Vec<u64>,
+}
+
+impl TierReplay {
+    /// A replay of threshold `n` under `ends` for a program of `functions` functions.
+    pub fn new(functions: usize, n: u64, ends: PathEnds) -> Self {
+        TierReplay {
+            threshold: n,
+            strategy: match ends {
+                PathEnds::Header => 0,
+                PathEnds::Backedge => 1,
+            },
+            heat: vec![0; functions],
+            stack: Vec::new(),
+            tiered_up_at: vec![if n == 0 { Some(0) } else { None }; functions],
+            counts: vec![PathTable::default(); functions],
+            osr_frames: vec![0; functions],
+            osr_mid_path: vec![0; functions],
+        }
+    }
+
+    fn heat_up(&mut self, i: usize) {
+        if self.tiered_up_at[i].is_none() {
+            self.heat[i] += 1;
+            if self.heat[i] > self.threshold {
+                self.tiered_up_at[i] = Some(self.heat[i]);
+            }
+        }
+    }
+
+    /// Feeds one step.
+    pub fn event(&mut self, ev: &Replayed) {
+        match *ev {
+            Replayed::Enter(f) => {
+                self.heat_up(f.index());
+                self.stack.push(if self.tiered_up_at[f.index()].is_some() {
+                    Counting::Paths {
+                        cur: Vec::new(),
+                        hash: 0,
+                        drop: false,
+                    }
+                } else {
+                    Counting::Baseline
+                });
+            }
+            Replayed::Return(_) => {
+                self.stack.pop().unwrap();
+            }
+            Replayed::Step(s) => self.block(&s),
+        }
+    }
+
+    fn block(&mut self, s: &Step) {
+        let i = s.func.index();
+        let cut = s.cuts[self.strategy];
+        let v = s.to.as_u32();
+        if s.backward && matches!(self.stack.last(), Some(Counting::Baseline)) {
+            self.heat_up(i);
+            if self.tiered_up_at[i].is_some() {
+                self.osr_frames[i] += 1;
+                if !cut {
+                    self.osr_mid_path[i] += 1;
+                }
+                *self.stack.last_mut().unwrap() = Counting::Paths {
+                    cur: vec![v],
+                    hash: mix(0, u64::from(v)),
+                    drop: !cut,
+                };
+                return;
+            }
+        }
+        let Some(Counting::Paths { cur, hash, drop }) = self.stack.last_mut() else {
+            return;
+        };
+        if cut {
+            if !*drop {
+                self.counts[i].add(*hash, cur, Some(v));
+            }
+            *drop = false;
+            cur.clear();
+            *hash = 0;
+        }
+        cur.push(v);
+        *hash = mix(*hash, u64::from(v));
+        if s.exit {
+            if !*drop {
+                self.counts[i].add(*hash, cur, None);
+            }
+            *drop = false;
+        }
+    }
+
+    /// The counted paths of function `f`, sorted.
+    pub fn paths(&self, f: usize) -> Vec<(PathKey, u64)> {
+        self.counts[f].paths()
+    }
+}
+
+/// The paths of a profile's function as `((blocks, end), count)`, sorted.
+pub fn profile_paths(f: &FunctionProfile) -> Vec<(PathKey, u64)> {
+    let mut v: Vec<(PathKey, u64)> = f
+        .paths
+        .iter()
+        .map(|p| ((p.blocks.clone(), p.end), p.count))
+        .collect();
+    v.sort();
+    v
+}
