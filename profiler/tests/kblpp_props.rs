@@ -86,6 +86,15 @@ proptest! {
         let slab = (k_us - 1).max(1);
         let slabs: usize = acts.iter().map(|(_, ids)| ids.len().div_ceil(slab)).sum();
         prop_assert_eq!(forest.counters().hash_ops, slabs as u64);
+        // Children lookups: every path but a slab start (τ), every path after the first slab (β).
+        let lookups: usize = acts
+            .iter()
+            .map(|(_, n)| {
+                let n = n.len();
+                if k == 1 { 0 } else { n - n.div_ceil(slab) + n.saturating_sub(slab) }
+            })
+            .sum();
+        prop_assert_eq!(forest.counters().child_lookups, lookups as u64);
         let per_function: u64 = forest.to_ipf().functions().iter().map(|f| f.hash_ops).sum();
         prop_assert_eq!(per_function, slabs as u64);
         let ksf = as_counts(&forest.labeled_nodes());

@@ -9,7 +9,7 @@
 //! **Cursor.** The paper's `(n, τ, β)` state belongs to one routine activation: every activation
 //! frame keeps its own [`Cursor`], so recursion and interleaved calls each build their own
 //! slabs while sharing one forest. `n` is only ever used modulo `k - 1`, so the cursor keeps
-//! that remainder (`pos`), wrapping without a division. A `*` marker (routine entry, or an OSR
+//! the number of items left in the current slab (`left`), counting down without a division. A `*` marker (routine entry, or an OSR
 //! entry into a frame whose earlier paths went elsewhere) is a fresh cursor,
 //! [`Cursor::default`].
 //!
@@ -166,8 +166,9 @@ pub struct Cursor {
     /// `β`: the current node in the lower part (levels `k-1..=2k-3`), or `NONE` during the first
     /// slab after a `*`.
     bottom: u32,
-    /// `n mod (k-1)`: the position of the next item in its slab (always 0 for `k = 1`).
-    pos: u32,
+    /// Items still to come in the current slab: `(k-1) - 1 - (n-1) mod (k-1)`, so 0 when the
+    /// next item starts a slab (`n mod (k-1) = 0`; always 0 for `k = 1`).
+    left: u32,
     /// The function whose root the current slab started at (checked in debug builds).
     function: u32,
 }
@@ -178,7 +179,7 @@ impl Default for Cursor {
         Cursor {
             top: NONE,
             bottom: NONE,
-            pos: 0,
+            left: 0,
             function: 0,
         }
     }
@@ -233,8 +234,10 @@ pub struct KSlabForest {
     nodes: Vec<KsfNode>,
     /// `R`: the roots, by (function, label).
     roots: HashMap<(u32, u64), RootEntry>,
-    /// Work counters.
-    counters: PushCounters,
+    /// Root lookups so far ([`PushCounters::hash_ops`]).
+    hash_ops: u64,
+    /// Siblings stepped over so far ([`PushCounters::sibling_steps`]).
+    sibling_steps: u64,
 }
 
 impl KSlabForest {
@@ -253,7 +256,8 @@ impl KSlabForest {
             move_after: siblings.move_after(),
             nodes: Vec::new(),
             roots: HashMap::new(),
-            counters: PushCounters::default(),
+            hash_ops: 0,
+            sibling_steps: 0,
         }
     }
 
@@ -271,8 +275,7 @@ impl KSlabForest {
     #[inline]
     pub fn push(&mut self, cursor: &mut Cursor, key: RootKey) {
         let label = key.bl_id;
-        self.counters.pushes += 1;
-        if cursor.pos == 0 {
+        if cursor.left == 0 {
             // Lines 6-11: a slab starts; the previous slab's last upper node becomes β.
             debug_assert!(
                 cursor.top == NONE || cursor.function == key.function,
@@ -281,14 +284,12 @@ impl KSlabForest {
             cursor.bottom = if self.k >= 2 { cursor.top } else { NONE };
             cursor.top = self.root(key);
             cursor.function = key.function;
+            cursor.left = self.slab - 1;
         } else {
             // Lines 13-18.
             debug_assert_eq!(cursor.function, key.function, "one cursor, two functions");
             cursor.top = self.child(cursor.top, label);
-        }
-        cursor.pos += 1;
-        if cursor.pos == self.slab {
-            cursor.pos = 0;
+            cursor.left -= 1;
         }
         let counted = if cursor.bottom != NONE {
             // Lines 21-27.
@@ -304,7 +305,7 @@ impl KSlabForest {
     /// `find(R, r)`, adding the root if missing (lines 8-11).
     #[inline]
     fn root(&mut self, key: RootKey) -> u32 {
-        self.counters.hash_ops += 1;
+        self.hash_ops += 1;
         let nodes = &mut self.nodes;
         let entry = self
             .roots
@@ -318,10 +319,22 @@ impl KSlabForest {
         entry.node.as_u32()
     }
 
-    /// The child of `parent` labeled `label`, added if missing (lines 13-17 and 21-25).
-    #[inline]
+    /// The child of `parent` labeled `label`, added if missing (lines 13-17 and 21-25). The
+    /// common case, a match at the head of the list, is inlined; scans, moves and insertions
+    /// are out of line.
+    #[inline(always)]
     fn child(&mut self, parent: u32, label: u64) -> u32 {
         let first = self.nodes[parent as usize].first_child;
+        if first != NONE && self.nodes[first as usize].label == label {
+            return first;
+        }
+        self.child_scan(parent, first, label)
+    }
+
+    /// [`child`](Self::child) past the head of the list: scan the siblings, move the match to
+    /// the front if the sibling order asks for it, or add a new child.
+    #[inline(never)]
+    fn child_scan(&mut self, parent: u32, first: u32, label: u64) -> u32 {
         let mut prev = NONE;
         let mut at = first;
         let mut steps = 0u32;
@@ -334,14 +347,14 @@ impl KSlabForest {
                     self.nodes[at as usize].next_sibling = first;
                     self.nodes[parent as usize].first_child = at;
                 }
-                self.count_lookup(steps);
+                self.sibling_steps += u64::from(steps);
                 return at;
             }
             steps += 1;
             prev = at;
             at = node.next_sibling;
         }
-        self.count_lookup(steps);
+        self.sibling_steps += u64::from(steps);
         let new = u32::try_from(self.nodes.len())
             .ok()
             .filter(|&n| n != NONE)
@@ -355,12 +368,6 @@ impl KSlabForest {
         }
         self.nodes.push(node);
         new
-    }
-
-    #[inline]
-    fn count_lookup(&mut self, steps: u32) {
-        self.counters.child_lookups += 1;
-        self.counters.sibling_steps += u64::from(steps);
     }
 
     /// The `k` of this forest.
@@ -421,9 +428,35 @@ impl KSlabForest {
             .sum()
     }
 
-    /// The work counters so far.
+    /// The work counters so far. The push and lookup counts are derived from the node
+    /// counters (every push increments one; one counted in the lower part, depth `>= k - 1`,
+    /// also looked up a child of `β`), which keeps them off the hot path; this walks the forest.
     pub fn counters(&self) -> PushCounters {
-        self.counters
+        let mut pushes = 0u64;
+        let mut lower = 0u64;
+        let lower_depth = if self.k >= 2 { self.k - 1 } else { u32::MAX };
+        let mut stack: Vec<(u32, u32)> =
+            self.roots.values().map(|e| (e.node.as_u32(), 0)).collect();
+        while let Some((at, depth)) = stack.pop() {
+            let node = &self.nodes[at as usize];
+            pushes += node.count;
+            if depth >= lower_depth {
+                lower += node.count;
+            }
+            let mut child = node.first_child;
+            while child != NONE {
+                stack.push((child, depth + 1));
+                child = self.nodes[child as usize].next_sibling;
+            }
+        }
+        PushCounters {
+            pushes,
+            hash_ops: self.hash_ops,
+            // Every push but a slab start looks up a child of τ; every push counted below
+            // depth k - 2 looked up a child of β.
+            child_lookups: pushes - self.hash_ops + lower,
+            sibling_steps: self.sibling_steps,
+        }
     }
 
     /// Bytes held by the forest: the node arena and the root table (allocated capacity).
