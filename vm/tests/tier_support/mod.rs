@@ -17,12 +17,13 @@
 use std::collections::HashMap;
 
 use lang::bytecode::{FuncIdx, Pc, Program};
-use profiler::{BallLarus, Block, Numbering, Path, PathEnds};
+use profiler::{BallLarus, Block, DepthFirst, Numbering, Path, PathEnds};
 use vm::interp::{execute, Machine};
 use vm::probes::{Osr, Probes};
 use vm::profile::{FunctionProfile, Mode, Profile};
 use vm::tier::cfg_build::{BcEdge, FunctionCfg, Way};
 use vm::tier::oracle::{Oracle, PathCounts};
+use vm::{ProfileSettings, RunOptions, RunResult, DEFAULT_TIER_UP};
 
 /// One activation being recorded.
 struct Activation {
@@ -437,10 +438,13 @@ pub enum Replayed {
 
 /// Turns [`Event`]s into [`Replayed`] steps: the definition of path ends (`tier::oracle`'s
 /// rules, re-implemented here from the profiler's depth-first search: `header` cuts on
-/// arriving at a loop header, `backedge` on taking a DFS back edge) and of backward jumps,
-/// from the CFGs alone.
+/// arriving at a loop header, `backedge` on taking a DFS back edge, and both on arriving at
+/// one of the extra cut blocks the numbering takes when a function has more than 2^64 paths,
+/// see [`extra_cuts`]) and of backward jumps, from the CFGs alone.
 pub struct Stepper {
     header: Vec<Vec<bool>>,
+    /// Per strategy (header, backedge), function and block: an extra cut block.
+    extra: [Vec<Vec<bool>>; 2],
     /// Per function and block, the targets of its DFS back edges.
     back: Vec<Vec<Vec<Block>>>,
     first_pc: Vec<Vec<Option<Pc>>>,
@@ -454,6 +458,7 @@ impl Stepper {
     pub fn new(cfgs: &[FunctionCfg]) -> Stepper {
         let mut st = Stepper {
             header: Vec::new(),
+            extra: [Vec::new(), Vec::new()],
             back: Vec::new(),
             first_pc: Vec::new(),
             last_pc: Vec::new(),
@@ -466,6 +471,16 @@ impl Stepper {
             let blocks: Vec<Block> = fc.blocks().map(|(b, _)| b).collect();
             st.header
                 .push(blocks.iter().map(|&b| dfs.is_header(b)).collect());
+            for (s, ends) in [PathEnds::Header, PathEnds::Backedge]
+                .into_iter()
+                .enumerate()
+            {
+                let mut extra = vec![false; blocks.len()];
+                for b in extra_cuts(fc, ends) {
+                    extra[b.index()] = true;
+                }
+                st.extra[s].push(extra);
+            }
             let mut back = vec![Vec::new(); blocks.len()];
             for e in cfg.edges() {
                 if dfs.is_back_edge(e) {
@@ -508,7 +523,11 @@ impl Stepper {
                                 _ => false,
                             };
                         let back_edge = self.back[i][u.index()].contains(&v);
-                        (backward, [self.header[i][v.index()], back_edge])
+                        let extra = |s: usize| self.extra[s][i][v.index()];
+                        (
+                            backward,
+                            [self.header[i][v.index()] || extra(0), back_edge || extra(1)],
+                        )
                     }
                 };
                 Replayed::Step(Step {
@@ -522,6 +541,19 @@ impl Stepper {
             }
         }
     }
+}
+
+/// The extra cut blocks of `fc` under `ends`: where the Ball-Larus numbering cuts paths when
+/// the function has more paths than 64-bit ids can number (`profiler::BallLarus::new`'s
+/// fallback; none for almost every function). Which blocks these are depends only on the CFG
+/// and the strategy, not on the numbering, so a run's `trace` and `bl` profiles and every
+/// tier-up agree on them.
+pub fn extra_cuts(fc: &FunctionCfg, ends: PathEnds) -> Vec<Block> {
+    BallLarus::new(fc.cfg(), ends, Numbering::Canonical, u64::MAX)
+        .unwrap()
+        .dag()
+        .extra_cuts()
+        .to_vec()
 }
 
 /// A hasher for keys that are already well mixed 64-bit hashes.
@@ -730,4 +762,291 @@ pub fn profile_paths(f: &FunctionProfile) -> Vec<(PathKey, u64)> {
         .collect();
     v.sort();
     v
+}
+
+// ---------------------------------------------------------------------------------------------
+// The whole oracle check of one program (`tier_run`, and `e2e`'s `tier_random`).
+// ---------------------------------------------------------------------------------------------
+
+/// One run's result and output.
+pub struct Ran {
+    /// The result.
+    pub result: RunResult,
+    /// The output.
+    pub out: Vec<u8>,
+}
+
+/// Runs a compiled program with `vm::run_program` under the given profiling settings.
+pub fn run(program: &Program, name: &str, mode: Mode, tier_up: u64, ends: PathEnds) -> Ran {
+    let options = RunOptions {
+        profile: ProfileSettings {
+            mode,
+            k: 1,
+            tier_up,
+            path_ends: ends,
+        },
+        ..RunOptions::default()
+    };
+    let mut out = Vec::new();
+    let result = vm::run_program(program, name, &options, &mut out);
+    Ran { result, out }
+}
+
+/// (b): every path of `fp` is a real path of `fc` under `ends` (with the numbering's extra
+/// cuts, if it took any: [`extra_cuts`]).
+pub fn assert_real_paths(what: &str, fp: &FunctionProfile, fc: &FunctionCfg, ends: PathEnds) {
+    let cfg = fc.cfg();
+    let dfs = DepthFirst::compute(cfg);
+    let extra = extra_cuts(fc, ends);
+    let cuts = |u: Block, v: Block| -> bool {
+        let e = cfg.find_edge(u, v).unwrap();
+        extra.contains(&v)
+            || match ends {
+                PathEnds::Header => dfs.is_header(v),
+                PathEnds::Backedge => dfs.is_back_edge(e),
+            }
+    };
+    // Blocks that some cutting edge enters: where a path after the first may start.
+    let starts: Vec<Block> = cfg
+        .edges()
+        .filter(|&e| cuts(cfg.source(e), cfg.target(e)))
+        .map(|e| cfg.target(e))
+        .collect();
+    assert_eq!(fp.entry, cfg.entry().as_u32(), "{what}");
+    assert_eq!(fp.exit, cfg.exit().as_u32(), "{what}");
+    assert_eq!(fp.blocks.len(), cfg.num_blocks(), "{what}");
+    for p in &fp.paths {
+        let here = format!("{what}: path {} {:?} -> {:?}", p.id, p.blocks, p.end);
+        let bs: Vec<Block> = p
+            .blocks
+            .iter()
+            .map(|&b| {
+                assert!((b as usize) < cfg.num_blocks(), "{here}");
+                Block::new(b as usize)
+            })
+            .collect();
+        assert!(
+            bs[0] == cfg.entry() || starts.contains(&bs[0]),
+            "{here}: starts neither at the entry nor where a path is cut"
+        );
+        for w in bs.windows(2) {
+            assert!(
+                cfg.find_edge(w[0], w[1]).is_some(),
+                "{here}: {} -> {} is no edge",
+                w[0],
+                w[1]
+            );
+            assert!(!cuts(w[0], w[1]), "{here}: runs through a path end");
+        }
+        let last = *bs.last().unwrap();
+        assert!(
+            !bs[..bs.len() - 1].contains(&cfg.exit()),
+            "{here}: goes on after the exit"
+        );
+        match p.end {
+            Some(h) => {
+                let h = Block::new(h as usize);
+                assert!(
+                    cfg.find_edge(last, h).is_some(),
+                    "{here}: no edge to its end"
+                );
+                assert!(cuts(last, h), "{here}: its end does not cut");
+            }
+            None => assert_eq!(last, cfg.exit(), "{here}: stops before the exit"),
+        }
+    }
+}
+
+/// Every check of `tier_run`'s module docs on one program: `none`, `edge`, `trace` in both
+/// strategies, and `bl` at each threshold of `thresholds` in its strategy (0 must be among
+/// them for each strategy: the oracle comparison); with `determinism`, the default `bl` run
+/// (header, [`vm::DEFAULT_TIER_UP`], or the highest threshold given) twice on programs with
+/// short traces.
+pub fn check_tiering(name: &str, src: &str, thresholds: &[(PathEnds, &[u64])], determinism: bool) {
+    let program = lang::compile_source(name, src).unwrap_or_else(|d| panic!("{name}: {d:?}"));
+    let cfgs: Vec<FunctionCfg> = program
+        .functions
+        .iter()
+        .map(|f| FunctionCfg::of_function(f).unwrap())
+        .collect();
+    let nf = program.functions.len();
+    let fname = |i: usize| &program.functions[i].name;
+
+    // (c) The reference behaviour: no probes at all.
+    let plain = run(
+        &program,
+        name,
+        Mode::None,
+        DEFAULT_TIER_UP,
+        PathEnds::Header,
+    );
+    assert!(plain.result.profile.is_none(), "{name}");
+    let same = |what: &str, r: &Ran| {
+        assert_eq!(r.out, plain.out, "{name} {what}: output differs from none");
+        assert_eq!(
+            r.result.exit_status, plain.result.exit_status,
+            "{name} {what}: exit status differs from none"
+        );
+        assert_eq!(
+            r.result.stderr, plain.result.stderr,
+            "{name} {what}: stderr differs from none"
+        );
+    };
+    let complete = plain.result.exit_status != vm::EXIT_RUNTIME_ERROR;
+
+    // `edge`: same behaviour, a profile without paths.
+    let edge = run(
+        &program,
+        name,
+        Mode::Edge,
+        DEFAULT_TIER_UP,
+        PathEnds::Header,
+    );
+    same("edge", &edge);
+    let ep = edge.result.profile.as_ref().unwrap();
+    ep.check().unwrap();
+    assert_eq!(ep.complete, complete, "{name} edge");
+    assert_eq!(ep.functions.len(), nf, "{name} edge");
+    for f in &ep.functions {
+        assert!(
+            f.paths.is_empty() && f.tiered_up_at.is_none(),
+            "{name} edge"
+        );
+    }
+
+    // The time-ordered trace (the real `trace` sink under `header`), and the replays of every
+    // threshold of both strategies over it.
+    let mut replays: Vec<(PathEnds, u64, TierReplay)> = Vec::new();
+    for &(ends, ns) in thresholds {
+        assert!(ns.contains(&0), "{ends}: threshold 0 is the oracle");
+        for &n in ns {
+            replays.push((ends, n, TierReplay::new(nf, n, ends)));
+        }
+    }
+    let det_n = thresholds[0].1.iter().copied().max().unwrap();
+    let mut events = 0u64;
+    let mut stepper = Stepper::new(&cfgs);
+    let (trace_header, chrono_out, chrono_ok) =
+        run_chrono(&program, &cfgs, PathEnds::Header, |ev: Event| {
+            events += 1;
+            let step = stepper.step(ev);
+            for (_, _, r) in &mut replays {
+                r.event(&step);
+            }
+        });
+    assert!(events > 0, "{name}");
+    assert_eq!(chrono_out, plain.out, "{name} trace (events)");
+    assert_eq!(chrono_ok, complete, "{name} trace (events)");
+
+    // `trace` under `backedge` through the real run.
+    let trace_back = run(
+        &program,
+        name,
+        Mode::Trace,
+        DEFAULT_TIER_UP,
+        PathEnds::Backedge,
+    );
+    same("trace backedge", &trace_back);
+    let tbp = trace_back.result.profile.as_ref().unwrap();
+    tbp.check().unwrap();
+    assert_eq!(tbp.complete, complete, "{name} trace");
+    assert_eq!(tbp.mode, Mode::Trace);
+    assert_eq!(tbp.path_ends, PathEnds::Backedge);
+
+    for &(ends, ns) in thresholds {
+        let trace_fns: &[FunctionProfile] = match ends {
+            PathEnds::Header => &trace_header,
+            PathEnds::Backedge => &tbp.functions,
+        };
+        assert_eq!(trace_fns.len(), nf, "{name}");
+        let oracle = &replays
+            .iter()
+            .find(|(e, n, _)| *e == ends && *n == 0)
+            .unwrap()
+            .2;
+        // The trace sink's paths are the paths by definition.
+        for (i, fp) in trace_fns.iter().enumerate() {
+            let what = format!("{name} trace {ends} {}", fname(i));
+            assert_real_paths(&what, fp, &cfgs[i], ends);
+            assert_eq!(
+                profile_paths(fp),
+                oracle.paths(i),
+                "{what}: not by definition"
+            );
+            assert_eq!(fp.tiered_up_at, Some(0), "{what}");
+        }
+        for &n in ns {
+            let what = format!("{name} bl --tier-up {n} --path-ends {ends}");
+            let bl = run(&program, name, Mode::Bl, n, ends);
+            same(&what, &bl);
+            let bp = bl.result.profile.as_ref().unwrap();
+            bp.check().unwrap_or_else(|e| panic!("{what}: {e}"));
+            assert_eq!(
+                (bp.mode, bp.k, bp.path_ends, bp.tier_up, bp.complete),
+                (Mode::Bl, 1, ends, n, complete),
+                "{what}"
+            );
+            assert_eq!(bp.functions.len(), nf, "{what}");
+            if n == 0 {
+                // (a) exactly the trace's profile.
+                assert_eq!(bp.functions, trace_fns, "{what}: differs from trace");
+            }
+            let replay = &replays
+                .iter()
+                .find(|(e, m, _)| *e == ends && *m == n)
+                .unwrap()
+                .2;
+            for (i, fp) in bp.functions.iter().enumerate() {
+                let what = format!("{what} {}", fname(i));
+                let tf = &trace_fns[i];
+                assert_eq!(
+                    (&fp.name, fp.line, &fp.blocks),
+                    (&tf.name, tf.line, &tf.blocks),
+                    "{what}"
+                );
+                // (b)
+                assert_real_paths(&what, fp, &cfgs[i], ends);
+                // (d) at most the oracle's count, path by path.
+                let oracle = profile_paths(tf);
+                for (key, count) in profile_paths(fp) {
+                    let full = oracle
+                        .iter()
+                        .find(|(k, _)| *k == key)
+                        .map_or(0, |(_, c)| *c);
+                    assert!(count <= full, "{what}: {key:?} counted {count} > {full}");
+                }
+                match fp.tiered_up_at {
+                    None => {
+                        assert!(fp.paths.is_empty(), "{what}: paths but never tiered");
+                        assert_eq!(fp.static_paths, tf.static_paths, "{what}");
+                    }
+                    Some(at) => assert!(at > n || n == 0, "{what}: tiered up at {at}"),
+                }
+                // The replayed tiering rule: when it tiered up and every count.
+                assert_eq!(
+                    fp.tiered_up_at, replay.tiered_up_at[i],
+                    "{what}: tiered_up_at"
+                );
+                assert_eq!(
+                    profile_paths(fp),
+                    replay.paths(i),
+                    "{what}: not the paths counted after tier-up (OSR frames {}, {} mid-path)",
+                    replay.osr_frames[i],
+                    replay.osr_mid_path[i]
+                );
+            }
+            // (e) Determinism.
+            // (Programs with long traces are left to the cheaper checks: the determinism of
+            // every order is tested across processes by `cli_profile` and on generated
+            // programs by `e2e`'s `tier_random`.)
+            if determinism && n == det_n && ends == thresholds[0].0 && events < 300_000 {
+                let again = run(&program, name, Mode::Bl, n, ends);
+                assert_eq!(
+                    again.result.profile.as_ref().unwrap().to_json(),
+                    bp.to_json(),
+                    "{what}: two runs differ"
+                );
+            }
+        }
+    }
 }
