@@ -339,9 +339,11 @@ pub enum Event {
     Return(FuncIdx),
 }
 
-/// The real `trace` sink ([`vm::tier::trace_sink::TraceProbes`]), every hook forwarded, and a
+/// The real `trace` sink ([`vm::tier::trace_sink::TraceProbes`]) with its block probes, and a
 /// time-ordered [`Event`] stream handed to `on_event` as the run goes (the sink itself keeps
 /// paths per activation; tiering depends on the global order of calls and loop iterations).
+/// The sink's code versions (every function instrumented) are installed before the run, so
+/// the wrapper only forwards the hooks the instrumented code calls.
 pub struct Chrono<'p, F: FnMut(Event)> {
     /// The wrapped sink.
     pub inner: vm::tier::trace_sink::TraceProbes<'p>,
@@ -351,7 +353,6 @@ pub struct Chrono<'p, F: FnMut(Event)> {
 
 impl<F: FnMut(Event)> Probes for Chrono<'_, F> {
     const ENABLED: bool = true;
-    const TIERS: bool = true;
 
     fn on_entry(&mut self, func: FuncIdx) {
         self.inner.on_entry(func);
@@ -373,10 +374,6 @@ impl<F: FnMut(Event)> Probes for Chrono<'_, F> {
         (self.on_event)(Event::Block(func, exit));
         (self.on_event)(Event::Return(func));
     }
-
-    fn take_version(&mut self) -> Option<vm::interp::Version> {
-        self.inner.take_version()
-    }
 }
 
 /// Runs `program` under the real `trace` sink (paths split under `ends`), handing every
@@ -388,14 +385,22 @@ pub fn run_chrono(
     ends: PathEnds,
     on_event: impl FnMut(Event),
 ) -> (Vec<FunctionProfile>, Vec<u8>, bool) {
-    let inner = vm::tier::trace_sink::TraceProbes::new(program, ends).unwrap();
+    let mut inner = vm::tier::trace_sink::TraceProbes::new(program, ends).unwrap();
+    let mut m = Machine::new(program, vm::DEFAULT_MAX_DEPTH);
+    let mut installed = 0;
+    while let Some(v) = inner.take_version() {
+        let f = v.func;
+        let index = m.add_version(v).unwrap();
+        m.set_entry(f, index);
+        installed += 1;
+    }
+    assert_eq!(installed, program.functions.len());
     let mut probes = Chrono {
         inner,
         cfgs,
         on_event,
     };
     let mut out = Vec::new();
-    let mut m = Machine::new(program, vm::DEFAULT_MAX_DEPTH);
     let r = execute(&mut m, &mut probes, &mut out);
     m.flush(&mut out);
     probes.inner.close_unfinished();
@@ -1035,6 +1040,35 @@ pub fn check_tiering(name: &str, src: &str, thresholds: &[(PathEnds, &[u64])], d
                     replay.osr_mid_path[i]
                 );
             }
+            // What the VM did, seen from inside: the same run with a sink that logs the
+            // frames switched by OSR and every path end (positive thresholds, short traces).
+            if n > 0 && events < 300_000 {
+                let (fns, seen, out) = run_observed(&program, n, ends);
+                assert_eq!(out, plain.out, "{what} (observed)");
+                assert_eq!(fns, bp.functions, "{what} (observed)");
+                for i in 0..nf {
+                    let f = FuncIdx(i as u16);
+                    assert_eq!(
+                        seen.osr.get(&f).copied().unwrap_or(0),
+                        replay.osr_frames[i],
+                        "{what} {}: frames switched by OSR",
+                        fname(i)
+                    );
+                    assert_eq!(
+                        seen.ends.get(&f).copied().unwrap_or(0),
+                        bp.functions[i].total(),
+                        "{what} {}: path ends after tier-up",
+                        fname(i)
+                    );
+                    assert_eq!(
+                        seen.entries.get(&f).copied().unwrap_or(0),
+                        seen.returns.get(&f).copied().unwrap_or(0)
+                            + seen.unfinished.iter().filter(|&&g| g == f).count() as u64,
+                        "{what} {}: calls and returns",
+                        fname(i)
+                    );
+                }
+            }
             // (e) Determinism.
             // (Programs with long traces are left to the cheaper checks: the determinism of
             // every order is tested across processes by `cli_profile` and on generated
@@ -1049,4 +1083,70 @@ pub fn check_tiering(name: &str, src: &str, thresholds: &[(PathEnds, &[u64])], d
             }
         }
     }
+}
+
+/// A `bl` path sink that logs what the VM did besides counting: calls, returns, frames
+/// switched by on-stack replacement and path ends, per function.
+#[derive(Default)]
+pub struct Observed {
+    /// The counts, as `bl`'s own sink keeps them.
+    pub counts: vm::tier::sinks::BlCounts,
+    /// Activations started.
+    pub entries: HashMap<FuncIdx, u64>,
+    /// Activations ended.
+    pub returns: HashMap<FuncIdx, u64>,
+    /// Frames switched to instrumented code by OSR.
+    pub osr: HashMap<FuncIdx, u64>,
+    /// Paths handed to the sink.
+    pub ends: HashMap<FuncIdx, u64>,
+    /// Functions with an activation still running at the end.
+    pub unfinished: Vec<FuncIdx>,
+    stack: Vec<FuncIdx>,
+}
+
+impl vm::tier::sinks::PathSink for Observed {
+    fn on_entry(&mut self, func: FuncIdx) {
+        *self.entries.entry(func).or_insert(0) += 1;
+        self.stack.push(func);
+    }
+
+    fn on_return(&mut self, func: FuncIdx) {
+        *self.returns.entry(func).or_insert(0) += 1;
+        assert_eq!(self.stack.pop(), Some(func), "return of {func}");
+    }
+
+    fn on_osr(&mut self, func: FuncIdx) {
+        *self.osr.entry(func).or_insert(0) += 1;
+        assert_eq!(self.stack.last(), Some(&func), "OSR of {func}");
+    }
+
+    fn on_path(&mut self, func: FuncIdx, id: u64) {
+        *self.ends.entry(func).or_insert(0) += 1;
+        self.counts.on_path(func, id);
+    }
+}
+
+/// Runs `program` under `bl` (threshold `n`, strategy `ends`) with the [`Observed`] sink:
+/// the function profiles, the log and the output.
+pub fn run_observed(
+    program: &Program,
+    n: u64,
+    ends: PathEnds,
+) -> (Vec<FunctionProfile>, Observed, Vec<u8>) {
+    use vm::tier::sinks::{BlProbes, TierSettings};
+    let settings = TierSettings {
+        threshold: n,
+        path_ends: ends,
+    };
+    let mut m = Machine::new(program, vm::DEFAULT_MAX_DEPTH);
+    let branch = m.branch_counts().clone();
+    let mut probes = BlProbes::new(program, settings, Observed::default(), branch);
+    let mut out = Vec::new();
+    let _ = execute(&mut m, &mut probes, &mut out);
+    m.flush(&mut out);
+    let counts = probes.sink.counts.by_function(program.functions.len());
+    let fns = probes.function_profiles(&counts).unwrap();
+    let mut seen = std::mem::take(&mut probes.sink);
+    seen.unfinished = std::mem::take(&mut seen.stack);
+    (fns, seen, out)
 }
