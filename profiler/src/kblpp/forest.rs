@@ -147,6 +147,52 @@ impl KsfNode {
     }
 }
 
+/// The hash of a root key: the function and the BL id combined into one word, then one
+/// 64x64 -> 128-bit multiply by an odd constant, folded (high half xor low half) so that the
+/// high bits hashbrown uses for its control tags depend on every input bit. BL ids are dense
+/// small integers; a general-purpose hasher spends more time for no better spread.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct RootHash;
+
+/// The hasher of [`RootHash`].
+#[derive(Clone, Copy, Debug, Default)]
+pub struct RootHasher {
+    word: u64,
+}
+
+impl std::hash::BuildHasher for RootHash {
+    type Hasher = RootHasher;
+    #[inline(always)]
+    fn build_hasher(&self) -> RootHasher {
+        RootHasher::default()
+    }
+}
+
+impl std::hash::Hasher for RootHasher {
+    #[inline(always)]
+    fn finish(&self) -> u64 {
+        let product = u128::from(self.word) * 0xA076_1D64_78BD_642F;
+        (product as u64) ^ ((product >> 64) as u64)
+    }
+
+    #[inline(always)]
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.word = self.word.rotate_left(8) ^ u64::from(b);
+        }
+    }
+
+    #[inline(always)]
+    fn write_u32(&mut self, v: u32) {
+        self.word = self.word.rotate_left(32) ^ u64::from(v);
+    }
+
+    #[inline(always)]
+    fn write_u64(&mut self, v: u64) {
+        self.word = self.word.rotate_left(32) ^ v;
+    }
+}
+
 /// The value stored for a root in the hash table.
 #[derive(Clone, Copy, Debug)]
 struct RootEntry {
@@ -233,7 +279,7 @@ pub struct KSlabForest {
     /// The arena; `NodeId(i)` is `nodes[i]`.
     nodes: Vec<KsfNode>,
     /// `R`: the roots, by (function, label).
-    roots: HashMap<(u32, u64), RootEntry>,
+    roots: HashMap<(u32, u64), RootEntry, RootHash>,
     /// Root lookups so far ([`PushCounters::hash_ops`]).
     hash_ops: u64,
     /// Siblings stepped over so far ([`PushCounters::sibling_steps`]).
@@ -255,7 +301,7 @@ impl KSlabForest {
             siblings,
             move_after: siblings.move_after(),
             nodes: Vec::new(),
-            roots: HashMap::new(),
+            roots: HashMap::with_hasher(RootHash),
             hash_ops: 0,
             sibling_steps: 0,
         }
@@ -600,6 +646,25 @@ mod tests {
         let labels: Vec<u64> = f.children(root).map(|n| f.node(n).label()).collect();
         // 2 (one step) stayed; 3 (two steps) moved to the front.
         assert_eq!(labels, vec![3, 1, 2]);
+    }
+
+    #[test]
+    fn root_hash_spreads_dense_keys() {
+        use std::hash::BuildHasher;
+        let mut tags = std::collections::HashSet::new();
+        let mut low = std::collections::HashSet::new();
+        let mut all = std::collections::HashSet::new();
+        for function in 0..8u32 {
+            for id in 0..512u64 {
+                let h = RootHash.hash_one((function, id));
+                tags.insert(h >> 57); // hashbrown's 7-bit control tag
+                low.insert(h & 0xfff); // a 4096-bucket table's index
+                all.insert(h);
+            }
+        }
+        assert_eq!(all.len(), 8 * 512);
+        assert_eq!(tags.len(), 128);
+        assert!(low.len() > 2500, "{} of 4096 buckets", low.len());
     }
 
     #[test]

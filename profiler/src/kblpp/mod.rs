@@ -61,6 +61,6 @@ pub mod ipf;
 pub mod stream;
 
 pub use forest::{
-    Cursor, KSlabForest, KsfNode, LabeledNode, NodeId, PushCounters, RootKey, Siblings,
+    Cursor, KSlabForest, KsfNode, LabeledNode, NodeId, PushCounters, RootHash, RootKey, Siblings,
 };
 pub use ipf::{Ipf, IpfFunction, IpfNode, IpfNodeId, IpfShape, KblppStats};
