@@ -367,8 +367,10 @@ impl KiterRuntime {
             itr: 0,
             known: 0,
         });
-        let k = self.k as usize;
-        self.slots.resize(self.frames.len() * k, 0);
+        let need = self.frames.len() * self.k as usize;
+        if self.slots.len() < need {
+            self.slots.resize(need, 0);
+        }
     }
 
     /// The activation of `func` on top returns (or exits): pops its frame.
@@ -522,7 +524,7 @@ fn counting_step(
     fr: &mut Frame,
     counters: &mut PathCounters,
 ) {
-    let probe = if fr.active { op.inside } else { op.outside };
+    let probe = if fr.active { &op.inside } else { &op.outside };
     let Some(probe) = probe else {
         // A state the plan says cannot occur (a plan for another CFG): stop counting rather
         // than count a wrong path.
