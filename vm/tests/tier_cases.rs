@@ -442,14 +442,15 @@ int main(void) {
 ";
 
 /// A trap inside a profiled loop: iterations i = 3, 2, 1 complete (s = 20, 50, 110) and
-/// i = 0 divides by zero (line 6) after printing. The loop's body and its step and test (line
-/// 4) are one block, the header, read `4 5 6`. The run exits with status 70, prints what came
+/// i = 0 divides by zero (line 6) after printing. The loop is `Jmp test; body; test: Jcc
+/// body`: its header is the test (line 4), and the body with the step `i--` (lines 5, 6 and 4)
+/// is one block, so an iteration reads `4 5 6 -> 4`. The run exits with status 70, prints what came
 /// before, and its profile is marked incomplete, with exactly the paths completed before the
 /// trap: `header`: the entry path into the header (line 4) and the three iterations back to
 /// it (i = 0's path is unfinished, never counted); `backedge`: the first iteration joins the
 /// entry path, then two more. With `--tier-up 1`, `main` tiers up at its first backward jump
-/// (heat 2), the end of i = 3 into the header, a path end in both strategies: i = 2 and i = 1
-/// are counted.
+/// (heat 2): from the test into the body of i = 3, which ends no path, so that iteration is
+/// not counted and the frame counts from its next arrival at the header: i = 2 and i = 1.
 #[test]
 fn a_trap_inside_a_profiled_loop() {
     let by_definition = [

@@ -139,3 +139,157 @@ fn profile_has_every_function_in_program_order() {
     assert_eq!(names, want);
     assert_eq!(r.result.exit_status, 255);
 }
+
+/// Tiering corner cases, each through every check of `check_tiering` at thresholds low enough
+/// that functions tier up in the middle of everything (the replay says what must be counted):
+/// a loop at a function's first instruction (a virtual entry, backward jumps to pc 0), nested
+/// loops, recursion out of a loop body (deep frames tier up first, outer frames switch at
+/// their next backward jump), a `switch` with `continue` in a loop, `exit` from a loop of a
+/// callee, a trap deep in a recursion, mutual recursion, `&&` loop tests, `for (;;)` with
+/// `break`.
+#[test]
+fn tiering_corner_cases() {
+    const CASES: &[(&str, &str)] = &[
+        (
+            "loop_at_pc0.c",
+            "int spin(int n) {
+    do {
+        n = n - 1;
+    } while (n > 0);
+    return n;
+}
+int main(void) {
+    int s = 0;
+    for (int i = 0; i < 20; i++) s += spin(i + 30);
+    return s;
+}
+",
+        ),
+        (
+            "nested.c",
+            "int main(void) {
+    int s = 0;
+    for (int i = 0; i < 30; i++)
+        for (int j = 0; j < 30; j++)
+            if ((i ^ j) & 1) s++;
+            else s += 2;
+    return s % 256;
+}
+",
+        ),
+        (
+            "rec_loop.c",
+            "int rec(int d) {
+    int s = 0;
+    for (int i = 0; i < 5; i++) {
+        s += i;
+        if (d > 0 && i == 2) s += rec(d - 1);
+    }
+    return s;
+}
+int main(void) { return rec(6) % 256; }
+",
+        ),
+        (
+            "switch_loop.c",
+            "int main(void) {
+    int s = 0;
+    int i = 0;
+    while (i < 100) {
+        switch (i % 4) {
+        case 0: s += 1;
+        case 1: s += 2; break;
+        case 2: i++; continue;
+        default: s -= 1;
+        }
+        i++;
+    }
+    return s % 256;
+}
+",
+        ),
+        (
+            "exit_in_loop.c",
+            "#include <stdlib.h>
+int deep(int n) {
+    int i = 0;
+    while (1) {
+        i++;
+        if (i > n) {
+            if (n > 40) exit(3);
+            return i;
+        }
+    }
+    return 0;
+}
+int main(void) {
+    int s = 0;
+    for (int k = 1; k <= 5; k++) s += deep(k * 10);
+    return s;
+}
+",
+        ),
+        (
+            "trap_in_recursion.c",
+            "#include <stdio.h>
+int f(int n) {
+    int s = 0;
+    for (int i = 0; i < 10; i++) s += 100 / (n - 3);
+    if (n > 0) s += f(n - 1);
+    return s;
+}
+int main(void) {
+    printf(\"start\\n\");
+    return f(30) % 256;
+}
+",
+        ),
+        (
+            "mutual.c",
+            "int odd(int n);
+int even(int n) {
+    int s = 0;
+    for (int i = 0; i < n % 3; i++) s++;
+    return n == 0 ? 1 : odd(n - 1) + s;
+}
+int odd(int n) {
+    int s = 0;
+    while (s < n % 4) s++;
+    return n == 0 ? 0 : even(n - 1) + s;
+}
+int main(void) {
+    int t = 0;
+    for (int k = 0; k < 12; k++) t += even(k);
+    return t % 256;
+}
+",
+        ),
+        (
+            "and_loop.c",
+            "int a[20] = {5, 4, 3, 2, 1, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0, 1, 2, 3, 4, 5};
+int main(void) {
+    int s = 0;
+    for (int k = 0; k < 10; k++) {
+        int i = k;
+        while (i < 20 && a[i] != 0) {
+            s += a[i];
+            i++;
+        }
+        for (;;) {
+            if (s % 7 == 0) break;
+            s++;
+        }
+    }
+    return s % 256;
+}
+",
+        ),
+    ];
+    const LOW: &[(PathEnds, &[u64])] = &[
+        (PathEnds::Header, &[0, 1, 2, 3, 10]),
+        (PathEnds::Backedge, &[0, 1, 4, 10]),
+    ];
+    for (name, src) in CASES {
+        check_tiering(name, src, LOW, true);
+    }
+}

@@ -897,7 +897,15 @@ pub fn check_tiering(name: &str, src: &str, thresholds: &[(PathEnds, &[u64])], d
             "{name} {what}: stderr differs from none"
         );
     };
-    let complete = plain.result.exit_status != vm::EXIT_RUNTIME_ERROR;
+    // Whether the run ends normally (`main` returns or `exit` is called), not by a trap: by the
+    // runtime error report on stderr (the exit status cannot tell: a program may exit with 70).
+    let complete = !plain.result.stderr.contains("runtime error");
+    assert_eq!(
+        complete,
+        plain.result.stderr.is_empty(),
+        "{name}: stderr of a complete run: {}",
+        plain.result.stderr
+    );
 
     // `edge`: same behaviour, a profile without paths.
     let edge = run(
