@@ -463,3 +463,58 @@ fn bad_flags_are_usage_errors() {
     assert!(!dir.join("p.json").exists());
     assert!(!dir.join("r.txt").exists());
 }
+
+/// The report of a run worked out by hand (the `while` loop of `tier_cases`' on-stack
+/// replacement case): `main` tiers up at its 1000th backward jump, then counts 1334
+/// iterations through the `else` (lines 4, 5, 6, 7 back to the header at line 4), 666 through
+/// line 5 alone, and the last test out to the return: 2001 paths, shares 66.7%, 33.3%, 0.0%.
+/// `--top 2` lists the two hottest only.
+#[test]
+fn report_shows_hot_paths_as_source_lines_with_counts_and_shares() {
+    let dir = tempdir("report-lines");
+    write(
+        &dir,
+        "w.c",
+        "int main(void) {
+    int s = 0;
+    int i = 0;
+    while (i < 3000) {
+        if (i % 3 == 0) s += i;
+        else s -= 1;
+        i++;
+    }
+    return s % 256;
+}
+",
+    );
+    let o = vmrun(&dir, &["--profile=bl", "--report=r.txt", "w.c"]);
+    assert_eq!(o.status.code(), Some((1_498_500 - 2000) % 256));
+    let report = std::fs::read_to_string(dir.join("r.txt")).unwrap();
+    let line_of = |needle: &str| -> String {
+        report
+            .lines()
+            .find(|l| l.contains(needle))
+            .unwrap_or_else(|| panic!("no line with {needle:?} in\n{report}"))
+            .to_string()
+    };
+    assert!(report.contains("main"), "{report}");
+    assert!(report.contains("2001"), "{report}");
+    assert!(report.contains("1001"), "tiered-up heat: {report}");
+    for (count, share, lines) in [
+        (1334, "66.7%", "4, 5, 6, 7 -> 4"),
+        (666, "33.3%", "4, 5, 7 -> 4"),
+        (1, "0.0%", "4, 9 -> return"),
+    ] {
+        let l = line_of(lines);
+        assert!(l.contains(&count.to_string()), "{l}");
+        assert!(l.contains(share), "{l}");
+    }
+    let o = vmrun(&dir, &["--profile=bl", "--top=2", "--report=r2.txt", "w.c"]);
+    assert_eq!(o.status.code(), Some((1_498_500 - 2000) % 256));
+    let top2 = std::fs::read_to_string(dir.join("r2.txt")).unwrap();
+    assert!(
+        top2.contains("4, 5, 6, 7 -> 4") && top2.contains("4, 5, 7 -> 4"),
+        "{top2}"
+    );
+    assert!(!top2.contains("4, 9 -> return"), "{top2}");
+}
