@@ -598,3 +598,180 @@ fn untiered_functions_and_baseline_frames_count_nothing() {
     assert_eq!(main.static_paths, kit.num_paths());
     assert!(KiterRuntime::new(0, PathEnds::Header).is_err());
 }
+
+// ---------------------------------------------------------------------------------------------
+// kiter:K against kbl:K: the correspondence documented in docs/kiter-runtime.md, checked on
+// the reference's k-iteration paths and the n-grams of the BL paths, both computed here by
+// definition (no k-BLPP code involved).
+
+/// The BL paths of one activation in order, or of one path (its last piece keeps `end`).
+fn pieces(oracle: &Oracle, nodes: &[Block], end: Option<Block>) -> Vec<Path> {
+    let mut out = Vec::new();
+    let mut cur = vec![nodes[0]];
+    for w in nodes.windows(2) {
+        if oracle.cuts(w[0], w[1]) {
+            out.push(Path {
+                nodes: std::mem::replace(&mut cur, vec![w[1]]),
+                end: Some(w[1]),
+            });
+        } else {
+            cur.push(w[1]);
+        }
+    }
+    out.push(Path { nodes: cur, end });
+    out
+}
+
+fn concat(g: &[Path]) -> Path {
+    Path {
+        nodes: g.iter().flat_map(|p| p.nodes.iter().copied()).collect(),
+        end: g.last().unwrap().end,
+    }
+}
+
+/// How many cases of each kind [`check_kbl`] checked: paths outside runs, K-windows, short
+/// runs, K-grams checked the other way round.
+#[derive(Default, Debug)]
+struct KblCases {
+    single: usize,
+    windows: usize,
+    short_runs: usize,
+    k_grams: usize,
+}
+
+/// Checks the documented kiter:K / k-IPF correspondence for one function.
+fn check_kbl(
+    what: &str,
+    fc: &FunctionCfg,
+    acts: &[&[Block]],
+    k: usize,
+    ends: PathEnds,
+    seen: &mut KblCases,
+) {
+    let cfg = fc.cfg();
+    let reference = Reference::new(cfg, k, ends, &[]);
+    let oracle = Oracle::new(cfg, ends, &[]);
+    let mut kiter = BTreeMap::new();
+    // The k-IPF: every n-gram (n <= K) of each activation's BL paths, with its count.
+    let mut ipf: HashMap<Vec<Path>, u64> = HashMap::new();
+    for a in acts {
+        reference.run(a, true, None, &mut kiter);
+        let bl = pieces(&oracle, a, None);
+        for n in 1..=k {
+            for g in bl.windows(n) {
+                *ipf.entry(g.to_vec()).or_insert(0) += 1;
+            }
+        }
+    }
+    let kh = &reference.k_headers;
+    let back = |p: &Path, h: Block| {
+        p.end == Some(h)
+            && reference
+                .loops
+                .back
+                .contains(&(*p.nodes.last().unwrap(), h))
+    };
+    if k == 1 {
+        let level1: BTreeMap<Path, u64> = ipf.iter().map(|(g, &n)| (g[0].clone(), n)).collect();
+        assert_eq!(kiter, level1, "{what}: kiter:1 is the IPF's first level");
+        return;
+    }
+    for (p, &n) in &kiter {
+        let g = pieces(&oracle, &p.nodes, p.end);
+        assert_eq!(concat(&g), *p);
+        let h = p.nodes[0];
+        match ends {
+            PathEnds::Header => {
+                assert!(g.len() <= k, "{what}: {p:?} has {} BL paths", g.len());
+                if !kh.contains(&h) {
+                    assert_eq!(g.len(), 1, "{what}: {p:?} outside runs");
+                    assert_eq!(ipf.get(&g), Some(&n), "{what}: {p:?}");
+                    seen.single += 1;
+                } else if g.len() == k {
+                    assert_eq!(ipf.get(&g), Some(&n), "{what}: window {p:?}");
+                    seen.windows += 1;
+                } else {
+                    // A whole run shorter than K: the (r+1)-grams that enter the run.
+                    let entering: u64 = ipf
+                        .iter()
+                        .filter(|(x, _)| {
+                            x.len() == g.len() + 1
+                                && x[1..] == g[..]
+                                && x[0].end == Some(h)
+                                && !back(&x[0], h)
+                        })
+                        .map(|(_, &c)| c)
+                        .sum();
+                    assert_eq!(entering, n, "{what}: short run {p:?}");
+                    assert!(ipf.get(&g).is_some_and(|&c| c >= n));
+                    seen.short_runs += 1;
+                }
+            }
+            PathEnds::Backedge => {
+                if g.len() <= k {
+                    assert!(ipf.contains_key(&g), "{what}: {p:?} is no n-gram");
+                }
+            }
+        }
+    }
+    // Conversely, every K-gram that is a window of K iterations of one k-loop is a k-iteration
+    // path with the same count. `header`: the first BL path starts at the header and the first
+    // K - 1 end at its back edge. `backedge`: all K end at its back edge and the first starts at
+    // the header or anywhere but another k-loop's header.
+    for (g, &n) in ipf.iter().filter(|(g, _)| g.len() == k) {
+        let window = match ends {
+            PathEnds::Header => {
+                let h = g[0].nodes[0];
+                kh.contains(&h) && g[..k - 1].iter().all(|p| back(p, h))
+            }
+            PathEnds::Backedge => {
+                let Some(h) = g[k - 1].end else { continue };
+                let first = g[0].nodes[0];
+                kh.contains(&h)
+                    && g.iter().all(|p| back(p, h))
+                    && (first == h || !kh.contains(&first))
+            }
+        };
+        if window {
+            assert_eq!(kiter.get(&concat(g)), Some(&n), "{what}: K-gram {g:?}");
+            seen.k_grams += 1;
+        }
+    }
+}
+
+#[test]
+fn kiter_and_kbl_correspond_as_documented() {
+    let mut header = KblCases::default();
+    let mut backedge = KblCases::default();
+    for (name, rec) in recordings() {
+        let sample = sample(rec);
+        for (i, fc) in rec.cfgs.iter().enumerate() {
+            let acts: Vec<&[Block]> = sample
+                .finished
+                .iter()
+                .filter(|(f, _)| f.index() == i)
+                .map(|&(_, a)| a)
+                .collect();
+            for ends in [PathEnds::Header, PathEnds::Backedge] {
+                for k in 1..=4 {
+                    let what =
+                        format!("{name}: {}, K = {k}, {ends}", rec.program.functions[i].name);
+                    let seen = match ends {
+                        PathEnds::Header => &mut header,
+                        PathEnds::Backedge => &mut backedge,
+                    };
+                    check_kbl(&what, fc, &acts, k, ends, seen);
+                }
+            }
+        }
+    }
+    // Not vacuous: every kind of case occurs many times.
+    assert!(
+        header.single > 100 && header.windows > 100 && header.short_runs > 20,
+        "{header:?}"
+    );
+    assert!(
+        header.k_grams > 100 && backedge.k_grams > 100,
+        "{header:?} {backedge:?}"
+    );
+}
