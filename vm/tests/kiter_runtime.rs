@@ -537,14 +537,34 @@ fn frames_switched_mid_loop_count_exactly_the_paths_started_after_the_switch() {
                             .collect();
                         chosen.dedup();
                         for p in chosen {
-                            rt.on_entry(f);
-                            rt.on_osr(f);
-                            probe_steps(&mut rt, fc, &sites[i], f, a, p + 1);
-                            if done {
-                                rt.on_return(f);
+                            // Switched after the backward jump's edge (step p), or on it
+                            // (`on_osr_at` runs its probe: paths started by step p count).
+                            let edge = fc.cfg().find_edge(a[p - 1], a[p]).unwrap();
+                            for on_edge in [false, true] {
+                                rt.on_entry(f);
+                                let from = match sites[i].get(&edge) {
+                                    Some(&k) if on_edge => {
+                                        rt.on_osr_at(f, k);
+                                        p - 1
+                                    }
+                                    _ if on_edge => {
+                                        // An unlisted edge has a no-op probe: same as a
+                                        // switch after it.
+                                        rt.on_osr(f);
+                                        p - 1
+                                    }
+                                    _ => {
+                                        rt.on_osr(f);
+                                        p
+                                    }
+                                };
+                                probe_steps(&mut rt, fc, &sites[i], f, a, p + 1);
+                                if done {
+                                    rt.on_return(f);
+                                }
+                                reference.run(a, done, Some(from), &mut expected[i]);
+                                switched += 1;
                             }
-                            reference.run(a, done, Some(p), &mut expected[i]);
-                            switched += 1;
                         }
                     }
                 }

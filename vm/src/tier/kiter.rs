@@ -48,6 +48,9 @@
 //! that carries an unknown survivor (`c[itr]` is older than every known accumulator): `known :=
 //! 0`. Unknown accumulators are never counted, so with late tier-up every count is at most the
 //! reference semantics' (tested against the reference with the switch at every backward jump).
+//! When the backward jump is itself a listed CFG edge ([`KiterRuntime::on_osr_at`]), its probe
+//! runs in the pending frame, so a path starting on that edge (a back edge of a k-loop, a path
+//! end) is counted too, as the Ball-Larus sink's `Osr { path: Some(..) }` does.
 //! The probe of an edge is chosen by `active`; a pending frame does not know `active`, and uses
 //! the edge's only probe (in a reducible CFG, which the compiler always emits, each edge has
 //! exactly one: `inside` when its source is in a k-loop); an edge with both (an irreducible
@@ -394,6 +397,16 @@ impl KiterRuntime {
                 fr.active = false;
             }
         }
+    }
+
+    /// [`Self::on_osr`] where the backward jump that triggered the switch is itself a listed
+    /// CFG edge with probe index `k` (a `do`-`while` or rotated `for` back edge, or any edge
+    /// whose probe ends a path): its probe runs in the pending frame, so the paths that start
+    /// on that very edge are counted too (nothing is lost when it is a path end or a back edge
+    /// of a k-loop). Equivalent to `on_osr(func)` followed by `on_probe(func, k)`.
+    pub fn on_osr_at(&mut self, func: FuncIdx, k: u16) {
+        self.on_osr(func);
+        self.on_probe(func, k);
     }
 
     /// Probe `k` of `func` runs in the activation on top.
