@@ -11,7 +11,9 @@
 //! equal those of the profiler's reference executor (`KIterState`); K = 1 must equal the
 //! Ball-Larus paths by definition (`vm::tier::oracle`); and frames switched to instrumented
 //! code mid-loop (`on_osr`, at every kind of backward jump) must count exactly the paths that
-//! start after the switch.
+//! start after the switch. Besides: `vmrun cfg --trace T --profile kiter:K` on the same CFGs and
+//! activations counts the same paths, and the correspondence with the k-BLPP paper's k-IPF
+//! documented in `docs/kiter-runtime.md` holds.
 
 mod tier_support;
 
@@ -794,4 +796,114 @@ fn kiter_and_kbl_correspond_as_documented() {
         header.k_grams > 100 && backedge.k_grams > 100,
         "{header:?} {backedge:?}"
     );
+}
+
+// ---------------------------------------------------------------------------------------------
+// `vmrun cfg FILE --trace T --profile kiter:K` (profiler::cfg_command) and the VM's runtime
+// agree: each function's CFG written as a `.cfg` text, its finished activations as a trace.
+
+/// The `.cfg` text of a function's CFG, blocks named `b0`, `b1`, ...
+fn cfg_text(cfg: &Cfg) -> String {
+    let mut s = format!("entry {}\nexit {}\n", cfg.entry(), cfg.exit());
+    for b in cfg.blocks() {
+        let succ = cfg.successors(b);
+        if !succ.is_empty() {
+            let names: Vec<String> = succ.iter().map(|s| s.to_string()).collect();
+            s += &format!("{b} -> {}\n", names.join(" "));
+        }
+    }
+    s
+}
+
+#[test]
+fn vmrun_cfg_with_a_trace_counts_what_the_runtime_counts() {
+    use profiler::cfg_command::{self, CfgCommand, Format, ProfileKind};
+    let mut compared = 0;
+    for (name, rec) in recordings() {
+        let sample = sample(rec);
+        for (i, fc) in rec.cfgs.iter().enumerate() {
+            let cfg = fc.cfg();
+            let f = FuncIdx(i as u16);
+            let mut budget = 4000usize;
+            let acts: Vec<&[Block]> = sample
+                .finished
+                .iter()
+                .filter(|(g, _)| *g == f)
+                .map(|&(_, a)| a)
+                .take_while(|a| {
+                    let fits = a.len() <= budget;
+                    budget = budget.saturating_sub(a.len());
+                    fits
+                })
+                .collect();
+            if acts.is_empty() {
+                continue;
+            }
+            let trace: Vec<String> = acts
+                .iter()
+                .map(|a| {
+                    a.iter()
+                        .map(|b| b.to_string())
+                        .collect::<Vec<_>>()
+                        .join(" ")
+                })
+                .collect();
+            for ends in [PathEnds::Header, PathEnds::Backedge] {
+                for k in [2u32, 3] {
+                    let mut cmd = CfgCommand::new(format!("{name}.{i}.cfg"), cfg_text(cfg));
+                    cmd.path_ends = ends;
+                    cmd.trace = Some(trace.join(" ; "));
+                    cmd.profile = Some(ProfileKind::KIter(k));
+                    cmd.format = Format::Json;
+                    let out = match cfg_command::run(&cmd) {
+                        Ok(out) => out,
+                        // Functions with a block that cannot reach the exit are not valid
+                        // `.cfg` files; nothing to compare.
+                        Err(e) if format!("{e:?}").contains("cannot reach") => continue,
+                        Err(e) => panic!("{name}: {e:?}"),
+                    };
+                    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+                    // Compared as paths: the text format numbers blocks in order of appearance.
+                    let block = |n: &serde_json::Value| -> Block {
+                        Block::new(n.as_str().unwrap()[1..].parse().unwrap())
+                    };
+                    let by_cfg: BTreeMap<Path, u64> = v["counts"]
+                        .as_array()
+                        .unwrap()
+                        .iter()
+                        .map(|c| {
+                            let path = Path {
+                                nodes: c["nodes"].as_array().unwrap().iter().map(block).collect(),
+                                end: (!c["end"].is_null()).then(|| block(&c["end"])),
+                            };
+                            (path, c["count"].as_u64().unwrap())
+                        })
+                        .collect();
+                    let mut rt = KiterRuntime::new(k, ends).unwrap();
+                    let sites: HashMap<Edge, u16> =
+                        rt.tier_up(f, fc).unwrap().into_iter().collect();
+                    for a in &acts {
+                        rt.on_entry(f);
+                        rt.on_probe(f, ENTRY_PROBE);
+                        probe_steps(&mut rt, fc, &sites, f, a, 1);
+                        rt.on_return(f);
+                    }
+                    let dfs = DepthFirst::compute(cfg);
+                    let loops = Loops::compute(cfg, &dfs);
+                    let kit =
+                        KIteration::compute(cfg, &dfs, &loops, KIterConfig::new(k, ends)).unwrap();
+                    let by_vm: BTreeMap<Path, u64> = rt
+                        .function(f)
+                        .unwrap()
+                        .counters()
+                        .iter()
+                        .map(|(id, n)| (kit.identify(id).unwrap().unwrap(), n))
+                        .collect();
+                    assert_eq!(by_vm, by_cfg, "{name}: function {i}, K = {k}, {ends}");
+                    compared += 1;
+                }
+            }
+        }
+    }
+    assert!(compared > 200, "only {compared} comparisons");
 }
