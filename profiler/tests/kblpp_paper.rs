@@ -72,6 +72,11 @@ fn figure_5_shape() {
     // "A k-SF has at most 2k - 2 levels and depth 2k - 3": the chains of s1 s2 and s2 s3
     // reach 6 levels.
     assert_eq!(forest.levels(), 6);
+    // Listed in preorder with children by label, i.e. label sequences ascending.
+    let listed: Vec<Vec<u64>> = forest.labeled_nodes().into_iter().map(|n| n.ids).collect();
+    let mut sorted = listed.clone();
+    sorted.sort();
+    assert_eq!(listed, sorted);
     // Every path increments exactly one counter.
     let total: u64 = forest.labeled_nodes().iter().map(|n| n.count).sum();
     assert_eq!(total, 14);

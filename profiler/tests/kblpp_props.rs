@@ -7,7 +7,8 @@
 //!   it has at most 2K - 2 levels (one level for K = 1) and one hash-table operation per slab;
 //! - Properties 1 and 2 of the paper; move-to-front changes no count;
 //! - interleaved activations (calls, recursion) with one cursor each give each activation's
-//!   n-gram counts.
+//!   n-gram counts;
+//! - Figure 4's pruning (`Ipf::pruned`) and the ranking (`Ipf::hottest`) follow the counts.
 
 mod kblpp_support;
 
@@ -201,6 +202,59 @@ proptest! {
         let ipf = forest.to_ipf();
         prop_assert_eq!(ipf_counts(&ipf), ngram_counts(&acts, k as usize));
         check_property_1(&ipf)?;
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+
+    #[test]
+    fn pruning_and_ranking_follow_the_counts(
+        k in 1u32..=8,
+        acts in activations(),
+        share in 0.0f64..1.0,
+        min_paths in 1usize..4,
+        limit in 0usize..10,
+    ) {
+        let ipf = build(k, Siblings::Append, &acts).to_ipf();
+        let counts = ngram_counts(&acts, k as usize);
+        for f in ipf.functions() {
+            let mine: Vec<(&Vec<u64>, u64)> = counts
+                .iter()
+                .filter(|((g, _), _)| *g == f.function)
+                .map(|((_, ids), &c)| (ids, c))
+                .collect();
+            // Figure 4's pruning: a sequence stays if it and all its prefixes reach the share
+            // of the root's count.
+            for root in ipf.roots(f) {
+                let label = ipf.node(root).label();
+                let threshold = share * ipf.node(root).count() as f64;
+                let expected: Vec<Vec<u64>> = mine
+                    .iter()
+                    .filter(|(ids, _)| ids[0] == label)
+                    .filter(|(ids, _)| {
+                        (1..=ids.len()).all(|n| counts[&(f.function, ids[..n].to_vec())] as f64 >= threshold)
+                    })
+                    .map(|(ids, _)| (*ids).clone())
+                    .collect();
+                let got: Vec<Vec<u64>> = ipf.pruned(root, share).into_iter().map(|n| ipf.ids(n)).collect();
+                prop_assert_eq!(got, expected);
+            }
+            // Ranking: count descending, then label sequence.
+            let mut expected: Vec<(u64, Vec<u64>)> = mine
+                .iter()
+                .filter(|(ids, _)| ids.len() >= min_paths)
+                .map(|(ids, c)| (*c, (*ids).clone()))
+                .collect();
+            expected.sort_by(|a, b| b.0.cmp(&a.0).then_with(|| a.1.cmp(&b.1)));
+            expected.truncate(limit);
+            let got: Vec<(u64, Vec<u64>)> = ipf
+                .hottest(f, min_paths, limit)
+                .into_iter()
+                .map(|n| (ipf.node(n).count(), ipf.ids(n)))
+                .collect();
+            prop_assert_eq!(got, expected);
+        }
     }
 }
 

@@ -465,15 +465,6 @@ impl KSlabForest {
         roots
     }
 
-    /// How many hash-table operations hit the roots of `function`.
-    pub fn hash_ops_of(&self, function: u32) -> u64 {
-        self.roots
-            .iter()
-            .filter(|(&(f, _), _)| f == function)
-            .map(|(_, e)| e.lookups)
-            .sum()
-    }
-
     /// The work counters so far. The push and lookup counts are derived from the node
     /// counters (every push increments one; one counted in the lower part, depth `>= k - 1`,
     /// also looked up a child of `β`), which keeps them off the hot path; this walks the forest.
@@ -533,30 +524,37 @@ impl KSlabForest {
     /// counter, in a fixed order: roots by key, then depth first with children by label.
     pub fn labeled_nodes(&self) -> Vec<LabeledNode> {
         let mut out = Vec::with_capacity(self.nodes.len());
-        let mut ids = Vec::new();
+        let mut ids: Vec<u64> = Vec::new();
+        // (node, depth), popped in order: children are pushed sorted by label, reversed.
+        let mut stack: Vec<(u32, usize)> = Vec::new();
+        let mut children: Vec<u32> = Vec::new();
         for (key, root) in self.roots() {
-            self.walk_sorted(key.function, root.as_u32(), &mut ids, &mut out);
+            stack.push((root.as_u32(), 0));
+            while let Some((at, depth)) = stack.pop() {
+                let node = &self.nodes[at as usize];
+                ids.truncate(depth);
+                ids.push(node.label);
+                out.push(LabeledNode {
+                    function: key.function,
+                    ids: ids.clone(),
+                    count: node.count,
+                });
+                children.clear();
+                children.extend(self.children(NodeId::from_u32(at)).map(NodeId::as_u32));
+                children.sort_unstable_by_key(|&c| std::cmp::Reverse(self.nodes[c as usize].label));
+                stack.extend(children.iter().map(|&c| (c, depth + 1)));
+            }
         }
         out
     }
 
-    fn walk_sorted(&self, function: u32, at: u32, ids: &mut Vec<u64>, out: &mut Vec<LabeledNode>) {
-        let node = &self.nodes[at as usize];
-        ids.push(node.label);
-        out.push(LabeledNode {
-            function,
-            ids: ids.clone(),
-            count: node.count,
-        });
-        let mut children: Vec<u32> = self
-            .children(NodeId::from_u32(at))
-            .map(NodeId::as_u32)
-            .collect();
-        children.sort_unstable_by_key(|&c| self.nodes[c as usize].label);
-        for c in children {
-            self.walk_sorted(function, c, ids, out);
+    /// Hash-table operations per function (the lookups that hit each function's roots).
+    pub(crate) fn hash_ops_by_function(&self) -> HashMap<u32, u64> {
+        let mut by_function: HashMap<u32, u64> = HashMap::new();
+        for (&(function, _), entry) in &self.roots {
+            *by_function.entry(function).or_default() += entry.lookups;
         }
-        ids.pop();
+        by_function
     }
 
     /// The raw arena, for the conversion to a k-IPF.

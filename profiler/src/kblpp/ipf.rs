@@ -19,7 +19,7 @@
 //! children, label sequences and subtrees are found without pointers. The conversion reads the
 //! forest only, so it can run at any time: after a normal exit, a trap or an interrupt.
 
-use super::forest::{KSlabForest, LabeledNode};
+use super::forest::{KSlabForest, LabeledNode, RootHash};
 use crate::define_index;
 use hashbrown::HashMap;
 use serde::Serialize;
@@ -158,15 +158,17 @@ impl KSlabForest {
         let mut stack: Vec<u32> = Vec::new();
         for (key, root) in self.roots() {
             stack.push(root.as_u32());
+            let mut size = 0u64;
             while let Some(at) = stack.pop() {
                 function_of[at as usize] = key.function;
-                *ksf_nodes_of.entry(key.function).or_default() += 1;
+                size += 1;
                 let (mut child, _) = self.links(at);
                 while let Some(c) = child {
                     stack.push(c);
                     child = self.links(c).1;
                 }
             }
+            *ksf_nodes_of.entry(key.function).or_default() += size;
         }
 
         // Lines 1-7: the sets s(r), as one ordering of the nodes by (function, label).
@@ -176,7 +178,7 @@ impl KSlabForest {
         // Lines 8-13: join every subtree of depth up to k - 1 under the function's dummy root.
         let mut building: Vec<Building> = Vec::new();
         let mut dummies: Vec<(u32, u32)> = Vec::new(); // (function, dummy), ascending
-        let mut child_of: HashMap<(u32, u64), u32> = HashMap::new();
+        let mut child_of: HashMap<(u32, u64), u32, RootHash> = HashMap::with_hasher(RootHash);
         let mut join: Vec<(u32, u32, u32)> = Vec::new(); // (ρ, γ, remaining depth)
         for &rho in &order {
             let function = function_of[rho as usize];
@@ -237,6 +239,7 @@ impl KSlabForest {
 
         let mut nodes: Vec<IpfNode> = Vec::with_capacity(kids.len());
         let mut functions = Vec::with_capacity(dummies.len());
+        let hash_ops_of = self.hash_ops_by_function();
         // (building position, parent preorder position, depth); `None` closes a subtree.
         let mut walk: Vec<Option<(u32, u32, u32)>> = Vec::new();
         let mut open: Vec<u32> = Vec::new();
@@ -269,7 +272,7 @@ impl KSlabForest {
                 }
             }
             let end = nodes.len() as u32;
-            let hash_ops = self.hash_ops_of(function);
+            let hash_ops = hash_ops_of.get(&function).copied().unwrap_or(0);
             functions.push(IpfFunction {
                 function,
                 hash_ops,
@@ -420,6 +423,45 @@ impl Ipf {
     /// or if it is empty or longer than k).
     pub fn count(&self, function: u32, ids: &[u64]) -> u64 {
         self.find(function, ids).map_or(0, |n| self.node(n).count)
+    }
+
+    /// The subtree of `root` pruned as in the paper's Figure 4: in preorder, every node whose
+    /// count is at least `min_share` times the count of `root` (its subtree is skipped
+    /// otherwise; by Property 1 counts never grow downwards, so nothing below it would pass).
+    pub fn pruned(&self, root: IpfNodeId, min_share: f64) -> Vec<IpfNodeId> {
+        let threshold = min_share * self.node(root).count as f64;
+        let mut kept = Vec::new();
+        let mut at = root.as_u32();
+        let end = self.node(root).end;
+        while at < end {
+            let n = &self.nodes[at as usize];
+            if n.count as f64 >= threshold {
+                kept.push(IpfNodeId::from_u32(at));
+                at += 1;
+            } else {
+                at = n.end;
+            }
+        }
+        kept
+    }
+
+    /// The `limit` most frequent sequences of `function` made of at least `min_paths` BL paths,
+    /// by count (descending), then by label sequence.
+    pub fn hottest(
+        &self,
+        function: &IpfFunction,
+        min_paths: usize,
+        limit: usize,
+    ) -> Vec<IpfNodeId> {
+        let min_depth = min_paths.saturating_sub(1);
+        let mut ranked: Vec<(u64, Vec<u64>, IpfNodeId)> = function
+            .node_ids()
+            .filter(|&id| self.node(id).depth as usize >= min_depth)
+            .map(|id| (self.node(id).count, self.ids(id), id))
+            .collect();
+        ranked.sort_unstable_by(|a, b| b.0.cmp(&a.0).then_with(|| a.1.cmp(&b.1)));
+        ranked.truncate(limit);
+        ranked.into_iter().map(|(_, _, id)| id).collect()
     }
 
     /// Every node written as its function and label sequence, with its count, in preorder.
