@@ -1,8 +1,9 @@
 //! k-SF construction throughput ([`KSlabForest::push`], k-BLPP paper Figure 6) for K = 2, 4, 8,
 //! 16, with children in creation order (`append`), with the paper's suggested fix,
-//! move-to-front (`mtf`, section 4.2), and with move-to-front after a scan of at least 4
-//! siblings (`mtf:4`), against the Ball-Larus baseline: one hash-table increment per path
-//! (`bl`, the same table and hash function as the k-SF's roots). Throughput is in paths (stream items).
+//! move-to-front (`mtf`, section 4.2), with move-to-front after a scan of at least 4
+//! siblings (`mtf:4`) and with transposition (`transpose`: a found child swaps with the one
+//! before it), against the Ball-Larus baseline: one hash-table increment per path (`bl`, the
+//! same table and hash function as the k-SF's roots). Throughput is in paths (stream items).
 //!
 //! Streams (deterministic, about 200,000 paths, 4 functions, a `*` every call):
 //! - `periodic`: calls of 20-80 loop iterations following a fixed pattern of 3 body paths
@@ -128,6 +129,7 @@ fn bench_push(c: &mut Criterion) {
                 Siblings::Append,
                 Siblings::MoveToFront,
                 Siblings::MoveToFrontAfter(4),
+                Siblings::Transpose,
             ] {
                 let name = siblings.to_string();
                 let mut forest = KSlabForest::with_siblings(k, siblings);

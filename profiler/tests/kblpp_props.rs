@@ -29,6 +29,7 @@ fn sibling_orders() -> impl Strategy<Value = Siblings> {
         Just(Siblings::Append),
         Just(Siblings::MoveToFront),
         (1u32..4).prop_map(Siblings::MoveToFrontAfter),
+        Just(Siblings::Transpose),
     ]
 }
 

@@ -23,7 +23,8 @@
 //! child goes to the end, where the failed scan stopped); [`Siblings::MoveToFront`] moves every
 //! child found to the front of its list and inserts new ones there;
 //! [`Siblings::MoveToFrontAfter`] appends, and moves a child to the front only when its scan
-//! stepped over at least N siblings. All build the same forest up to sibling order, so every
+//! stepped over at least N siblings; [`Siblings::Transpose`] appends, and swaps a child found
+//! after one or more steps with its predecessor. All build the same forest up to sibling order, so every
 //! count is the same (`profiler/benches/kblpp.rs` measures which is faster; `docs/kblpp.md`).
 
 use crate::define_index;
@@ -68,6 +69,9 @@ pub enum Siblings {
     /// Adaptive: creation order, but a child found after stepping over at least this many
     /// siblings is moved to the front (only long scans pay for a move).
     MoveToFrontAfter(u32),
+    /// Transpose: a child found after at least one step swaps places with the sibling before
+    /// it, so frequent children drift forward and a rare one moves by one place only.
+    Transpose,
 }
 
 impl Siblings {
@@ -77,6 +81,7 @@ impl Siblings {
             Siblings::Append => u32::MAX,
             Siblings::MoveToFront => 1,
             Siblings::MoveToFrontAfter(n) => n.max(1),
+            Siblings::Transpose => 1,
         }
     }
 }
@@ -87,6 +92,7 @@ impl FromStr for Siblings {
         match s {
             "append" => Ok(Siblings::Append),
             "move-to-front" | "mtf" => Ok(Siblings::MoveToFront),
+            "transpose" => Ok(Siblings::Transpose),
             _ => s
                 .strip_prefix("mtf:")
                 .and_then(|n| n.parse::<u32>().ok())
@@ -94,7 +100,7 @@ impl FromStr for Siblings {
                 .map(Siblings::MoveToFrontAfter)
                 .ok_or_else(|| {
                     format!(
-                        "unknown sibling order '{s}' (expected append, mtf or mtf:N with N >= 1)"
+                        "unknown sibling order '{s}' (expected append, mtf, mtf:N with N >= 1 or transpose)"
                     )
                 }),
         }
@@ -107,6 +113,7 @@ impl fmt::Display for Siblings {
             Siblings::Append => f.write_str("append"),
             Siblings::MoveToFront => f.write_str("mtf"),
             Siblings::MoveToFrontAfter(n) => write!(f, "mtf:{n}"),
+            Siblings::Transpose => f.write_str("transpose"),
         }
     }
 }
@@ -371,8 +378,11 @@ impl KSlabForest {
     #[inline(always)]
     fn child(&mut self, parent: u32, label: u64) -> u32 {
         let first = self.nodes[parent as usize].first_child;
-        if first != NONE && self.nodes[first as usize].label == label {
-            return first;
+        // `NONE` is never a valid position, so the bounds check also tests for "no child".
+        if let Some(head) = self.nodes.get(first as usize) {
+            if head.label == label {
+                return first;
+            }
         }
         self.child_scan(parent, first, label)
     }
@@ -381,6 +391,7 @@ impl KSlabForest {
     /// the front if the sibling order asks for it, or add a new child.
     #[inline(never)]
     fn child_scan(&mut self, parent: u32, first: u32, label: u64) -> u32 {
+        let mut before_prev = NONE;
         let mut prev = NONE;
         let mut at = first;
         let mut steps = 0u32;
@@ -388,15 +399,25 @@ impl KSlabForest {
             let node = self.nodes[at as usize];
             if node.label == label {
                 if steps >= self.move_after {
-                    // Unlink `at` and make it the first child.
+                    // Unlink `at` (after `prev`) and put it first, or just before `prev`.
                     self.nodes[prev as usize].next_sibling = node.next_sibling;
-                    self.nodes[at as usize].next_sibling = first;
-                    self.nodes[parent as usize].first_child = at;
+                    let (before, link) = if self.siblings == Siblings::Transpose {
+                        (before_prev, prev)
+                    } else {
+                        (NONE, first)
+                    };
+                    self.nodes[at as usize].next_sibling = link;
+                    if before == NONE {
+                        self.nodes[parent as usize].first_child = at;
+                    } else {
+                        self.nodes[before as usize].next_sibling = at;
+                    }
                 }
                 self.sibling_steps += u64::from(steps);
                 return at;
             }
             steps += 1;
+            before_prev = prev;
             prev = at;
             at = node.next_sibling;
         }
@@ -666,11 +687,25 @@ mod tests {
     }
 
     #[test]
+    fn transpose_moves_one_place_forward() {
+        let mut f = KSlabForest::with_siblings(2, Siblings::Transpose);
+        let mut c = Cursor::default();
+        for id in [9, 1, 9, 2, 9, 3, 9, 3, 9, 3, 9, 1] {
+            f.push(&mut c, RootKey::new(0, id));
+        }
+        let root = f.roots().into_iter().find(|(k, _)| k.bl_id == 9).unwrap().1;
+        let labels: Vec<u64> = f.children(root).map(|n| f.node(n).label()).collect();
+        // Created 1 2 3; 3 found twice: 1 3 2, then 3 1 2; 1 found once: 1 3 2.
+        assert_eq!(labels, vec![1, 3, 2]);
+    }
+
+    #[test]
     fn sibling_orders_parse_and_print() {
         for s in [
             Siblings::Append,
             Siblings::MoveToFront,
             Siblings::MoveToFrontAfter(4),
+            Siblings::Transpose,
         ] {
             assert_eq!(s.to_string().parse::<Siblings>(), Ok(s));
         }
