@@ -137,6 +137,10 @@ pub struct Machine<'p> {
     atop: usize,
     /// Set when writing to the output failed (further output is discarded).
     pub write_failed: bool,
+    /// The running frame's path register (modes with `P::PATHS`).
+    path: u64,
+    /// Whether the running frame's next path end is dropped (it entered by OSR mid-path).
+    pending: bool,
 }
 
 impl<'p> Machine<'p> {
@@ -187,6 +191,8 @@ impl<'p> Machine<'p> {
             abase: 0,
             atop: 0,
             write_failed: false,
+            path: 0,
+            pending: false,
         }
     }
 
@@ -294,8 +300,6 @@ fn install_versions<P: Probes>(m: &mut Machine<'_>, probes: &mut P) -> Result<()
 }
 
 /// Installs one version as the one new calls of its function run.
-#[inline(never)]
-#[cold]
 fn install_version(m: &mut Machine<'_>, v: Version) -> Result<(), Trap> {
     let func = v.func;
     let index = m.add_version(v).map_err(|e| Trap {
@@ -446,10 +450,11 @@ fn run_loop<P: Probes>(
     // `base` changes or the stack is reallocated (only `enter_frame` grows it).
     let mut regs: *mut u64 = stack.as_mut_ptr();
     let mut pc: usize = 0;
-    // The running frame's path register and pending flag (see `Osr::path`); dead code unless
-    // `P::PATHS`.
-    let mut path: u64 = 0;
-    let mut pending = false;
+    // The running frame's path register and pending flag (see `Osr::path`) live in the
+    // machine, not in locals: kept in host registers they made LLVM spill the pc and the code
+    // pointer in every mode that profiles paths (measured with callgrind).
+    m.path = 0;
+    m.pending = false;
     if P::ENABLED {
         probes.on_entry(main);
     }
@@ -495,19 +500,14 @@ fn run_loop<P: Probes>(
     // Evaluates to whether any version was installed.
     macro_rules! install {
         () => {{
-            match probes.take_version() {
-                None => false,
-                Some(first) => {
-                    if let Err(mut trap) = install_version(m, first) {
-                        trap.trace = m.trace(version, pc - 1);
-                        return Err(trap);
-                    }
-                    if let Err(mut trap) = install_versions(m, probes) {
-                        trap.trace = m.trace(version, pc - 1);
-                        return Err(trap);
-                    }
-                    true
+            if probes.version_ready() {
+                if let Err(mut trap) = install_versions(m, probes) {
+                    trap.trace = m.trace(version, pc - 1);
+                    return Err(trap);
                 }
+                true
+            } else {
+                false
             }
         }};
     }
@@ -524,8 +524,8 @@ fn run_loop<P: Probes>(
     macro_rules! count {
         ($id:expr) => {{
             let id: u64 = $id;
-            if pending {
-                pending = false;
+            if m.pending {
+                m.pending = false;
             } else {
                 probes.on_path(func_id!(), id);
             }
@@ -578,10 +578,10 @@ fn run_loop<P: Probes>(
             if P::PATHS {
                 match osr.path {
                     Some(start) => {
-                        path = start;
-                        pending = false;
+                        m.path = start;
+                        m.pending = false;
                     }
-                    None => pending = true,
+                    None => m.pending = true,
                 }
             }
         }};
@@ -590,7 +590,7 @@ fn run_loop<P: Probes>(
         ($cond:expr, $t:expr) => {{
             let taken: bool = $cond;
             let t: Pc = $t;
-            if P::COUNTS {
+            if P::COUNTS && !(P::TIERS && unsafe { (*version).instrumented }) {
                 // SAFETY: `pc - 1` is this version's instruction; its counters cover them all.
                 unsafe { (*version).counters.bump(pc - 1, taken) };
             } else if P::ENABLED {
@@ -641,8 +641,8 @@ fn run_loop<P: Probes>(
                 }
                 Some(fr) => {
                     if P::PATHS {
-                        path = fr.path;
-                        pending = fr.pending;
+                        m.path = fr.path;
+                        m.pending = fr.pending;
                     }
                     version = fr.version;
                     code = unsafe { (*version).code.as_ptr() };
@@ -945,8 +945,8 @@ fn run_loop<P: Probes>(
                     ret_pc: pc,
                     base: m.base,
                     abase: m.abase,
-                    path,
-                    pending,
+                    path: m.path,
+                    pending: m.pending,
                 });
                 m.base += a.index();
                 let base = m.base;
@@ -969,7 +969,7 @@ fn run_loop<P: Probes>(
                     code = unsafe { (*version).code.as_ptr() };
                 }
                 if P::PATHS {
-                    pending = false;
+                    m.pending = false;
                 }
             }
             Instr::Ret { a } => {
@@ -1018,20 +1018,28 @@ fn run_loop<P: Probes>(
             Instr::Math1 { f, a, b } => set!(a, math1(f, rf!(b)).to_bits()),
             Instr::Math2 { f, a, b, c } => set!(a, math2(f, rf!(b), rf!(c)).to_bits()),
 
-            Instr::PathSet { k } => path = q!(k),
-            Instr::PathAdd { k } => path = path.wrapping_add(q!(k)),
+            Instr::PathSet { k } => m.path = q!(k),
+            Instr::PathAdd { k } => m.path = m.path.wrapping_add(q!(k)),
             Instr::PathJmp { k, t } => {
-                path = path.wrapping_add(q!(k));
+                m.path = m.path.wrapping_add(q!(k));
                 if t.index() < pc {
                     poll_signal!();
                 }
                 pc = t.index();
             }
             Instr::PathEnd { c, s } => {
-                count!(path.wrapping_add(q!(c)));
-                path = q!(s);
+                count!(m.path.wrapping_add(q!(c)));
+                m.path = q!(s);
             }
-            Instr::PathCount { c } => count!(path.wrapping_add(q!(c))),
+            Instr::PathEndJmp { c, s, t } => {
+                count!(m.path.wrapping_add(q!(c)));
+                m.path = q!(s);
+                if t.index() < pc {
+                    poll_signal!();
+                }
+                pc = t.index();
+            }
+            Instr::PathCount { c } => count!(m.path.wrapping_add(q!(c))),
             Instr::PathCountK { c } => count!(q!(c)),
             Instr::Probe { k } => {
                 if P::ENABLED {

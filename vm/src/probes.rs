@@ -121,6 +121,13 @@ pub trait Probes {
     fn take_version(&mut self) -> Option<Version> {
         None
     }
+
+    /// Whether [`Probes::take_version`] has a version to give (a cheap test the loop makes
+    /// before calling it).
+    #[inline(always)]
+    fn version_ready(&self) -> bool {
+        false
+    }
 }
 
 /// No profiling: the pure interpreter.

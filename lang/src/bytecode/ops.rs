@@ -310,6 +310,8 @@ macro_rules! for_each_op {
             PathJmp { k: ProbeIdx, t: Pc } => Jump;
             /// count(P + Q[c]); P := Q[s] (a path ends at a cut edge and the next one starts)
             PathEnd { c: ProbeIdx, s: ProbeIdx } => Next;
+            /// count(P + Q[c]); P := Q[s]; pc := t (a taken branch edge that ends a path, as a stub)
+            PathEndJmp { c: ProbeIdx, s: ProbeIdx, t: Pc } => Jump;
             /// count(P + Q[c]) (a path ends at the function's exit)
             PathCount { c: ProbeIdx } => Next;
             /// count(Q[c]) (a path whose id is known statically ends: event counting)
@@ -617,7 +619,7 @@ impl Instr {
 
 impl fmt::Display for Instr {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{:<10}", self.name())?;
+        write!(f, "{:<9} ", self.name())?;
         self.fmt_operands(f)
     }
 }

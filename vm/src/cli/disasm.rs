@@ -1,9 +1,14 @@
-//! `vmrun disasm FILE`: print the compiled bytecode.
+//! `vmrun disasm FILE`: print the compiled bytecode, or (`--instrumented`) the copy that
+//! Ball-Larus tier-up makes of every function, with its path instructions and probe constants.
 
+use std::fmt::Write as _;
 use std::path::PathBuf;
 
 use clap::Args;
-use vm::EXIT_COMPILE_ERROR;
+use lang::bytecode::{FuncIdx, Program};
+use profiler::PathEnds;
+use vm::tier::tierup::tier_up_bl;
+use vm::{EXIT_COMPILE_ERROR, EXIT_RUNTIME_ERROR};
 
 /// Arguments of `vmrun disasm`.
 #[derive(Args, Debug)]
@@ -11,6 +16,41 @@ pub struct DisasmArgs {
     /// The program to compile and disassemble.
     #[arg(value_name = "FILE")]
     file: PathBuf,
+    /// Show the instrumented copies `--profile=bl` runs (canonical numbering, as with
+    /// `--tier-up 0`): path-register instructions on the CFG edges, path ends at the cuts.
+    #[arg(long)]
+    instrumented: bool,
+    /// Where paths end in the instrumented copies: `header` or `backedge`.
+    #[arg(long, value_name = "STRATEGY", default_value = "header", value_parser = parse_path_ends)]
+    path_ends: PathEnds,
+}
+
+fn parse_path_ends(s: &str) -> Result<PathEnds, String> {
+    s.parse()
+}
+
+/// The instrumented copy of every function, disassembled.
+fn disassemble_instrumented(program: &Program, path_ends: PathEnds) -> Result<String, String> {
+    let mut out = String::new();
+    for (i, func) in program.functions.iter().enumerate() {
+        let (tiered, version) = tier_up_bl(FuncIdx(i as u16), func, path_ends, None, 0, 0)
+            .map_err(|e| format!("function {}: {e}", func.name))?;
+        let mut copy = func.clone();
+        copy.code = version.code.to_vec();
+        copy.locs = version.locs.to_vec();
+        copy.tables = version.tables.to_vec();
+        lang::bytecode::disasm::disassemble_function(&copy, i, &mut out);
+        let _ = write!(
+            out,
+            "  {} static paths ({path_ends} path ends); probe constants:",
+            tiered.bl.num_paths()
+        );
+        for (k, c) in version.probe_consts.iter().enumerate() {
+            let _ = write!(out, " q{k}={}", *c as i64);
+        }
+        out.push_str("\n\n");
+    }
+    Ok(out)
 }
 
 /// Compiles the file and prints its bytecode; returns the exit status.
@@ -21,6 +61,18 @@ pub fn run(args: &DisasmArgs) -> i32 {
     };
     let name = args.file.display().to_string();
     match lang::compile_source(&name, &source) {
+        Ok(program) if args.instrumented => {
+            match disassemble_instrumented(&program, args.path_ends) {
+                Ok(text) => {
+                    print!("{text}");
+                    0
+                }
+                Err(e) => {
+                    eprintln!("vmrun: {name}: cannot instrument: {e}");
+                    EXIT_RUNTIME_ERROR
+                }
+            }
+        }
         Ok(program) => {
             print!("{}", lang::bytecode::disasm::disassemble(&program));
             0

@@ -70,8 +70,15 @@ pub struct RunArgs {
     /// or an interrupt (then marked `"complete": false`).
     #[arg(long, value_name = "FILE")]
     profile_out: Option<PathBuf>,
-    /// Print the human report (hot paths per function as source lines) to stderr, or to FILE.
-    #[arg(long, value_name = "FILE", num_args = 0..=1, default_missing_value = "-")]
+    /// Print the human report (hot paths per function as source lines) to stderr, or with
+    /// `--report=FILE` to FILE.
+    #[arg(
+        long,
+        value_name = "FILE",
+        num_args = 0..=1,
+        require_equals = true,
+        default_missing_value = "-"
+    )]
     report: Option<PathBuf>,
     /// The most paths the report lists per function (0: all).
     #[arg(long, value_name = "N", default_value_t = ReportOptions::default().top)]

@@ -149,10 +149,19 @@ impl Emitter {
         }
     }
 
-    /// Emits `probes` then a jump to `to`, fusing a lone `PathAdd` into `PathJmp`.
+    /// Emits `probes` then a jump to `to`, fusing a lone `PathAdd` (`PathEnd`) into `PathJmp`
+    /// (`PathEndJmp`).
     fn probes_then_jump(&mut self, probes: &[Instr], to: Label, loc: Loc) {
         let at = match probes {
             [Instr::PathAdd { k }] => self.push(Instr::PathJmp { k: *k, t: Pc(0) }, loc),
+            [Instr::PathEnd { c, s }] => self.push(
+                Instr::PathEndJmp {
+                    c: *c,
+                    s: *s,
+                    t: Pc(0),
+                },
+                loc,
+            ),
             _ => {
                 self.push_all(probes, loc);
                 self.push(Instr::Jmp { t: Pc(0) }, loc)

@@ -89,13 +89,65 @@ pub trait PathSink {
 #[derive(Clone, Debug, Default)]
 pub struct BlCounts {
     /// Count of every (function, path id) seen.
-    pub counts: HashMap<(FuncIdx, u64), u64>,
+    pub counts: HashMap<(FuncIdx, u64), u64, PathKeyHash>,
+}
+
+/// The hash of a (function, path id) key: the id with the function index in its top 16 bits,
+/// times a 64-bit odd constant (Fibonacci hashing). Path ids are dense small integers: the
+/// product's low bits (hashbrown's bucket index) are a bijection of the id's low bits, and its
+/// high bits (hashbrown's 7-bit tags) mix all of them. About a third of the instructions of
+/// hashbrown's default hasher on this key (callgrind, `BENCHMARKS.md`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct PathKeyHash;
+
+/// The hasher of [`PathKeyHash`].
+#[derive(Clone, Copy, Debug, Default)]
+pub struct PathKeyHasher {
+    state: u64,
+}
+
+impl std::hash::BuildHasher for PathKeyHash {
+    type Hasher = PathKeyHasher;
+    #[inline(always)]
+    fn build_hasher(&self) -> PathKeyHasher {
+        PathKeyHasher::default()
+    }
+}
+
+impl std::hash::Hasher for PathKeyHasher {
+    #[inline(always)]
+    fn finish(&self) -> u64 {
+        self.state.wrapping_mul(0x9E37_79B9_7F4A_7C15)
+    }
+
+    #[inline(always)]
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.state = self.state.rotate_left(8) ^ u64::from(b);
+        }
+    }
+
+    #[inline(always)]
+    fn write_u16(&mut self, v: u16) {
+        self.state ^= u64::from(v) << 48;
+    }
+
+    #[inline(always)]
+    fn write_u64(&mut self, v: u64) {
+        self.state ^= v;
+    }
 }
 
 impl PathSink for BlCounts {
     #[inline(always)]
     fn on_path(&mut self, func: FuncIdx, id: u64) {
-        *self.counts.entry((func, id)).or_insert(0) += 1;
+        // `get_mut` first: the hit (almost every path end) costs half of the entry API's work.
+        match self.counts.get_mut(&(func, id)) {
+            Some(count) => *count += 1,
+            None => {
+                self.counts.insert((func, id), 1);
+            }
+        }
     }
 }
 
@@ -260,7 +312,7 @@ impl<S: PathSink> Probes for BlProbes<'_, S> {
     const TIERS: bool = true;
     const COUNTS: bool = true;
 
-    #[inline(always)]
+    #[inline(never)]
     fn on_entry(&mut self, func: FuncIdx) {
         self.sink.on_entry(func);
         if !self.tiered[func.index()] && self.tier0.entry(func) > self.settings.threshold {
@@ -270,13 +322,13 @@ impl<S: PathSink> Probes for BlProbes<'_, S> {
         }
     }
 
-    #[inline(always)]
+    #[inline(never)]
     fn on_switch(&mut self, func: FuncIdx, pc: Pc, target: Pc) {
         self.tier0.switch(func, pc, target);
     }
 
     /// Called only for frames running compiled (tier-0) code.
-    #[inline(always)]
+    #[inline(never)]
     fn on_back_edge(&mut self, func: FuncIdx, pc: Pc, target: Pc) -> Option<Osr> {
         if !self.tiered[func.index()] {
             if self.tier0.back_edge(func) <= self.settings.threshold {
@@ -289,17 +341,22 @@ impl<S: PathSink> Probes for BlProbes<'_, S> {
         self.osr(func, pc, target)
     }
 
-    #[inline(always)]
+    #[inline(never)]
     fn on_return(&mut self, func: FuncIdx) {
         self.sink.on_return(func);
     }
 
-    #[inline(always)]
+    #[inline(never)]
     fn on_path(&mut self, func: FuncIdx, id: u64) {
         self.sink.on_path(func, id);
     }
 
     #[inline(always)]
+    fn version_ready(&self) -> bool {
+        !self.ready.is_empty()
+    }
+
+    #[inline(never)]
     fn take_version(&mut self) -> Option<Version> {
         if self.ready.is_empty() {
             None

@@ -46,15 +46,31 @@ pub struct TieredBl {
 impl TieredBl {
     /// The on-stack replacement for a baseline frame of this function about to jump from `pc`
     /// to `target` (a backward jump): continue at `target`'s block in the instrumented
-    /// version; if the jump's edge ends a path, the frame starts the next path exactly there,
-    /// otherwise it waits for the next path start (see [`Osr::path`]). `None` if `pc` or
-    /// `target` is not where the CFG says blocks end and start (a bug).
+    /// version, with the path register the instrumented code would have there when the frame
+    /// is known to be at a fixed distance from a path start:
+    /// - the jump's edge ends a path: the next path starts at `target` (its start value);
+    /// - the jump leaves a block where every arrival starts a path (a loop header under
+    ///   `header` path ends, or an extra cut block): the path in progress began on arriving at
+    ///   that block, so the register is that block's start value plus the edge's increment
+    ///   (this is the usual case of a `while` loop, whose backward jump leaves its test: the
+    ///   header; the frame then counts the iteration it is in);
+    /// - otherwise the start of the path in progress is unknown: `path: None`, and the frame
+    ///   drops it (see [`Osr::path`]).
+    ///
+    /// `None` if `pc` or `target` is not where the CFG says blocks end and start (a bug).
     pub fn osr(&self, pc: Pc, target: Pc) -> Option<Osr> {
         let from = self.fc.block_of_pc(pc)?;
         let to = self.fc.block_starting_at(target)?;
         let e = self.fc.cfg().find_edge(from, to)?;
-        let path = match (self.plan.cut[e], self.plan.start[to]) {
-            (true, Probe::Set(start)) => Some(start),
+        let cuts_on_every_arrival = self.plan.is_start[from]
+            && (self.plan.path_ends == PathEnds::Header || self.plan.extra_cuts.contains(&from));
+        let path = match (self.plan.cut[e], self.plan.start[to], self.plan.start[from]) {
+            (true, Probe::Set(start), _) => Some(start),
+            (false, _, Probe::Set(start)) if cuts_on_every_arrival => match self.plan.edges[e] {
+                Probe::Add(x) => Some(start.wrapping_add(x)),
+                Probe::None => Some(start),
+                _ => None,
+            },
             _ => None,
         };
         Some(Osr {

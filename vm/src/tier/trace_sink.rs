@@ -271,6 +271,10 @@ impl Probes for TraceProbes<'_> {
         }
     }
 
+    fn version_ready(&self) -> bool {
+        !self.ready.is_empty()
+    }
+
     fn take_version(&mut self) -> Option<Version> {
         self.ready.pop()
     }
