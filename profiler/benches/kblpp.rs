@@ -20,9 +20,10 @@
 //! and siblings stepped over per child lookup. `push/*` measures the steady state (the forest already holds every node the stream reaches;
 //! no allocation), `build/*` a fresh forest (allocation included), `to_ipf/*` the conversion.
 //!
-//! Run: `CARGO_TARGET_DIR=... cargo bench -p profiler --bench kblpp`.
+//! Run: `CARGO_TARGET_DIR=... cargo bench -p profiler --bench kblpp`. Instruction counts of
+//! one configuration: see `run_one` and `docs/kblpp.md`.
 
-use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
+use criterion::{criterion_group, BenchmarkId, Criterion, Throughput};
 use hashbrown::HashMap;
 use profiler::kblpp::{KSlabForest, RootHash, RootKey, Siblings};
 use std::hint::black_box;
@@ -184,4 +185,40 @@ fn bench_build_and_convert(c: &mut Criterion) {
 }
 
 criterion_group!(benches, bench_push, bench_build_and_convert);
-criterion_main!(benches);
+
+/// `KBLPP_ONE=STREAM,K,ORDER,PASSES` (ORDER: `bl` or a sibling order) runs one configuration
+/// PASSES times over the stream instead of the criterion benches and prints the number of
+/// paths in the stream: under `valgrind --tool=callgrind`, the difference between 3 passes and
+/// 1 pass, divided by twice the paths, is the deterministic cost of a steady-state push.
+fn run_one(spec: &str) {
+    let parts: Vec<&str> = spec.split(',').collect();
+    let [kind, k, order, passes] = parts[..] else {
+        panic!("KBLPP_ONE=STREAM,K,ORDER,PASSES, got {spec:?}");
+    };
+    let k: u32 = k.parse().expect("K");
+    let passes: usize = passes.parse().expect("PASSES");
+    let stream = generate(kind, 200_000);
+    println!("paths {}", paths_in(&stream));
+    if order == "bl" {
+        let mut table = HashMap::with_hasher(RootHash);
+        for _ in 0..passes {
+            bl(&mut table, &stream);
+        }
+        black_box(&table);
+    } else {
+        let mut forest = KSlabForest::with_siblings(k, order.parse().expect("sibling order"));
+        for _ in 0..passes {
+            feed(&mut forest, &stream);
+        }
+        black_box(&forest);
+    }
+}
+
+fn main() {
+    if let Ok(spec) = std::env::var("KBLPP_ONE") {
+        run_one(&spec);
+        return;
+    }
+    benches();
+    Criterion::default().configure_from_args().final_summary();
+}

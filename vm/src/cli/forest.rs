@@ -25,8 +25,8 @@ pub struct ForestArgs {
     /// Output format: `text`, `json` or `dot`.
     #[arg(long, value_name = "FORMAT", default_value = "text")]
     pub format: FormatArg,
-    /// The k-SF's sibling order while building: `append`, `mtf` (move-to-front) or `mtf:N`
-    /// (move to the front after a scan of N siblings). Changes no count.
+    /// The k-SF's sibling order while building: `append`, `mtf` (move-to-front), `mtf:N`
+    /// (move to the front after a scan of N siblings) or `transpose`. Changes no count.
     #[arg(long, value_name = "ORDER", default_value = "append")]
     pub siblings: SiblingsArg,
 }
