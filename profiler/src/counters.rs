@@ -72,11 +72,22 @@ impl PathCounters {
     /// Counts one completion of path `id`.
     #[inline]
     pub fn count(&mut self, id: u64) {
+        // The dense case inline (a bounds check and an add); the rest out of line, so that
+        // the hash table's code does not keep this from being inlined into the probes.
+        if let Table::Dense { counts, .. } = &mut self.table {
+            if let Some(c) = usize::try_from(id).ok().and_then(|i| counts.get_mut(i)) {
+                *c += 1;
+                return;
+            }
+        }
+        self.count_hashed(id);
+    }
+
+    /// [`Self::count`] for a sparse table, or an id outside a dense one.
+    #[inline(never)]
+    fn count_hashed(&mut self, id: u64) {
         match &mut self.table {
-            Table::Dense { counts, stray } => match counts.get_mut(id as usize) {
-                Some(c) if id <= usize::MAX as u64 => *c += 1,
-                _ => *stray.entry(id).or_insert(0) += 1,
-            },
+            Table::Dense { stray, .. } => *stray.entry(id).or_insert(0) += 1,
             Table::Sparse(map) => *map.entry(id).or_insert(0) += 1,
         }
     }

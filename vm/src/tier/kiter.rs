@@ -529,7 +529,10 @@ impl KiterRuntime {
 
 /// The plan's semantics for one probe of a counting frame (`KIterState::take_edge`), then the
 /// last path's count if the edge enters the exit.
-#[inline]
+// The indexed loop over the live accumulators runs fewer instructions than a zip of slices
+// for the usual 0..3 iterations (callgrind, K = 2: about 15 fewer per probe).
+#[allow(clippy::needless_range_loop)]
+#[inline(always)]
 fn counting_step(
     plan: &KIterPlan,
     op: &Op,
@@ -550,8 +553,8 @@ fn counting_step(
         let itr = fr.itr as usize;
         let inc = probe.inc as usize;
         let comp = probe.inc_compensated as usize;
-        for (j, cj) in c[..itr].iter_mut().enumerate() {
-            *cj = cj.wrapping_add(plan.values[comp + j]);
+        for j in 0..itr {
+            c[j] = c[j].wrapping_add(plan.values[comp + j]);
         }
         c[itr] = c[itr].wrapping_add(plan.values[inc + itr]);
     } else {
