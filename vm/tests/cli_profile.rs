@@ -9,7 +9,8 @@
 //! - a trap: status 70, the output so far, the profile with `complete: false`;
 //! - SIGINT and SIGTERM (sent with `kill(2)` once the program's output has appeared): status
 //!   130 and 143, all the output printed before the signal (including the part still
-//!   buffered), and the profile with `complete: false` and the interrupted loop's paths;
+//!   buffered), and the profile with `complete: false` and the interrupted loop's paths (`bl`;
+//!   `none`, `edge` and `trace` stop the same way);
 //! - bad flags exit with status 2 and say what is wrong.
 
 use std::io::Read;
@@ -261,6 +262,12 @@ fn report_goes_to_stderr_or_to_a_file() {
         vm::profile::report::render(&p, &vm::profile::report::ReportOptions::default())
     );
 
+    // The flag may come before the program: it takes a file only as `--report=FILE`.
+    let o = vmrun(&dir, &["--profile=bl", "--report", "loops.c"]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
+    assert_eq!(text(&o.stdout), "127\n");
+    assert_eq!(text(&o.stderr), report);
+
     let o = vmrun(&dir, &["--profile=bl", "--report=r.txt", "loops.c"]);
     assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
     assert_eq!(text(&o.stdout), "127\n");
@@ -327,12 +334,18 @@ int main(void) {
 
 /// Runs FOREVER, sends `signal` once its output has appeared and the printing is over, and
 /// returns the status, the output and the profile.
-fn interrupted(signal: i32, name: &str) -> (Option<i32>, Vec<u8>, Profile) {
+fn interrupted(signal: i32, name: &str, mode: &str) -> (Option<i32>, Vec<u8>, Option<Profile>) {
     let dir = tempdir(name);
     write(&dir, "forever.c", FOREVER);
+    let mode_arg = format!("--profile={mode}");
+    let mut args = vec![mode_arg.as_str()];
+    if mode != "none" {
+        args.push("--profile-out=f.json");
+    }
+    args.push("forever.c");
     let mut child = Command::new(env!("CARGO_BIN_EXE_vmrun"))
         .current_dir(&dir)
-        .args(["--profile=bl", "--profile-out=f.json", "forever.c"])
+        .args(&args)
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
@@ -392,16 +405,20 @@ fn interrupted(signal: i32, name: &str) -> (Option<i32>, Vec<u8>, Profile) {
         .unwrap()
         .read_to_string(&mut stderr)
         .unwrap();
-    let json = std::fs::read_to_string(dir.join("f.json"))
-        .unwrap_or_else(|e| panic!("no profile after signal {signal}: {e}; stderr: {stderr}"));
-    let profile = Profile::from_json(&json).unwrap();
+    assert!(stderr.contains("interrupted"), "{stderr}");
+    let profile = (mode != "none").then(|| {
+        let json = std::fs::read_to_string(dir.join("f.json"))
+            .unwrap_or_else(|e| panic!("no profile after signal {signal}: {e}; stderr: {stderr}"));
+        Profile::from_json(&json).unwrap()
+    });
     let out = out.lock().unwrap().clone();
     (status.code(), out, profile)
 }
 
-fn check_interrupted(signal: i32, name: &str, want_status: i32) {
-    let (code, out, p) = interrupted(signal, name);
-    assert_eq!(code, Some(want_status));
+/// Status, output and (but for `none`) an incomplete profile after `signal` in `mode`.
+fn check_any_mode(signal: i32, name: &str, mode: &str, want_status: i32) -> Option<Profile> {
+    let (code, out, p) = interrupted(signal, name, mode);
+    assert_eq!(code, Some(want_status), "{mode}");
     let want: String = (0..7000).map(|i| format!("line {i}\n")).collect();
     assert!(
         want.len() > 1 << 16,
@@ -410,10 +427,18 @@ fn check_interrupted(signal: i32, name: &str, want_status: i32) {
     assert_eq!(
         out.len(),
         want.len(),
-        "all the output, the buffered part too"
+        "{mode}: all the output, the buffered part too"
     );
-    assert_eq!(text(&out), want);
-    assert!(!p.complete);
+    assert_eq!(text(&out), want, "{mode}");
+    if let Some(p) = &p {
+        assert!(!p.complete, "{mode}");
+        assert_eq!(p.mode.name(), mode);
+    }
+    p
+}
+
+fn check_interrupted(signal: i32, name: &str, want_status: i32) {
+    let p = check_any_mode(signal, name, "bl", want_status).unwrap();
     assert_eq!(p.mode, Mode::Bl);
     // `main` tiered up in its first loop and its infinite loop's paths were counted.
     let main = &p.functions[0];
@@ -465,9 +490,10 @@ fn bad_flags_are_usage_errors() {
 }
 
 /// The report of a run worked out by hand (the `while` loop of `tier_cases`' on-stack
-/// replacement case): `main` tiers up at its 1000th backward jump, then counts 1334
-/// iterations through the `else` (lines 4, 5, 6, 7 back to the header at line 4), 666 through
-/// line 5 alone, and the last test out to the return: 2001 paths, shares 66.7%, 33.3%, 0.0%.
+/// replacement case): `main` tiers up at its 1000th backward jump, from its header into the
+/// body of i = 999, then counts i = 999..2999: 1334 iterations through the `else` (lines 4,
+/// 5, 6, 7 back to the header at line 4), 667 through line 5 alone, and the last test out to
+/// the return: 2002 paths, shares 66.6%, 33.3%, 0.0%.
 /// `--top 2` lists the two hottest only.
 #[test]
 fn report_shows_hot_paths_as_source_lines_with_counts_and_shares() {
@@ -498,11 +524,11 @@ fn report_shows_hot_paths_as_source_lines_with_counts_and_shares() {
             .to_string()
     };
     assert!(report.contains("main"), "{report}");
-    assert!(report.contains("2001"), "{report}");
+    assert!(report.contains("2002"), "{report}");
     assert!(report.contains("1001"), "tiered-up heat: {report}");
     for (count, share, lines) in [
-        (1334, "66.7%", "4, 5, 6, 7 -> 4"),
-        (666, "33.3%", "4, 5, 7 -> 4"),
+        (1334, "66.6%", "4, 5, 6, 7 -> 4"),
+        (667, "33.3%", "4, 5, 7 -> 4"),
         (1, "0.0%", "4, 9 -> return"),
     ] {
         let l = line_of(lines);
@@ -517,4 +543,13 @@ fn report_shows_hot_paths_as_source_lines_with_counts_and_shares() {
         "{top2}"
     );
     assert!(!top2.contains("4, 9 -> return"), "{top2}");
+}
+
+/// Every mode stops on a signal the same way (`none` writes no profile).
+#[test]
+fn every_mode_stops_on_sigint_and_sigterm() {
+    for mode in ["none", "edge", "trace"] {
+        check_any_mode(libc::SIGINT, &format!("int-{mode}"), mode, 130);
+        check_any_mode(libc::SIGTERM, &format!("term-{mode}"), mode, 143);
+    }
 }

@@ -19,6 +19,9 @@
 //!   tier-up": the tiering rule replayed over the time-ordered trace (heat = invocations plus
 //!   backward jumps in baseline code; OSR at the next backward jump; see `TierReplay`) predicts
 //!   every function's `tiered_up_at` and its exact path counts, which the `bl` run must report;
+//!   and the same run with a logging sink (`tier_support::Observed`) shows the VM switching
+//!   exactly the frames the replay switches by OSR, and handing the sink exactly as many path
+//!   ends as the profile's totals;
 //! - (e) determinism: two runs give byte-identical `Profile::to_json` (`bl`, default settings;
 //!   on the programs with shorter traces, to keep the debug-build time down).
 //!
@@ -94,10 +97,12 @@ fn twins() {
 }
 
 /// The replay itself on a program whose tiering is worked out by hand: `main` loops 3000
-/// times (a `while`, whose backward jump goes from the test at the bottom into the body, which
-/// is no header), so with tier-up 1000 its heat (1 for the call, then 1 per backward jump)
-/// passes 1000 at the 1000th jump, into the body of iteration 999; that partial path is not
-/// counted and iterations 1000..2999 are, 2000 paths into the header (the test).
+/// times (a `while`, whose backward jump goes from the test at the bottom, the header, into
+/// the body), so with tier-up 1000 its heat (1 for the call, then 1 per backward jump) passes
+/// 1000 at the 1000th jump, into the body of iteration 999. Under `header` the path in
+/// progress began at the test (every arrival there ends a path): iterations 999..2999 are
+/// counted, 2001 paths into the header. Under `backedge` its start is unknown: it is dropped,
+/// and iterations 1000..2999 are counted. Both end with the last test out to the return.
 #[test]
 fn replay_of_a_worked_example() {
     let src = "int main(void) {
@@ -116,16 +121,19 @@ fn replay_of_a_worked_example() {
         .iter()
         .map(|f| FunctionCfg::of_function(f).unwrap())
         .collect();
-    let mut r = TierReplay::new(cfgs.len(), 1000, PathEnds::Header);
+    let mut header = TierReplay::new(cfgs.len(), 1000, PathEnds::Header);
+    let mut backedge = TierReplay::new(cfgs.len(), 1000, PathEnds::Backedge);
     let mut stepper = Stepper::new(&cfgs);
     run_chrono(&program, &cfgs, PathEnds::Header, |ev| {
-        r.event(&stepper.step(ev))
+        let step = stepper.step(ev);
+        header.event(&step);
+        backedge.event(&step);
     });
-    assert_eq!(r.tiered_up_at[0], Some(1001));
-    assert_eq!((r.osr_frames[0], r.osr_mid_path[0]), (1, 1));
-    let total: u64 = r.counts[0].total();
-    // 2000 iterations into the header, then the last test out to the return.
-    assert_eq!(total, 2001);
+    for (r, mid_path, total) in [(&header, 0, 2002), (&backedge, 1, 2001)] {
+        assert_eq!(r.tiered_up_at[0], Some(1001));
+        assert_eq!((r.osr_frames[0], r.osr_mid_path[0]), (1, mid_path));
+        assert_eq!(r.counts[0].total(), total);
+    }
 }
 
 #[test]
