@@ -24,6 +24,13 @@ pub const MAX_K: u32 = 64;
 
 /// Arguments of `vmrun paths`.
 #[derive(Args, Debug)]
+#[command(after_long_help = "\
+Output (text): one row per function: its line, its number of innermost loops (the loops \
+profiled over K iterations; outer loops are profiled acyclically), its Ball-Larus path count and \
+its k-iteration path count for each K. A count marked * took a fallback, listed below the table: \
+a loop whose k-iteration ids exceed 2^64 is profiled acyclically, and if even acyclic ids do not \
+fit, paths are also cut at extra blocks. Nothing is ever refused (Roy & Srikant gave up above \
+60,000 paths). Details: docs/kiter-runtime.md.")]
 pub struct PathsArgs {
     /// The program (C-subset source).
     #[arg(value_name = "FILE")]
