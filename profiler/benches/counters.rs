@@ -8,7 +8,7 @@
 //!   (xorshift ids among 1024 distinct ids spread over `0..N`: a function with many live paths),
 //!   `uniform` (xorshift ids over all of `0..N`: the worst case for both kinds' caches).
 //! - `lifetime`: what a function's table costs over a short profiled life: create it, count
-//!   the `hot` pattern 64 times (4096 increments... 262,144 in all), list the counted ids
+//!   the `hot` pattern 64 times (262,144 increments), list the counted ids
 //!   (`iter`), drop it. The dense table pays creation and the final scan in proportion to N.
 //!
 //! Before running, it prints the memory (`memory_bytes`) of each kind after the `spread` and
