@@ -52,6 +52,10 @@ pub struct RunOptions {
     pub max_depth: u32,
     /// What the run profiles.
     pub profile: ProfileSettings,
+    /// Whether to assemble the profile at the end ([`RunResult::profile`]); the command line
+    /// does only when it will write it (`--profile-out`, `--report`), since building every
+    /// function's CFG and numbering costs as much as a short program's whole run.
+    pub collect_profile: bool,
 }
 
 impl Default for RunOptions {
@@ -59,6 +63,7 @@ impl Default for RunOptions {
         RunOptions {
             max_depth: DEFAULT_MAX_DEPTH,
             profile: ProfileSettings::default(),
+            collect_profile: true,
         }
     }
 }
@@ -97,8 +102,9 @@ pub struct RunResult {
     /// trace, and warnings of the profiler (a function it could not instrument); empty after a
     /// normal run.
     pub stderr: String,
-    /// The profile, for every mode but `none`, if the program compiled (written also after a
-    /// trap or an interrupt, then marked incomplete).
+    /// The profile, for every mode but `none`, if the program compiled and
+    /// [`RunOptions::collect_profile`] asked for it (also after a trap or an interrupt, then
+    /// marked incomplete).
     pub profile: Option<profile::Profile>,
 }
 

@@ -50,21 +50,19 @@ pub fn run_program(
         Mode::Edge => {
             let probes = EdgeProbes::new(program, m.branch_counts().clone());
             let (result, _) = execute(m, probes, stdout);
-            let functions = untiered_profiles(program, options);
+            let functions: ProfileBuilder<'_> = Box::new(|| untiered_profiles(program, options));
             finish(file_name, result, Some((options, functions)), Vec::new())
         }
         Mode::Bl => {
             let counts = m.branch_counts().clone();
             let probes = BlProbes::new(program, tiering, BlCounts::default(), counts);
             let (result, probes) = execute(m, probes, stdout);
-            let counts = probes.sink.by_function(program.functions.len());
-            let functions = probes.function_profiles(&counts);
-            finish(
-                file_name,
-                result,
-                Some((options, functions)),
-                probes.warnings,
-            )
+            let warnings = probes.warnings.clone();
+            let functions: ProfileBuilder<'_> = Box::new(move || {
+                let counts = probes.sink.by_function(program.functions.len());
+                probes.function_profiles(&counts)
+            });
+            finish(file_name, result, Some((options, functions)), warnings)
         }
         Mode::Trace => match TraceProbes::new(program, settings.path_ends) {
             Ok(probes) => {
@@ -72,7 +70,7 @@ pub fn run_program(
                 probes.close_unfinished();
                 let mut warnings = probes.errors.clone();
                 warnings.truncate(20);
-                let functions = probes.function_profiles();
+                let functions: ProfileBuilder<'_> = Box::new(move || probes.function_profiles());
                 finish(file_name, result, Some((options, functions)), warnings)
             }
             Err(e) => RunResult {
@@ -116,11 +114,14 @@ fn untiered_profiles(
         .collect()
 }
 
+/// Assembles the functions' profiles (only called when the profile is wanted).
+type ProfileBuilder<'a> = Box<dyn FnOnce() -> Result<Vec<FunctionProfile>, String> + 'a>;
+
 /// The run's result: exit status, stderr text and profile.
 fn finish(
     file_name: &str,
     result: Result<Exit, Trap>,
-    profile: Option<(&RunOptions, Result<Vec<FunctionProfile>, String>)>,
+    profile: Option<(&RunOptions, ProfileBuilder<'_>)>,
     warnings: Vec<String>,
 ) -> RunResult {
     let mut stderr = String::new();
@@ -137,19 +138,21 @@ fn finish(
             }
         }
     };
-    let profile = profile.and_then(|(options, functions)| match functions {
-        Ok(functions) => {
-            let s = options.profile;
-            let mut p = Profile::new(file_name, s.mode, s.path_ends, s.tier_up, complete);
-            p.k = s.k;
-            p.functions = functions;
-            Some(p)
-        }
-        Err(e) => {
-            stderr.push_str(&format!("{file_name}: internal error: no profile: {e}\n"));
-            None
-        }
-    });
+    let profile = profile
+        .filter(|(options, _)| options.collect_profile)
+        .and_then(|(options, functions)| match functions() {
+            Ok(functions) => {
+                let s = options.profile;
+                let mut p = Profile::new(file_name, s.mode, s.path_ends, s.tier_up, complete);
+                p.k = s.k;
+                p.functions = functions;
+                Some(p)
+            }
+            Err(e) => {
+                stderr.push_str(&format!("{file_name}: internal error: no profile: {e}\n"));
+                None
+            }
+        });
     RunResult {
         exit_status,
         stderr,

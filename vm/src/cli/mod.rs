@@ -147,6 +147,7 @@ fn run(args: &RunArgs) -> i32 {
             tier_up: args.tier_up,
             path_ends: args.path_ends,
         },
+        collect_profile: args.profile_out.is_some() || args.report.is_some(),
     };
     if args.profile == Mode::None && (args.profile_out.is_some() || args.report.is_some()) {
         eprintln!("vmrun: --profile-out and --report need a profiling mode (--profile=bl, ...)");

@@ -312,13 +312,11 @@ impl<S: PathSink> Probes for BlProbes<'_, S> {
     const TIERS: bool = true;
     const COUNTS: bool = true;
 
-    #[inline(never)]
+    #[inline(always)]
     fn on_entry(&mut self, func: FuncIdx) {
         self.sink.on_entry(func);
-        if !self.tiered[func.index()] && self.tier0.entry(func) > self.settings.threshold {
-            if let State::Baseline = self.state[func.index()] {
-                self.tier_up(func);
-            }
+        if !self.tiered[func.index()] {
+            self.entry_at_tier0(func);
         }
     }
 
@@ -341,7 +339,7 @@ impl<S: PathSink> Probes for BlProbes<'_, S> {
         self.osr(func, pc, target)
     }
 
-    #[inline(never)]
+    #[inline(always)]
     fn on_return(&mut self, func: FuncIdx) {
         self.sink.on_return(func);
     }
@@ -367,6 +365,16 @@ impl<S: PathSink> Probes for BlProbes<'_, S> {
 }
 
 impl<S: PathSink> BlProbes<'_, S> {
+    /// A call of `func` while it has no instrumented code: counts it and tiers it up once hot.
+    #[inline(never)]
+    fn entry_at_tier0(&mut self, func: FuncIdx) {
+        if self.tier0.entry(func) > self.settings.threshold {
+            if let State::Baseline = self.state[func.index()] {
+                self.tier_up(func);
+            }
+        }
+    }
+
     /// The on-stack replacement of a baseline frame of a tiered-up `func` at its backward
     /// jump from `pc` to `target`.
     #[cold]
