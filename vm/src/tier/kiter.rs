@@ -403,10 +403,14 @@ impl KiterRuntime {
     /// CFG edge with probe index `k` (a `do`-`while` or rotated `for` back edge, or any edge
     /// whose probe ends a path): its probe runs in the pending frame, so the paths that start
     /// on that very edge are counted too (nothing is lost when it is a path end or a back edge
-    /// of a k-loop). Equivalent to `on_osr(func)` followed by `on_probe(func, k)`.
+    /// of a k-loop). Equivalent to `on_osr(func)` followed by `on_probe(func, k)` (`k` =
+    /// [`ENTRY_PROBE`] is ignored).
     pub fn on_osr_at(&mut self, func: FuncIdx, k: u16) {
         self.on_osr(func);
-        self.on_probe(func, k);
+        // The entry probe starts an activation; it is no edge a frame can switch on.
+        if k != ENTRY_PROBE {
+            self.on_probe(func, k);
+        }
     }
 
     /// Probe `k` of `func` runs in the activation on top.
