@@ -18,7 +18,8 @@
 //!
 //! Before each `push` measurement the bench prints the forest's size, hash operations per path
 //! and siblings stepped over per child lookup. `push/*` measures the steady state (the forest already holds every node the stream reaches;
-//! no allocation), `build/*` a fresh forest (allocation included), `to_ipf/*` the conversion.
+//! no allocation), `build/*` a fresh forest (allocation included), `to_ipf/*` the conversion
+//! (`merge`: `to_ipf`; `figure_7`: the literal `to_ipf_figure_7`).
 //!
 //! Run: `CARGO_TARGET_DIR=... cargo bench -p profiler --bench kblpp`. Instruction counts of
 //! one configuration: see `run_one` and `docs/kblpp.md`.
@@ -177,8 +178,11 @@ fn bench_build_and_convert(c: &mut Criterion) {
         let mut forest = KSlabForest::new(k);
         feed(&mut forest, &stream);
         group.throughput(Throughput::Elements(forest.len() as u64));
-        group.bench_with_input(BenchmarkId::from_parameter(k), &k, |b, _| {
+        group.bench_with_input(BenchmarkId::new("merge", k), &k, |b, _| {
             b.iter(|| forest.to_ipf())
+        });
+        group.bench_with_input(BenchmarkId::new("figure_7", k), &k, |b, _| {
+            b.iter(|| forest.to_ipf_figure_7())
         });
     }
     group.finish();

@@ -84,7 +84,9 @@ fn figure_5_shape() {
 
 #[test]
 fn example_1_the_4_ipf_counts_the_n_grams() {
-    let ipf = build(4, Siblings::Append).to_ipf();
+    let forest = build(4, Siblings::Append);
+    let ipf = forest.to_ipf();
+    assert_eq!(forest.to_ipf_figure_7(), ipf);
     let got = as_counts(&ipf.labeled_nodes());
     assert_eq!(got, ngram_counts(&[(0, STREAM.to_vec())], 4));
     // "<2,0,0,2> ... is a 4-gram that occurs 3 times in Σ".

@@ -2,7 +2,8 @@
 //! `kblpp_support`), on random streams of small BL ids (so that sequences repeat) with `*`
 //! markers and several functions, K = 1..=16:
 //! - the k-IPF is exactly the n-gram counts of Definition 2, per activation, also when read in
-//!   the middle of the stream (a run ended by a trap);
+//!   the middle of the stream (a run ended by a trap), and the fast conversion equals the
+//!   literal Figure 7;
 //! - the k-SF is Definition 3's prefix forest, plus only zero-count upper nodes of last slabs;
 //!   it has at most 2K - 2 levels (one level for K = 1) and one hash-table operation per slab;
 //! - Properties 1 and 2 of the paper; move-to-front changes no count;
@@ -69,6 +70,8 @@ proptest! {
         let ipf = forest.to_ipf();
         prop_assert_eq!(ipf_counts(&ipf), ngram_counts(&acts, k as usize));
         prop_assert!(ipf.labeled_nodes().iter().all(|n| n.count > 0));
+        // The level-by-level merge is Figure 7's joins, node for node.
+        prop_assert_eq!(&forest.to_ipf_figure_7(), &ipf);
         check_property_1(&ipf)?;
         // Every push increments exactly one k-SF counter.
         let total: u64 = forest.labeled_nodes().iter().map(|n| n.count).sum();

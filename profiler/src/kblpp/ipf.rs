@@ -145,42 +145,119 @@ struct Building {
     parent: u32,
 }
 
+/// The k-SF nodes grouped as Figure 7's sets `s(r)`, per function.
+struct Grouped {
+    /// Every node, sorted by (function, label, position).
+    order: Vec<u32>,
+    /// The function of every node (by position).
+    function_of: Vec<u32>,
+    /// The number of k-SF nodes of every function.
+    ksf_nodes_of: HashMap<u32, u64>,
+}
+
 impl KSlabForest {
-    /// Converts the forest into its k-IPF (Figure 7). Reads the forest only: it can be called
-    /// at any time, and pushing may continue afterwards.
+    /// Converts the forest into its k-IPF. Reads the forest only: it can be called at any
+    /// time, and pushing may continue afterwards.
+    ///
+    /// This is Figure 7 with the joins of one label done together: the k-IPF tree of label `r`
+    /// is the merge of the subtrees (depth `k - 1`) of all k-SF nodes labeled `r`, built level
+    /// by level: the nodes merged into one k-IPF node are kept in a buffer per depth, their
+    /// children gathered into the next depth's buffer and sorted by label, and each run of one
+    /// label becomes one child, counters summed. No hash table, and the preorder comes out
+    /// directly. [`to_ipf_figure_7`](Self::to_ipf_figure_7) is the literal version, kept as
+    /// the reference it is tested against.
     pub fn to_ipf(&self) -> Ipf {
         let ksf = self.raw_nodes();
-        let depth_limit = self.k() - 1;
-
-        // The function of every k-SF node, from its root.
-        let mut function_of = vec![0u32; ksf.len()];
-        let mut ksf_nodes_of: HashMap<u32, u64> = HashMap::new();
-        let mut stack: Vec<u32> = Vec::new();
-        for (key, root) in self.roots() {
-            stack.push(root.as_u32());
-            let mut size = 0u64;
-            while let Some(at) = stack.pop() {
-                function_of[at as usize] = key.function;
-                size += 1;
-                let (mut child, _) = self.links(at);
-                while let Some(c) = child {
-                    stack.push(c);
-                    child = self.links(c).1;
+        let depth_limit = self.k() as usize - 1;
+        let g = self.grouped();
+        let mut nodes: Vec<IpfNode> = Vec::new();
+        let mut parts = Vec::new();
+        // levels[t]: the k-SF nodes of the runs at depth t, sorted by label.
+        let mut levels: Vec<Vec<u32>> = vec![Vec::new()];
+        // (depth, next position in levels[depth], the k-IPF node the runs hang below)
+        let mut frames: Vec<(usize, usize, u32)> = Vec::new();
+        let mut at = 0;
+        while at < g.order.len() {
+            let function = g.function_of[g.order[at] as usize];
+            let mut to = at;
+            while to < g.order.len() && g.function_of[g.order[to] as usize] == function {
+                to += 1;
+            }
+            let start = nodes.len() as u32;
+            levels[0].clear();
+            levels[0].extend_from_slice(&g.order[at..to]);
+            frames.push((0, 0, NONE));
+            while let Some(&mut (depth, ref mut pos, parent)) = frames.last_mut() {
+                let level = &levels[depth];
+                if *pos >= level.len() {
+                    frames.pop();
+                    if parent != NONE {
+                        nodes[parent as usize].end = nodes.len() as u32;
+                    }
+                    continue;
+                }
+                // One run of equal labels: one k-IPF node (join_subtree, lines 1-7).
+                let label = ksf[level[*pos] as usize].label();
+                let mut run_end = *pos;
+                let mut count = 0u64;
+                while run_end < level.len() && ksf[level[run_end] as usize].label() == label {
+                    count += ksf[level[run_end] as usize].count();
+                    run_end += 1;
+                }
+                let run = *pos..run_end;
+                *pos = run_end;
+                let me = nodes.len() as u32;
+                nodes.push(IpfNode {
+                    label,
+                    count,
+                    parent,
+                    depth: depth as u32,
+                    end: me + 1,
+                });
+                // Lines 8-11: the children of the whole run, one level down.
+                if depth < depth_limit {
+                    if levels.len() == depth + 1 {
+                        levels.push(Vec::new());
+                    }
+                    let (upper, lower) = levels.split_at_mut(depth + 1);
+                    let next = &mut lower[0];
+                    next.clear();
+                    for &rho in &upper[depth][run] {
+                        let (mut child, _) = self.links(rho);
+                        while let Some(sigma) = child {
+                            next.push(sigma);
+                            child = self.links(sigma).1;
+                        }
+                    }
+                    if !next.is_empty() {
+                        next.sort_unstable_by_key(|&sigma| ksf[sigma as usize].label());
+                        frames.push((depth + 1, 0, me));
+                    }
                 }
             }
-            *ksf_nodes_of.entry(key.function).or_default() += size;
+            parts.push((function, start, nodes.len() as u32));
+            at = to;
         }
+        self.assemble(nodes, parts, &g)
+    }
 
-        // Lines 1-7: the sets s(r), as one ordering of the nodes by (function, label).
-        let mut order: Vec<u32> = (0..ksf.len() as u32).collect();
-        order.sort_by_key(|&at| (function_of[at as usize], ksf[at as usize].label(), at));
+    /// Converts the forest into its k-IPF exactly as Figure 7 does: every k-SF node's subtree
+    /// (depth `k - 1`) is joined on its own under its function's dummy root, one hash lookup
+    /// per node visited; the result is then laid out in preorder. The same result as
+    /// [`to_ipf`](Self::to_ipf), slower; kept as its reference.
+    pub fn to_ipf_figure_7(&self) -> Ipf {
+        let ksf = self.raw_nodes();
+        let depth_limit = self.k() - 1;
+        let g = self.grouped();
+        let order = &g.order;
+        let function_of = &g.function_of;
 
         // Lines 8-13: join every subtree of depth up to k - 1 under the function's dummy root.
         let mut building: Vec<Building> = Vec::new();
         let mut dummies: Vec<(u32, u32)> = Vec::new(); // (function, dummy), ascending
         let mut child_of: HashMap<(u32, u64), u32, RootHash> = HashMap::with_hasher(RootHash);
         let mut join: Vec<(u32, u32, u32)> = Vec::new(); // (ρ, γ, remaining depth)
-        for &rho in &order {
+        for &rho in order {
             let function = function_of[rho as usize];
             let phi = match dummies.last() {
                 Some(&(f, d)) if f == function => d,
@@ -238,8 +315,7 @@ impl KSlabForest {
         }
 
         let mut nodes: Vec<IpfNode> = Vec::with_capacity(kids.len());
-        let mut functions = Vec::with_capacity(dummies.len());
-        let hash_ops_of = self.hash_ops_by_function();
+        let mut parts = Vec::with_capacity(dummies.len());
         // (building position, parent preorder position, depth); `None` closes a subtree.
         let mut walk: Vec<Option<(u32, u32, u32)>> = Vec::new();
         let mut open: Vec<u32> = Vec::new();
@@ -271,18 +347,55 @@ impl KSlabForest {
                     walk.push(Some((kids[i as usize].2, me, depth + 1)));
                 }
             }
-            let end = nodes.len() as u32;
-            let hash_ops = hash_ops_of.get(&function).copied().unwrap_or(0);
-            functions.push(IpfFunction {
+            parts.push((function, start, nodes.len() as u32));
+        }
+        self.assemble(nodes, parts, &g)
+    }
+
+    /// Figure 7, lines 1-7: the function of every node and the nodes sorted by (function,
+    /// label), which groups them into the sets `s(r)` of each function.
+    fn grouped(&self) -> Grouped {
+        let ksf = self.raw_nodes();
+        let mut function_of = vec![0u32; ksf.len()];
+        let mut ksf_nodes_of: HashMap<u32, u64> = HashMap::new();
+        let mut stack: Vec<u32> = Vec::new();
+        for (key, root) in self.roots() {
+            stack.push(root.as_u32());
+            let mut size = 0u64;
+            while let Some(at) = stack.pop() {
+                function_of[at as usize] = key.function;
+                size += 1;
+                let (mut child, _) = self.links(at);
+                while let Some(c) = child {
+                    stack.push(c);
+                    child = self.links(c).1;
+                }
+            }
+            *ksf_nodes_of.entry(key.function).or_default() += size;
+        }
+        let mut order: Vec<u32> = (0..ksf.len() as u32).collect();
+        order.sort_unstable_by_key(|&at| (function_of[at as usize], ksf[at as usize].label(), at));
+        Grouped {
+            order,
+            function_of,
+            ksf_nodes_of,
+        }
+    }
+
+    /// The k-IPF from its preorder nodes and each function's range `(function, start, end)`.
+    fn assemble(&self, nodes: Vec<IpfNode>, parts: Vec<(u32, u32, u32)>, g: &Grouped) -> Ipf {
+        let hash_ops_of = self.hash_ops_by_function();
+        let functions = parts
+            .into_iter()
+            .map(|(function, start, end)| IpfFunction {
                 function,
-                hash_ops,
-                ksf_nodes: ksf_nodes_of.get(&function).copied().unwrap_or(0),
+                hash_ops: hash_ops_of.get(&function).copied().unwrap_or(0),
+                ksf_nodes: g.ksf_nodes_of.get(&function).copied().unwrap_or(0),
                 shape: shape(&nodes[start as usize..end as usize], start as usize),
                 start,
                 end,
-            });
-        }
-
+            })
+            .collect();
         let counters = self.counters();
         let stats = KblppStats {
             k: self.k(),
