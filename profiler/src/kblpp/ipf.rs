@@ -8,6 +8,9 @@
 //! `join_subtree(ρ, φ, k)`, which read literally descends `k` levels below `ρ` and would make
 //! sequences of `k + 1` paths; the text ("subtrees of depth up to k - 1") and Definition 2
 //! (n-grams with `n <= k`) fix the bound used here, `k - 1`.
+//! [`KSlabForest::to_ipf_figure_7`] does exactly this; [`KSlabForest::to_ipf`] does the joins
+//! of one label at once, merging their subtrees level by level (same result, no hash table,
+//! 2-3x faster; the property tests compare the two).
 //!
 //! Why this counts n-grams: every stream item increments one k-SF node `σ` whose labels from its
 //! root are the items of the current and the previous slab up to the item (only the current slab
