@@ -31,6 +31,7 @@
 //! Targets are resolved in a second pass ([`Instr::for_each_target_mut`]), and the result is
 //! checked against the 65,535-instruction limit of a version.
 
+use hashbrown::HashMap;
 use lang::bytecode::{Flow, FuncIdx, Function, Instr, JumpTable, Loc, Pc, ProbeIdx};
 use profiler::index::IndexVec;
 use profiler::{Block, Edge};
@@ -39,7 +40,7 @@ use super::cfg_build::{BcEdge, BlockKind, FunctionCfg, Way};
 use crate::interp::Version;
 
 /// What to insert: the probe instructions of each place, and the constants they read.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default)]
 pub struct ProbeCode {
     /// Run at the start of every activation (new pc 0).
     pub entry: Vec<Instr>,
@@ -50,6 +51,8 @@ pub struct ProbeCode {
     pub blocks: IndexVec<Block, Vec<Instr>>,
     /// The version's probe constants (`Q[k]` of the path instructions).
     pub consts: Vec<u64>,
+    /// Where each constant is in `consts` (for reuse).
+    index: HashMap<u64, ProbeIdx>,
 }
 
 impl ProbeCode {
@@ -61,18 +64,20 @@ impl ProbeCode {
             edges: IndexVec::from_elem(Vec::new(), cfg.num_edges()),
             blocks: IndexVec::from_elem(Vec::new(), cfg.num_blocks()),
             consts: Vec::new(),
+            index: HashMap::new(),
         }
     }
 
     /// Adds a probe constant (reusing an equal one) and returns its index, or `None` if the
     /// version already has 65,536 distinct constants.
     pub fn constant(&mut self, value: u64) -> Option<ProbeIdx> {
-        if let Some(i) = self.consts.iter().position(|&c| c == value) {
-            return Some(ProbeIdx(i as u16));
+        if let Some(&k) = self.index.get(&value) {
+            return Some(k);
         }
-        let i = u16::try_from(self.consts.len()).ok()?;
+        let k = ProbeIdx(u16::try_from(self.consts.len()).ok()?);
         self.consts.push(value);
-        Some(ProbeIdx(i))
+        self.index.insert(value, k);
+        Some(k)
     }
 }
 
