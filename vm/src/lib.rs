@@ -17,7 +17,7 @@ pub mod libc;
 pub mod printf;
 pub mod probes;
 pub mod profile;
-mod run;
+pub mod run;
 pub mod signals;
 pub mod tier;
 pub mod trap;

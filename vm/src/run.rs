@@ -64,6 +64,14 @@ pub fn run_program(
             });
             finish(file_name, result, Some((options, functions)), warnings)
         }
+        Mode::Kbl | Mode::Kiter => RunResult {
+            exit_status: crate::EXIT_USAGE,
+            stderr: format!(
+                "{file_name}: --profile={} is not wired into this build\n",
+                settings.mode
+            ),
+            profile: None,
+        },
         Mode::Trace => match TraceProbes::new(program, settings.path_ends) {
             Ok(probes) => {
                 let (result, mut probes) = execute(m, probes, stdout);
@@ -83,7 +91,7 @@ pub fn run_program(
 }
 
 /// Runs the loop with probes `P`, flushing the program's output whatever happens.
-fn execute<P: Probes>(
+pub fn execute<P: Probes>(
     machine: &mut Machine<'_>,
     mut probes: P,
     stdout: &mut dyn Write,
@@ -115,7 +123,7 @@ fn untiered_profiles(
 }
 
 /// Assembles the functions' profiles (only called when the profile is wanted).
-type ProfileBuilder<'a> = Box<dyn FnOnce() -> Result<Vec<FunctionProfile>, String> + 'a>;
+pub type ProfileBuilder<'a> = Box<dyn FnOnce() -> Result<Vec<FunctionProfile>, String> + 'a>;
 
 /// The run's result: exit status, stderr text and profile.
 fn finish(

@@ -53,9 +53,11 @@ pub struct RunArgs {
     max_depth: u32,
     /// Profiling mode: `none` (the pure interpreter), `edge` (tier-0 branch and call counters
     /// only), `bl` (Ball-Larus path counts of every function that tiers up), `trace` (every
-    /// block entered; paths counted by definition; slow, for tests and teaching).
+    /// block entered; paths counted by definition; slow, for tests and teaching), `kbl:K`
+    /// (k-BLPP: every sequence of up to K consecutive Ball-Larus paths, in a k-slab forest),
+    /// `kiter:K` (Roy & Srikant's k-iteration paths).
     #[arg(long, value_name = "MODE", default_value = "none", value_parser = parse_mode)]
-    profile: Mode,
+    profile: ModeSpec,
     /// A function is instrumented once its heat (calls plus loop iterations) exceeds N; 0
     /// instruments every function before it first runs. Running frames switch to the
     /// instrumented code at their next loop iteration (on-stack replacement). `trace` always
@@ -85,8 +87,39 @@ pub struct RunArgs {
     top: usize,
 }
 
-fn parse_mode(s: &str) -> Result<Mode, String> {
-    s.parse()
+/// A `--profile` value: the mode and its `K`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ModeSpec {
+    mode: Mode,
+    k: u32,
+}
+
+/// The largest `K` of `kbl:K` and `kiter:K`.
+const MAX_K: u32 = 64;
+
+fn parse_mode(s: &str) -> Result<ModeSpec, String> {
+    let (name, k) = match s.split_once(':') {
+        Some((name, k)) => (name, Some(k)),
+        None => (s, None),
+    };
+    let mode: Mode = name.parse()?;
+    let takes_k = matches!(mode, Mode::Kbl | Mode::Kiter);
+    let k = match (k, takes_k) {
+        (None, false) => 1,
+        (Some(_), false) => {
+            return Err(format!("mode '{name}' takes no K (write --profile={name})"))
+        }
+        (None, true) => {
+            return Err(format!(
+                "mode '{name}' needs K: --profile={name}:K, e.g. {name}:4"
+            ))
+        }
+        (Some(k), true) => match k.parse::<u32>() {
+            Ok(k) if (1..=MAX_K).contains(&k) => k,
+            _ => return Err(format!("K must be an integer from 1 to {MAX_K}, not '{k}'")),
+        },
+    };
+    Ok(ModeSpec { mode, k })
 }
 
 fn parse_path_ends(s: &str) -> Result<PathEnds, String> {
@@ -142,14 +175,14 @@ fn run(args: &RunArgs) -> i32 {
     let options = RunOptions {
         max_depth: args.max_depth,
         profile: ProfileSettings {
-            mode: args.profile,
-            k: 1,
+            mode: args.profile.mode,
+            k: args.profile.k,
             tier_up: args.tier_up,
             path_ends: args.path_ends,
         },
         collect_profile: args.profile_out.is_some() || args.report.is_some(),
     };
-    if args.profile == Mode::None && (args.profile_out.is_some() || args.report.is_some()) {
+    if args.profile.mode == Mode::None && (args.profile_out.is_some() || args.report.is_some()) {
         eprintln!("vmrun: --profile-out and --report need a profiling mode (--profile=bl, ...)");
         return vm::EXIT_USAGE;
     }

@@ -52,6 +52,12 @@ pub enum Mode {
     Bl,
     /// Every block entered recorded; paths counted by definition from the record.
     Trace,
+    /// k-BLPP (Delia, Demetrescu & Finocchi 2013): the Ball-Larus paths, and every sequence of
+    /// up to `k` consecutive ones in an activation, in a k-slab forest (`ipf` per function).
+    Kbl,
+    /// Roy & Srikant's k-iteration paths (2009), perfectly numbered (`paths` are k-iteration
+    /// paths).
+    Kiter,
 }
 
 impl Mode {
@@ -62,6 +68,8 @@ impl Mode {
             Mode::Edge => "edge",
             Mode::Bl => "bl",
             Mode::Trace => "trace",
+            Mode::Kbl => "kbl",
+            Mode::Kiter => "kiter",
         }
     }
 }
@@ -80,8 +88,10 @@ impl FromStr for Mode {
             "edge" => Ok(Mode::Edge),
             "bl" => Ok(Mode::Bl),
             "trace" => Ok(Mode::Trace),
+            "kbl" => Ok(Mode::Kbl),
+            "kiter" => Ok(Mode::Kiter),
             _ => Err(format!(
-                "unknown profile mode '{s}' (expected none, edge, bl or trace)"
+                "unknown profile mode '{s}' (expected none, edge, bl, trace, kbl or kiter)"
             )),
         }
     }
