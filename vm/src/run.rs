@@ -64,7 +64,17 @@ pub fn run_program(
             });
             finish(file_name, result, Some((options, functions)), warnings)
         }
-        Mode::Kbl | Mode::Kiter => RunResult {
+        Mode::Kiter => match crate::tier::kiter_sink::run(m, program, &settings, stdout) {
+            Ok((result, warnings, functions)) => {
+                finish(file_name, result, Some((options, functions)), warnings)
+            }
+            Err(e) => RunResult {
+                exit_status: EXIT_RUNTIME_ERROR,
+                stderr: format!("{file_name}: internal error: {e}\n"),
+                profile: None,
+            },
+        },
+        Mode::Kbl => RunResult {
             exit_status: crate::EXIT_USAGE,
             stderr: format!(
                 "{file_name}: --profile={} is not wired into this build\n",

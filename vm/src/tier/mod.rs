@@ -14,6 +14,7 @@
 pub mod cfg_build;
 pub mod codegen;
 pub mod kiter;
+pub mod kiter_sink;
 pub mod oracle;
 pub mod sinks;
 pub mod tier0;

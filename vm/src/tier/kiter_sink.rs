@@ -1,0 +1,256 @@
+//! `--profile=kiter:K`: Roy & Srikant's k-iteration paths in the running VM.
+//!
+//! The same tiering as `bl` ([`super::sinks::BlProbes`]: tier-0 counters, a function tiers
+//! up once its heat passes the threshold, new calls run the instrumented copy, running frames
+//! switch at their next backward jump), with the k-iteration plan instead of Ball-Larus
+//! increments: [`KiterRuntime::tier_up_weighted`] numbers the function's k-iteration paths
+//! (Roy & Srikant, section 4; innermost loops are k-iteration loops, the others acyclic) and
+//! lists the CFG edges whose probes do something; codegen puts one `Probe k` instruction on
+//! each of them (and `Probe 0`, the activation's start, at the new pc 0), and the runtime
+//! ([`super::kiter`]) runs Algorithm 3 on its own per-activation accumulators when they run.
+//! A frame that switches mid-loop counts only the k-iteration paths that start after the
+//! switch ([`KiterRuntime::on_osr_at`]: the backward jump's own probe runs first).
+
+use std::collections::VecDeque;
+use std::io::Write;
+
+use hashbrown::HashMap;
+use lang::bytecode::{FuncIdx, Instr, Pc, ProbeIdx, Program};
+use profiler::index::IndexVec;
+use profiler::{Block, Edge, PathEnds};
+
+use super::cfg_build::FunctionCfg;
+use super::codegen::{instrument, ProbeCode};
+use super::kiter::{KiterRuntime, ENTRY_PROBE};
+use super::tier0::Tier0;
+use crate::branch_counts::BranchCounts;
+use crate::interp::{Exit, Machine, Version};
+use crate::probes::{Osr, Probes};
+use crate::run::{execute, ProfileBuilder};
+use crate::trap::Trap;
+use crate::ProfileSettings;
+
+/// A function with instrumented code.
+struct Tiered {
+    fc: FunctionCfg,
+    block_start: IndexVec<Block, Option<Pc>>,
+    /// The probe index of every probed edge.
+    site: HashMap<Edge, u16>,
+    version_index: u32,
+    tiered_up_at: u64,
+}
+
+/// Where a function stands.
+enum State {
+    Baseline,
+    Tiered(Box<Tiered>),
+    Failed,
+}
+
+/// The `kiter:K` probes. See the module docs.
+pub struct KiterProbes<'p> {
+    program: &'p Program,
+    threshold: u64,
+    tier0: Tier0,
+    /// The k-iteration runtime (plans, accumulators, counters).
+    pub runtime: KiterRuntime,
+    state: Vec<State>,
+    tiered: Vec<bool>,
+    ready: VecDeque<Version>,
+    versions_made: u32,
+    /// Tier-up failures, one line each.
+    pub warnings: Vec<String>,
+}
+
+impl<'p> KiterProbes<'p> {
+    /// Probes for `program` counting `k`-iteration paths under `path_ends`; functions tier up
+    /// when their heat exceeds `threshold` (0: all of them, before the program starts).
+    pub fn new(
+        program: &'p Program,
+        k: u32,
+        path_ends: PathEnds,
+        threshold: u64,
+        branch: BranchCounts,
+    ) -> Result<Self, String> {
+        let n = program.functions.len();
+        let runtime = KiterRuntime::new(k, path_ends).map_err(|e| e.to_string())?;
+        let mut probes = KiterProbes {
+            program,
+            threshold,
+            tier0: Tier0::new(program, branch),
+            runtime,
+            state: (0..n).map(|_| State::Baseline).collect(),
+            tiered: vec![false; n],
+            ready: VecDeque::new(),
+            versions_made: 0,
+            warnings: Vec::new(),
+        };
+        if threshold == 0 {
+            for f in 0..n {
+                probes.tier_up(FuncIdx(f as u16));
+            }
+        }
+        Ok(probes)
+    }
+
+    /// Tiers `f` up: plan, probe sites, instrumented copy.
+    #[cold]
+    #[inline(never)]
+    fn tier_up(&mut self, f: FuncIdx) {
+        let func = &self.program.functions[f.index()];
+        match self.make_version(f) {
+            Ok((tiered, version)) => {
+                self.versions_made += 1;
+                self.ready.push_back(version);
+                self.state[f.index()] = State::Tiered(Box::new(tiered));
+                self.tiered[f.index()] = true;
+            }
+            Err(e) => {
+                self.warnings.push(format!(
+                    "function {} stays at tier 0 (not profiled): {e}",
+                    func.name
+                ));
+                self.state[f.index()] = State::Failed;
+            }
+        }
+    }
+
+    fn make_version(&mut self, f: FuncIdx) -> Result<(Tiered, Version), String> {
+        let func = &self.program.functions[f.index()];
+        let fc = FunctionCfg::of_function(func).map_err(|e| e.to_string())?;
+        let weights = (self.threshold > 0).then(|| self.tier0.edge_profile(f, &fc));
+        let sites = self
+            .runtime
+            .tier_up_weighted(f, &fc, weights.as_ref())
+            .map_err(|e| e.to_string())?;
+        let mut probes = ProbeCode::new(&fc);
+        probes.entry = vec![Instr::Probe {
+            k: ProbeIdx(ENTRY_PROBE),
+        }];
+        for &(e, k) in &sites {
+            probes.edges[e] = vec![Instr::Probe { k: ProbeIdx(k) }];
+        }
+        let inst = instrument(f, func, &fc, &probes).map_err(|e| e.to_string())?;
+        let tiered = Tiered {
+            fc,
+            block_start: inst.block_start,
+            site: sites.into_iter().collect(),
+            version_index: self.program.functions.len() as u32 + self.versions_made,
+            tiered_up_at: self.tier0.heat[f.index()],
+        };
+        Ok((tiered, inst.version))
+    }
+
+    /// A call of `func` while it has no instrumented code.
+    #[inline(never)]
+    fn entry_at_tier0(&mut self, func: FuncIdx) {
+        if self.tier0.entry(func) > self.threshold {
+            if let State::Baseline = self.state[func.index()] {
+                self.tier_up(func);
+            }
+        }
+    }
+
+    /// When `f` tiered up, if it did.
+    pub fn tiered_up_at(&self, f: FuncIdx) -> Option<u64> {
+        match &self.state[f.index()] {
+            State::Tiered(t) => Some(t.tiered_up_at),
+            _ => None,
+        }
+    }
+}
+
+impl Probes for KiterProbes<'_> {
+    const ENABLED: bool = true;
+    const TIERS: bool = true;
+    const COUNTS: bool = true;
+
+    #[inline(always)]
+    fn on_entry(&mut self, func: FuncIdx) {
+        self.runtime.on_entry(func);
+        if !self.tiered[func.index()] {
+            self.entry_at_tier0(func);
+        }
+    }
+
+    #[inline(never)]
+    fn on_switch(&mut self, func: FuncIdx, pc: Pc, target: Pc) {
+        self.tier0.switch(func, pc, target);
+    }
+
+    /// Called only for frames running compiled (tier-0) code.
+    #[inline(never)]
+    fn on_back_edge(&mut self, func: FuncIdx, pc: Pc, target: Pc) -> Option<Osr> {
+        if !self.tiered[func.index()] {
+            if self.tier0.back_edge(func) <= self.threshold {
+                return None;
+            }
+            if let State::Baseline = self.state[func.index()] {
+                self.tier_up(func);
+            }
+        }
+        let State::Tiered(t) = &self.state[func.index()] else {
+            return None;
+        };
+        let from = t.fc.block_of_pc(pc)?;
+        let to = t.fc.block_starting_at(target)?;
+        let e = t.fc.cfg().find_edge(from, to)?;
+        let osr = Osr {
+            version: t.version_index,
+            pc: t.block_start[to]?,
+            path: None,
+        };
+        match t.site.get(&e) {
+            Some(&k) => self.runtime.on_osr_at(func, k),
+            None => self.runtime.on_osr(func),
+        }
+        Some(osr)
+    }
+
+    #[inline(always)]
+    fn on_return(&mut self, func: FuncIdx) {
+        self.runtime.on_return(func);
+    }
+
+    #[inline(always)]
+    fn on_probe(&mut self, func: FuncIdx, k: ProbeIdx) {
+        self.runtime.on_probe(func, k.0);
+    }
+
+    #[inline(always)]
+    fn version_ready(&self) -> bool {
+        !self.ready.is_empty()
+    }
+
+    #[inline(never)]
+    fn take_version(&mut self) -> Option<Version> {
+        self.ready.pop_front()
+    }
+}
+
+/// Runs `program` on `m` under `kiter:K` (`settings.k`); returns the run's result, warnings and
+/// the profile builder.
+pub fn run<'p>(
+    m: &mut Machine<'p>,
+    program: &'p Program,
+    settings: &ProfileSettings,
+    stdout: &mut dyn Write,
+) -> Result<(Result<Exit, Trap>, Vec<String>, ProfileBuilder<'p>), String> {
+    let counts = m.branch_counts().clone();
+    let probes = KiterProbes::new(
+        program,
+        settings.k,
+        settings.path_ends,
+        settings.tier_up,
+        counts,
+    )?;
+    let (result, probes) = execute(m, probes, stdout);
+    let warnings = probes.warnings.clone();
+    let functions: ProfileBuilder<'p> = Box::new(move || {
+        probes
+            .runtime
+            .into_profiles(program, |f| probes.tiered_up_at(f))
+            .map_err(|e| e.to_string())
+    });
+    Ok((result, warnings, functions))
+}
