@@ -135,6 +135,10 @@ fn untiered_profiles(
 /// Assembles the functions' profiles (only called when the profile is wanted).
 pub type ProfileBuilder<'a> = Box<dyn FnOnce() -> Result<Vec<FunctionProfile>, String> + 'a>;
 
+/// What a mode's run gives back: how the program ended, the profiler's warnings, and how to
+/// build the profile.
+pub type SinkRun<'a> = (Result<Exit, Trap>, Vec<String>, ProfileBuilder<'a>);
+
 /// The run's result: exit status, stderr text and profile.
 fn finish(
     file_name: &str,

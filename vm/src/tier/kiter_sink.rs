@@ -24,10 +24,9 @@ use super::codegen::{instrument, ProbeCode};
 use super::kiter::{KiterRuntime, ENTRY_PROBE};
 use super::tier0::Tier0;
 use crate::branch_counts::BranchCounts;
-use crate::interp::{Exit, Machine, Version};
+use crate::interp::{Machine, Version};
 use crate::probes::{Osr, Probes};
-use crate::run::{execute, ProfileBuilder};
-use crate::trap::Trap;
+use crate::run::{execute, ProfileBuilder, SinkRun};
 use crate::ProfileSettings;
 
 /// A function with instrumented code.
@@ -235,7 +234,7 @@ pub fn run<'p>(
     program: &'p Program,
     settings: &ProfileSettings,
     stdout: &mut dyn Write,
-) -> Result<(Result<Exit, Trap>, Vec<String>, ProfileBuilder<'p>), String> {
+) -> Result<SinkRun<'p>, String> {
     let counts = m.branch_counts().clone();
     let probes = KiterProbes::new(
         program,
