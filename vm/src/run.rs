@@ -74,14 +74,11 @@ pub fn run_program(
                 profile: None,
             },
         },
-        Mode::Kbl => RunResult {
-            exit_status: crate::EXIT_USAGE,
-            stderr: format!(
-                "{file_name}: --profile={} is not wired into this build\n",
-                settings.mode
-            ),
-            profile: None,
-        },
+        Mode::Kbl => {
+            let (result, warnings, functions) =
+                crate::tier::kbl_sink::run(m, program, &settings, stdout);
+            finish(file_name, result, Some((options, functions)), warnings)
+        }
         Mode::Trace => match TraceProbes::new(program, settings.path_ends) {
             Ok(probes) => {
                 let (result, mut probes) = execute(m, probes, stdout);

@@ -16,15 +16,18 @@
 //! [`Profile::from_json`] applies it, so a profile read back is one this module could have
 //! written.
 //!
-//! **Later modes.** `kiter` (k-iteration paths, issue 5) fills the same `paths` with
-//! k-iteration paths (ids from the k-iteration numbering, `k` > 1): the `(blocks, end)` shape
-//! already covers them. `kbl` (k-BLPP, issue 6) keeps the BL `paths` (the first level of the
-//! k-IPF) and will add per function an `ipf` (the prefix forest of the n-grams of BL ids, n <= k,
-//! each node an id and a count) and its `stats` (node counts, average degree of internal nodes,
-//! average leaf depth: the k-BLPP paper's section 3.3 metrics) as new optional fields of
-//! [`FunctionProfile`]: readers of version 1 ignore unknown fields, and nothing already
-//! written changes meaning.
+//! **Later modes.** `kiter` (k-iteration paths) fills the same `paths` with k-iteration paths
+//! (ids from the k-iteration numbering, `k` > 1): the `(blocks, end)` shape already covers
+//! them.
+//!
+//! **`kbl`** (k-BLPP, [`kbl`]) keeps the BL `paths` (the first level of the k-IPF) and adds per
+//! function two optional members, written only when present so that every other mode's file is
+//! unchanged: `ipf`, every k-IPF node as `{"ids": [...], "count": c}` ([`IpfEntry`]: the BL ids
+//! from its root, lexicographic order), and `stats` ([`KblFunctionStats`]: hash-table
+//! operations, k-SF nodes, k-IPF nodes, average degree of internal nodes, average leaf depth,
+//! k-SF node bytes: the k-BLPP paper's Figures 9 and 11-14). [`Profile::check`] validates them.
 
+pub mod kbl;
 pub mod report;
 
 use std::fmt;
@@ -34,6 +37,8 @@ use profiler::{BallLarus, Numbering, Path, PathEnds};
 use serde::{Deserialize, Serialize};
 
 use crate::tier::cfg_build::FunctionCfg;
+
+pub use kbl::{IpfEntry, KblFunctionStats};
 
 /// The value of the `format` field.
 pub const FORMAT: &str = "vmrun-path-profile";
@@ -157,6 +162,12 @@ pub struct FunctionProfile {
     /// The value of its tier-0 counter (invocations plus loop-header arrivals) when it was
     /// tiered up, or `None` if it never was (then `paths` is empty).
     pub tiered_up_at: Option<u64>,
+    /// `kbl` only: every node of its k-IPF, in lexicographic order of the id sequences.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ipf: Option<Vec<IpfEntry>>,
+    /// `kbl` only: the statistics of its k-SF and k-IPF.
+    #[serde(default, skip_serializing_if = "Option::is_none", rename = "stats")]
+    pub kbl_stats: Option<KblFunctionStats>,
 }
 
 /// A block and its source lines.
@@ -222,6 +233,8 @@ impl FunctionProfile {
             static_paths,
             paths,
             tiered_up_at,
+            ipf: None,
+            kbl_stats: None,
         }
     }
 
@@ -377,10 +390,13 @@ impl Profile {
             } else {
                 "\n      ],\n"
             });
+            let more = f.ipf.is_some() || f.kbl_stats.is_some();
             o.push_str(&format!(
-                "      \"tiered_up_at\": {}\n",
-                opt(f.tiered_up_at)
+                "      \"tiered_up_at\": {}{}\n",
+                opt(f.tiered_up_at),
+                if more { "," } else { "" }
             ));
+            kbl::write_json(&mut o, f);
             o.push_str(if i + 1 < self.functions.len() {
                 "    },\n"
             } else {
@@ -456,6 +472,7 @@ impl Profile {
             {
                 return err("paths are not sorted by count, then id".to_string());
             }
+            kbl::check(self, f).or_else(err)?;
         }
         Ok(())
     }

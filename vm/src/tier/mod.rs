@@ -13,6 +13,7 @@
 
 pub mod cfg_build;
 pub mod codegen;
+pub mod kbl_sink;
 pub mod kiter;
 pub mod kiter_sink;
 pub mod oracle;
