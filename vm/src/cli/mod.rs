@@ -85,6 +85,17 @@ pub struct RunArgs {
     /// The most paths the report lists per function (0: all).
     #[arg(long, value_name = "N", default_value_t = ReportOptions::default().top)]
     top: usize,
+    /// `kbl` reports: prune k-IPF nodes below this percentage of their root's count (and
+    /// leave out trees whose root has less than this share of the function's paths).
+    #[arg(long, value_name = "PERCENT", default_value_t = ReportOptions::default().min_share, value_parser = parse_min_share)]
+    min_share: f64,
+}
+
+fn parse_min_share(s: &str) -> Result<f64, String> {
+    match s.parse::<f64>() {
+        Ok(x) if (0.0..=100.0).contains(&x) => Ok(x),
+        _ => Err(format!("'{s}' is not a percentage between 0 and 100")),
+    }
 }
 
 /// A `--profile` value: the mode and its `K`.
@@ -208,7 +219,13 @@ fn run(args: &RunArgs) -> i32 {
             }
         }
         if let Some(out) = &args.report {
-            let text = report::render(profile, &ReportOptions { top: args.top });
+            let text = report::render(
+                profile,
+                &ReportOptions {
+                    top: args.top,
+                    min_share: args.min_share,
+                },
+            );
             if out.as_os_str() == "-" {
                 eprint!("{text}");
             } else if let Err(e) = std::fs::write(out, text) {

@@ -17,21 +17,45 @@
 //! the first line of the header block where it was cut, or `-> return` when it reached the
 //! exit. Functions are listed by total count (descending), then in program order; functions
 //! without paths are named on one line at the end.
+//!
+//! In mode `kbl`, each function's table is followed by its k-IPF (the k-BLPP paper's Figure
+//! 4): the trees whose root (a BL path) has at least `min_share` percent of the function's
+//! paths, hottest first, each pruned below `min_share` percent of its root's count, one node
+//! a line with its count, its share of the root, its BL id indented by depth and that path's
+//! source lines; then the hottest sequences of 2 to k consecutive paths:
+//!
+//! ```text
+//!   3-IPF: 4 trees (14 nodes), 2 shown; nodes below 10% of their root pruned
+//!      count   share  tree of path ids (share of the root): source lines
+//!         24  100.0%  5: 9, 10 -> 8 (header)
+//!         12   50.0%    └ 5: 9, 10 -> 8 (header)
+//!          8   66.7%      └ 3: 9, 11 -> 8 (header)
+//!   hottest sequences of 2 to 3 consecutive paths (share of the function's paths):
+//!         12   27.3%  3 > 5
+//! ```
 
 use std::fmt::Write;
 
-use super::{FunctionProfile, PathCount, Profile};
+use super::{FunctionProfile, IpfEntry, PathCount, Profile};
 
 /// What the report shows.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub struct ReportOptions {
-    /// The most paths listed per function (`0`: all); the rest are summed on one line.
+    /// The most paths listed per function (`0`: all); the rest are summed on one line. In
+    /// mode `kbl`, also the most k-IPF trees and multi-iteration paths listed per function.
     pub top: usize,
+    /// Mode `kbl`: k-IPF nodes below this percentage of their root's count are pruned (with
+    /// their subtrees), and roots below this percentage of the function's paths are left out
+    /// (the k-BLPP paper's Figure 4).
+    pub min_share: f64,
 }
 
 impl Default for ReportOptions {
     fn default() -> Self {
-        ReportOptions { top: 10 }
+        ReportOptions {
+            top: 10,
+            min_share: 10.0,
+        }
     }
 }
 
@@ -86,6 +110,117 @@ pub fn path_lines(f: &FunctionProfile, p: &PathCount) -> String {
         format!("-> {end}")
     } else {
         format!("{} -> {end}", spans.join(", "))
+    }
+}
+
+/// The source lines of the function's BL path `id` (`?` if it is not among its paths).
+fn lines_of(f: &FunctionProfile, id: u64) -> String {
+    match f.paths.iter().find(|p| p.id == id) {
+        Some(p) => path_lines(f, p),
+        None => "?".to_string(),
+    }
+}
+
+/// The subtree of the root entry `ipf[at]` pruned as in the paper's Figure 4: in preorder,
+/// every entry whose count is at least `min_share` percent of the root's and whose parent was
+/// kept. Returns the kept positions and the end of the root's subtree.
+fn pruned(ipf: &[IpfEntry], at: usize, min_share: f64) -> (Vec<usize>, usize) {
+    let root = &ipf[at];
+    let threshold = min_share / 100.0 * root.count as f64;
+    let mut kept = vec![at];
+    // The kept ancestors of the current entry: `stack[d]` at depth `d`.
+    let mut stack = vec![at];
+    let mut end = at + 1;
+    while end < ipf.len() && ipf[end].ids.len() > 1 && ipf[end].ids[0] == root.ids[0] {
+        let e = &ipf[end];
+        let d = e.ids.len() - 1;
+        stack.truncate(d);
+        let parent_kept = stack.len() == d && ipf[stack[d - 1]].ids[..] == e.ids[..d];
+        if parent_kept && e.count as f64 >= threshold {
+            kept.push(end);
+            stack.push(end);
+        }
+        end += 1;
+    }
+    (kept, end)
+}
+
+/// Mode `kbl`: the function's k-IPF trees, pruned, then its hottest multi-iteration paths.
+fn render_ipf(
+    out: &mut String,
+    k: u32,
+    f: &FunctionProfile,
+    ipf: &[IpfEntry],
+    options: &ReportOptions,
+) {
+    let total = f.total();
+    let limit = |n: usize| {
+        if options.top == 0 {
+            n
+        } else {
+            options.top.min(n)
+        }
+    };
+    let mut roots: Vec<usize> = (0..ipf.len()).filter(|&i| ipf[i].ids.len() == 1).collect();
+    roots.sort_by(|&a, &b| {
+        ipf[b]
+            .count
+            .cmp(&ipf[a].count)
+            .then(ipf[a].ids.cmp(&ipf[b].ids))
+    });
+    let shown: Vec<usize> = roots
+        .iter()
+        .copied()
+        .filter(|&r| ipf[r].count as f64 * 100.0 >= options.min_share * total as f64)
+        .collect();
+    let _ = writeln!(
+        out,
+        "  {k}-IPF: {} trees ({} nodes), {} shown; nodes below {}% of their root pruned",
+        roots.len(),
+        ipf.len(),
+        limit(shown.len()),
+        options.min_share
+    );
+    let _ = writeln!(
+        out,
+        "{:>10} {:>7}  tree of path ids (share of the root): source lines",
+        "count", "share"
+    );
+    for &r in &shown[..limit(shown.len())] {
+        let (kept, _) = pruned(ipf, r, options.min_share);
+        for i in kept {
+            let e = &ipf[i];
+            let depth = e.ids.len() - 1;
+            let id = *e.ids.last().expect("entries have ids");
+            let _ = writeln!(
+                out,
+                "{:>10} {:>7}  {}{}: {}",
+                e.count,
+                percent(e.count, ipf[r].count),
+                "  ".repeat(depth) + if depth > 0 { "└ " } else { "" },
+                id,
+                lines_of(f, id)
+            );
+        }
+    }
+    let mut multi: Vec<&IpfEntry> = ipf.iter().filter(|e| e.ids.len() >= 2).collect();
+    multi.sort_by(|a, b| b.count.cmp(&a.count).then(a.ids.cmp(&b.ids)));
+    if multi.is_empty() {
+        return;
+    }
+    let _ = writeln!(
+        out,
+        "  hottest sequences of 2 to {k} consecutive paths (share of the function's paths):"
+    );
+    for e in &multi[..limit(multi.len())] {
+        let ids: Vec<String> = e.ids.iter().map(u64::to_string).collect();
+        let _ = writeln!(
+            out,
+            "{:>10} {:>7}  {}",
+            e.count,
+            percent(e.count, total),
+            ids.join(" > ")
+        );
     }
 }
 
@@ -163,6 +298,9 @@ pub fn render(profile: &Profile, options: &ReportOptions) -> String {
                 "",
                 rest.len()
             );
+        }
+        if let Some(ipf) = f.ipf.as_deref().filter(|i| !i.is_empty()) {
+            render_ipf(&mut out, profile.k, f, ipf, options);
         }
     }
     let distinct: usize = order.iter().map(|f| f.paths.len()).sum();
