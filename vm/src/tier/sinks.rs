@@ -86,10 +86,28 @@ pub trait PathSink {
 }
 
 /// `--profile=bl`'s sink: path counts in a hashbrown table keyed by (function, id).
-#[derive(Clone, Debug, Default)]
+///
+/// The table remembers where the last counted path's counter is: a loop that repeats its path
+/// (the common case of a hot loop) counts with one comparison and one increment instead of a
+/// hash lookup. The pointer is dropped on every insertion, the only operation that moves the
+/// table's values, and the table is never reachable mutably from outside.
+#[derive(Debug)]
 pub struct BlCounts {
-    /// Count of every (function, path id) seen.
-    pub counts: HashMap<(FuncIdx, u64), u64, PathKeyHash>,
+    counts: HashMap<(FuncIdx, u64), u64, PathKeyHash>,
+    /// The key of the last path counted.
+    last: (FuncIdx, u64),
+    /// Its counter in `counts`, or null.
+    last_count: *mut u64,
+}
+
+impl Default for BlCounts {
+    fn default() -> Self {
+        BlCounts {
+            counts: HashMap::default(),
+            last: (FuncIdx(0), 0),
+            last_count: std::ptr::null_mut(),
+        }
+    }
 }
 
 /// The hash of a (function, path id) key: the id with the function index in its top 16 bits,
@@ -141,17 +159,45 @@ impl std::hash::Hasher for PathKeyHasher {
 impl PathSink for BlCounts {
     #[inline(always)]
     fn on_path(&mut self, func: FuncIdx, id: u64) {
-        // `get_mut` first: the hit (almost every path end) costs half of the entry API's work.
-        match self.counts.get_mut(&(func, id)) {
-            Some(count) => *count += 1,
-            None => {
-                self.counts.insert((func, id), 1);
-            }
+        if (func, id) == self.last && !self.last_count.is_null() {
+            // SAFETY: `last_count` points at the value of key `last` in `counts`: set by
+            // `lookup` from `get_mut`, reset to null before every insertion (the only operation
+            // that can move values), and `counts` is private to this type.
+            unsafe { *self.last_count += 1 };
+        } else {
+            self.lookup(func, id);
         }
     }
 }
 
 impl BlCounts {
+    /// Counts a path that is not the last one counted, and remembers its counter.
+    #[inline(always)]
+    fn lookup(&mut self, func: FuncIdx, id: u64) {
+        // `get_mut` first: the hit (almost every path end) costs half of the entry API's work.
+        let count: *mut u64 = match self.counts.get_mut(&(func, id)) {
+            Some(count) => {
+                *count += 1;
+                count
+            }
+            None => {
+                self.last_count = std::ptr::null_mut();
+                self.counts.insert((func, id), 1);
+                match self.counts.get_mut(&(func, id)) {
+                    Some(count) => count,
+                    None => std::ptr::null_mut(),
+                }
+            }
+        };
+        self.last = (func, id);
+        self.last_count = count;
+    }
+
+    /// The counts, keyed by (function, path id).
+    pub fn counts(&self) -> &HashMap<(FuncIdx, u64), u64, PathKeyHash> {
+        &self.counts
+    }
+
     /// The `(id, count)` pairs of each function, indexed by function.
     pub fn by_function(&self, num_functions: usize) -> Vec<Vec<(u64, u64)>> {
         let mut out = vec![Vec::new(); num_functions];
