@@ -18,7 +18,9 @@
 //!
 //! Skipped in debug builds (to keep the test time near 30 s): `programs/twins/*.c` and the
 //! programs of [`RELEASE_ONLY`], whose path streams are the longest (seconds each in a debug
-//! build); `cargo test --release -p vm --test kbl_oracle` includes them.
+//! build); `cargo test --release -p vm --test kbl_oracle` includes them (measured: the
+//! programs in 5 s; the twins in 175 s with a 2 GB peak, for their traces of millions of
+//! activations).
 
 use std::collections::HashMap;
 use std::path::PathBuf;
