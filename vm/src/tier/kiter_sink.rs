@@ -150,6 +150,32 @@ impl<'p> KiterProbes<'p> {
         }
     }
 
+    /// A backward jump of a baseline frame of `func` once `func` is hot: tier it up if it is
+    /// not yet, then switch the frame to the instrumented code.
+    #[cold]
+    #[inline(never)]
+    fn hot_back_edge(&mut self, func: FuncIdx, pc: Pc, target: Pc) -> Option<Osr> {
+        if let State::Baseline = self.state[func.index()] {
+            self.tier_up(func);
+        }
+        let State::Tiered(t) = &self.state[func.index()] else {
+            return None;
+        };
+        let from = t.fc.block_of_pc(pc)?;
+        let to = t.fc.block_starting_at(target)?;
+        let e = t.fc.cfg().find_edge(from, to)?;
+        let osr = Osr {
+            version: t.version_index,
+            pc: t.block_start[to]?,
+            path: None,
+        };
+        match t.site.get(&e) {
+            Some(&k) => self.runtime.on_osr_at(func, k),
+            None => self.runtime.on_osr(func),
+        }
+        Some(osr)
+    }
+
     /// When `f` tiered up, if it did.
     pub fn tiered_up_at(&self, f: FuncIdx) -> Option<u64> {
         match &self.state[f.index()] {
@@ -178,32 +204,12 @@ impl Probes for KiterProbes<'_> {
     }
 
     /// Called only for frames running compiled (tier-0) code.
-    #[inline(never)]
+    #[inline(always)]
     fn on_back_edge(&mut self, func: FuncIdx, pc: Pc, target: Pc) -> Option<Osr> {
-        if !self.tiered[func.index()] {
-            if self.tier0.back_edge(func) <= self.threshold {
-                return None;
-            }
-            if let State::Baseline = self.state[func.index()] {
-                self.tier_up(func);
-            }
-        }
-        let State::Tiered(t) = &self.state[func.index()] else {
+        if !self.tiered[func.index()] && self.tier0.back_edge(func) <= self.threshold {
             return None;
-        };
-        let from = t.fc.block_of_pc(pc)?;
-        let to = t.fc.block_starting_at(target)?;
-        let e = t.fc.cfg().find_edge(from, to)?;
-        let osr = Osr {
-            version: t.version_index,
-            pc: t.block_start[to]?,
-            path: None,
-        };
-        match t.site.get(&e) {
-            Some(&k) => self.runtime.on_osr_at(func, k),
-            None => self.runtime.on_osr(func),
         }
-        Some(osr)
+        self.hot_back_edge(func, pc, target)
     }
 
     #[inline(always)]

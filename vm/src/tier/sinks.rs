@@ -372,17 +372,12 @@ impl<S: PathSink> Probes for BlProbes<'_, S> {
     }
 
     /// Called only for frames running compiled (tier-0) code.
-    #[inline(never)]
+    #[inline(always)]
     fn on_back_edge(&mut self, func: FuncIdx, pc: Pc, target: Pc) -> Option<Osr> {
-        if !self.tiered[func.index()] {
-            if self.tier0.back_edge(func) <= self.settings.threshold {
-                return None;
-            }
-            if let State::Baseline = self.state[func.index()] {
-                self.tier_up(func);
-            }
+        if !self.tiered[func.index()] && self.tier0.back_edge(func) <= self.settings.threshold {
+            return None;
         }
-        self.osr(func, pc, target)
+        self.hot_back_edge(func, pc, target)
     }
 
     #[inline(always)]
@@ -421,10 +416,19 @@ impl<S: PathSink> BlProbes<'_, S> {
         }
     }
 
-    /// The on-stack replacement of a baseline frame of a tiered-up `func` at its backward
-    /// jump from `pc` to `target`.
+    /// A backward jump of a baseline frame of `func` once `func` is hot: tier it up if it is
+    /// not yet, then switch the frame to the instrumented code.
     #[cold]
     #[inline(never)]
+    fn hot_back_edge(&mut self, func: FuncIdx, pc: Pc, target: Pc) -> Option<Osr> {
+        if let State::Baseline = self.state[func.index()] {
+            self.tier_up(func);
+        }
+        self.osr(func, pc, target)
+    }
+
+    /// The on-stack replacement of a baseline frame of a tiered-up `func` at its backward
+    /// jump from `pc` to `target`.
     fn osr(&mut self, func: FuncIdx, pc: Pc, target: Pc) -> Option<Osr> {
         let State::Tiered(t) = &self.state[func.index()] else {
             return None;
