@@ -219,3 +219,48 @@ pub fn kbl_profiles(
     };
     Ok((functions, run))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const F: FuncIdx = FuncIdx(0);
+    const G: FuncIdx = FuncIdx(1);
+
+    #[test]
+    fn frames_interleave_and_osr_starts_a_new_sequence() {
+        let mut s = KblSink::new(3);
+        s.on_entry(F);
+        s.on_path(F, 1);
+        s.on_entry(G); // a call in the middle of F's sequence
+        s.on_path(G, 7);
+        s.on_path(G, 8);
+        s.on_return(G);
+        s.on_path(F, 2); // continues F's sequence: <1, 2>
+        s.on_osr(F);
+        s.on_path(F, 3); // a new sequence: no <2, 3>
+        s.on_return(F);
+        let ipf = s.forest.to_ipf();
+        assert_eq!(ipf.count(0, &[1, 2]), 1);
+        assert_eq!(ipf.count(0, &[2, 3]), 0);
+        assert_eq!(ipf.count(0, &[3]), 1);
+        assert_eq!(ipf.count(1, &[7, 8]), 1);
+        assert_eq!(ipf.count(0, &[1, 7]), 0);
+        assert_eq!(s.depth(), 0);
+    }
+
+    #[test]
+    fn unbalanced_events_do_not_panic() {
+        let mut s = KblSink::new(2);
+        s.on_return(F); // nothing to pop
+        s.on_path(F, 4); // no frame: a fresh sequence
+        s.on_path(F, 5);
+        s.on_entry(G);
+        s.on_path(F, 6); // G's frame on top: a fresh sequence for F
+        s.on_osr(G);
+        let ipf = s.forest.to_ipf();
+        assert_eq!(ipf.count(0, &[4, 5]), 1);
+        assert_eq!(ipf.count(0, &[5, 6]), 0);
+        assert_eq!(ipf.count(0, &[6]), 1);
+    }
+}
