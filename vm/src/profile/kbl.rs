@@ -1,5 +1,5 @@
 //! The `kbl` members of a function's profile: its k-IPF (`ipf`) and the statistics of its
-//! k-SF and k-IPF (`stats`), how they are written, and what [`check`] verifies.
+//! k-SF and k-IPF (`stats`), how they are written, and what `check` verifies.
 //!
 //! A k-IPF node is the sequence of BL ids `<r1, ..., rn>` (`1 <= n <= k`) from its root to it,
 //! with how many times these `n` paths ran consecutively in one activation of the function
