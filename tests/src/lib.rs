@@ -4,7 +4,7 @@
 //! a program's stdout bytes and exit status under `vm::run_source` must equal those of the
 //! gcc-compiled executable. This crate provides the pieces the tests in `tests/tests/` share:
 //!
-//! - [`reference`]: compile and run a C file with gcc (fails loudly if gcc is missing);
+//! - [`reference`](mod@reference): compile and run a C file with gcc (fails loudly if gcc is missing);
 //! - [`vmrun`]: run a source in-process with `vm::run_source`, guarded by a timeout;
 //! - [`outcome`]: what a run produced, and a readable comparison of two runs;
 //! - [`programs`]: the `.c` files under `programs/` (excluding `programs/cfgs/`);
