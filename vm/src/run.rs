@@ -57,7 +57,7 @@ pub fn run_program(
             let counts = m.branch_counts().clone();
             let probes = BlProbes::new(program, tiering, BlCounts::default(), counts);
             let (result, probes) = execute(m, probes, stdout);
-            let warnings = probes.warnings.clone();
+            let warnings = probes.warnings().to_vec();
             let functions: ProfileBuilder<'_> = Box::new(move || {
                 let counts = probes.sink.by_function(program.functions.len());
                 probes.function_profiles(&counts)

@@ -146,7 +146,7 @@ pub fn run<'p>(
     let counts = m.branch_counts().clone();
     let probes = BlProbes::new(program, tiering, KblSink::new(settings.k), counts);
     let (result, probes) = execute(m, probes, stdout);
-    let warnings = probes.warnings.clone();
+    let warnings = probes.warnings().to_vec();
     let functions: ProfileBuilder<'p> = Box::new(move || {
         let ipf = probes.sink.forest.to_ipf();
         kbl_profiles(&probes, &ipf, program.functions.len()).map(|(functions, _)| functions)

@@ -11,7 +11,6 @@
 //! A frame that switches mid-loop counts only the k-iteration paths that start after the
 //! switch ([`KiterRuntime::on_osr_at`]: the backward jump's own probe runs first).
 
-use std::collections::VecDeque;
 use std::io::Write;
 
 use hashbrown::HashMap;
@@ -22,7 +21,7 @@ use profiler::{Block, Edge, PathEnds};
 use super::cfg_build::FunctionCfg;
 use super::codegen::{instrument, ProbeCode};
 use super::kiter::{KiterRuntime, ENTRY_PROBE};
-use super::tier0::Tier0;
+use super::tiering::Tiering;
 use crate::branch_counts::BranchCounts;
 use crate::interp::{Machine, Version};
 use crate::probes::{Osr, Probes};
@@ -39,26 +38,11 @@ struct Tiered {
     tiered_up_at: u64,
 }
 
-/// Where a function stands.
-enum State {
-    Baseline,
-    Tiered(Box<Tiered>),
-    Failed,
-}
-
 /// The `kiter:K` probes. See the module docs.
 pub struct KiterProbes<'p> {
-    program: &'p Program,
-    threshold: u64,
-    tier0: Tier0,
+    tiering: Tiering<'p, Tiered>,
     /// The k-iteration runtime (plans, accumulators, counters).
     pub runtime: KiterRuntime,
-    state: Vec<State>,
-    tiered: Vec<bool>,
-    ready: VecDeque<Version>,
-    versions_made: u32,
-    /// Tier-up failures, one line each.
-    pub warnings: Vec<String>,
 }
 
 impl<'p> KiterProbes<'p> {
@@ -71,21 +55,13 @@ impl<'p> KiterProbes<'p> {
         threshold: u64,
         branch: BranchCounts,
     ) -> Result<Self, String> {
-        let n = program.functions.len();
         let runtime = KiterRuntime::new(k, path_ends).map_err(|e| e.to_string())?;
         let mut probes = KiterProbes {
-            program,
-            threshold,
-            tier0: Tier0::new(program, branch),
+            tiering: Tiering::new(program, threshold, branch),
             runtime,
-            state: (0..n).map(|_| State::Baseline).collect(),
-            tiered: vec![false; n],
-            ready: VecDeque::new(),
-            versions_made: 0,
-            warnings: Vec::new(),
         };
         if threshold == 0 {
-            for f in 0..n {
+            for f in 0..program.functions.len() {
                 probes.tier_up(FuncIdx(f as u16));
             }
         }
@@ -96,28 +72,15 @@ impl<'p> KiterProbes<'p> {
     #[cold]
     #[inline(never)]
     fn tier_up(&mut self, f: FuncIdx) {
-        let func = &self.program.functions[f.index()];
-        match self.make_version(f) {
-            Ok((tiered, version)) => {
-                self.versions_made += 1;
-                self.ready.push_back(version);
-                self.state[f.index()] = State::Tiered(Box::new(tiered));
-                self.tiered[f.index()] = true;
-            }
-            Err(e) => {
-                self.warnings.push(format!(
-                    "function {} stays at tier 0 (not profiled): {e}",
-                    func.name
-                ));
-                self.state[f.index()] = State::Failed;
-            }
-        }
+        let made = self.make_version(f);
+        self.tiering.install(f, made);
     }
 
     fn make_version(&mut self, f: FuncIdx) -> Result<(Tiered, Version), String> {
-        let func = &self.program.functions[f.index()];
+        let t = &self.tiering;
+        let func = &t.program.functions[f.index()];
         let fc = FunctionCfg::of_function(func).map_err(|e| e.to_string())?;
-        let weights = (self.threshold > 0).then(|| self.tier0.edge_profile(f, &fc));
+        let weights = (t.threshold > 0).then(|| t.tier0.edge_profile(f, &fc));
         let sites = self
             .runtime
             .tier_up_weighted(f, &fc, weights.as_ref())
@@ -134,8 +97,8 @@ impl<'p> KiterProbes<'p> {
             fc,
             block_start: inst.block_start,
             site: sites.into_iter().collect(),
-            version_index: self.program.functions.len() as u32 + self.versions_made,
-            tiered_up_at: self.tier0.heat[f.index()],
+            version_index: t.next_version_index(),
+            tiered_up_at: t.tier0.heat[f.index()],
         };
         Ok((tiered, inst.version))
     }
@@ -143,10 +106,8 @@ impl<'p> KiterProbes<'p> {
     /// A call of `func` while it has no instrumented code.
     #[inline(never)]
     fn entry_at_tier0(&mut self, func: FuncIdx) {
-        if self.tier0.entry(func) > self.threshold {
-            if let State::Baseline = self.state[func.index()] {
-                self.tier_up(func);
-            }
+        if self.tiering.entry_is_hot(func) {
+            self.tier_up(func);
         }
     }
 
@@ -155,12 +116,10 @@ impl<'p> KiterProbes<'p> {
     #[cold]
     #[inline(never)]
     fn hot_back_edge(&mut self, func: FuncIdx, pc: Pc, target: Pc) -> Option<Osr> {
-        if let State::Baseline = self.state[func.index()] {
+        if self.tiering.can_tier_up(func) {
             self.tier_up(func);
         }
-        let State::Tiered(t) = &self.state[func.index()] else {
-            return None;
-        };
+        let t = self.tiering.tiered(func)?;
         let from = t.fc.block_of_pc(pc)?;
         let to = t.fc.block_starting_at(target)?;
         let e = t.fc.cfg().find_edge(from, to)?;
@@ -178,10 +137,12 @@ impl<'p> KiterProbes<'p> {
 
     /// When `f` tiered up, if it did.
     pub fn tiered_up_at(&self, f: FuncIdx) -> Option<u64> {
-        match &self.state[f.index()] {
-            State::Tiered(t) => Some(t.tiered_up_at),
-            _ => None,
-        }
+        self.tiering.tiered(f).map(|t| t.tiered_up_at)
+    }
+
+    /// Tier-up failures, one line each.
+    pub fn warnings(&self) -> &[String] {
+        &self.tiering.warnings
     }
 }
 
@@ -193,20 +154,20 @@ impl Probes for KiterProbes<'_> {
     #[inline(always)]
     fn on_entry(&mut self, func: FuncIdx) {
         self.runtime.on_entry(func);
-        if !self.tiered[func.index()] {
+        if !self.tiering.is_tiered(func) {
             self.entry_at_tier0(func);
         }
     }
 
     #[inline(never)]
     fn on_switch(&mut self, func: FuncIdx, pc: Pc, target: Pc) {
-        self.tier0.switch(func, pc, target);
+        self.tiering.tier0.switch(func, pc, target);
     }
 
     /// Called only for frames running compiled (tier-0) code.
     #[inline(always)]
     fn on_back_edge(&mut self, func: FuncIdx, pc: Pc, target: Pc) -> Option<Osr> {
-        if !self.tiered[func.index()] && self.tier0.back_edge(func) <= self.threshold {
+        if !self.tiering.back_edge_is_hot(func) {
             return None;
         }
         self.hot_back_edge(func, pc, target)
@@ -224,12 +185,12 @@ impl Probes for KiterProbes<'_> {
 
     #[inline(always)]
     fn version_ready(&self) -> bool {
-        !self.ready.is_empty()
+        self.tiering.version_ready()
     }
 
     #[inline(never)]
     fn take_version(&mut self) -> Option<Version> {
-        self.ready.pop_front()
+        self.tiering.take_version()
     }
 }
 
@@ -250,7 +211,7 @@ pub fn run<'p>(
         counts,
     )?;
     let (result, probes) = execute(m, probes, stdout);
-    let warnings = probes.warnings.clone();
+    let warnings = probes.warnings().to_vec();
     let functions: ProfileBuilder<'p> = Box::new(move || {
         probes
             .runtime

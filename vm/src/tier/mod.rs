@@ -19,5 +19,6 @@ pub mod kiter_sink;
 pub mod oracle;
 pub mod sinks;
 pub mod tier0;
+pub mod tiering;
 pub mod tierup;
 pub mod trace_sink;

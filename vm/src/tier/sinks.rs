@@ -10,13 +10,12 @@
 //!   ([`BlCounts`] for `bl`: a hashbrown table keyed by function and id);
 //! - [`super::trace_sink::TraceProbes`] (`trace`): every block entered.
 
-use std::collections::VecDeque;
-
 use hashbrown::HashMap;
 use lang::bytecode::{FuncIdx, Pc, Program};
 use profiler::PathEnds;
 
 use super::tier0::Tier0;
+use super::tiering::Tiering;
 use super::tierup::{tier_up_bl, TieredBl};
 use crate::branch_counts::BranchCounts;
 use crate::interp::Version;
@@ -211,17 +210,6 @@ impl BlCounts {
     }
 }
 
-/// Where a function stands.
-#[derive(Debug)]
-enum State {
-    /// Counting at tier 0.
-    Baseline,
-    /// Instrumented.
-    Tiered(Box<TieredBl>),
-    /// Tier-up failed (reported once); stays at tier 0 for good.
-    Failed,
-}
-
 /// The settings of tiering.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct TierSettings {
@@ -234,19 +222,10 @@ pub struct TierSettings {
 
 /// Ball-Larus path profiling with tiering, feeding a [`PathSink`]. See the module docs.
 pub struct BlProbes<'p, S: PathSink> {
-    program: &'p Program,
     settings: TierSettings,
-    tier0: Tier0,
-    state: Vec<State>,
-    /// `tiered[f]`: whether `f` has instrumented code (the hot-path test of the hooks).
-    tiered: Vec<bool>,
-    ready: VecDeque<Version>,
-    /// Versions created so far (installed or ready), to predict the next one's index.
-    versions_made: u32,
+    tiering: Tiering<'p, TieredBl>,
     /// The sink.
     pub sink: S,
-    /// Tier-up failures, one line each.
-    pub warnings: Vec<String>,
 }
 
 impl<'p, S: PathSink> BlProbes<'p, S> {
@@ -258,20 +237,13 @@ impl<'p, S: PathSink> BlProbes<'p, S> {
         sink: S,
         branch: BranchCounts,
     ) -> Self {
-        let n = program.functions.len();
         let mut probes = BlProbes {
-            program,
             settings,
-            tier0: Tier0::new(program, branch),
-            state: (0..n).map(|_| State::Baseline).collect(),
-            tiered: vec![false; n],
-            ready: VecDeque::new(),
-            versions_made: 0,
+            tiering: Tiering::new(program, settings.threshold, branch),
             sink,
-            warnings: Vec::new(),
         };
         if settings.threshold == 0 {
-            for f in 0..n {
+            for f in 0..program.functions.len() {
                 probes.tier_up(FuncIdx(f as u16));
             }
         }
@@ -282,32 +254,19 @@ impl<'p, S: PathSink> BlProbes<'p, S> {
     #[cold]
     #[inline(never)]
     fn tier_up(&mut self, f: FuncIdx) {
-        let func = &self.program.functions[f.index()];
-        let index = self.program.functions.len() as u32 + self.versions_made;
-        let heat = self.tier0.heat[f.index()];
-        let tier0 = &self.tier0;
-        let profile = |fc: &super::cfg_build::FunctionCfg| tier0.edge_profile(f, fc);
+        let t = &self.tiering;
+        let func = &t.program.functions[f.index()];
+        let profile = |fc: &super::cfg_build::FunctionCfg| t.tier0.edge_profile(f, fc);
         let edges: Option<&dyn Fn(&super::cfg_build::FunctionCfg) -> profiler::EdgeProfile> =
             if self.settings.threshold == 0 {
                 None
             } else {
                 Some(&profile)
             };
-        match tier_up_bl(f, func, self.settings.path_ends, edges, index, heat) {
-            Ok((tiered, version)) => {
-                self.versions_made += 1;
-                self.ready.push_back(version);
-                self.state[f.index()] = State::Tiered(Box::new(tiered));
-                self.tiered[f.index()] = true;
-            }
-            Err(e) => {
-                self.warnings.push(format!(
-                    "function {} stays at tier 0 (not profiled): {e}",
-                    func.name
-                ));
-                self.state[f.index()] = State::Failed;
-            }
-        }
+        let index = t.next_version_index();
+        let heat = t.tier0.heat[f.index()];
+        let made = tier_up_bl(f, func, self.settings.path_ends, edges, index, heat);
+        self.tiering.install(f, made);
     }
 
     /// The profile of every function, in program order: a tiered-up function's counted
@@ -316,11 +275,12 @@ impl<'p, S: PathSink> BlProbes<'p, S> {
         &self,
         counts: &[Vec<(u64, u64)>],
     ) -> Result<Vec<FunctionProfile>, String> {
-        let mut out = Vec::with_capacity(self.state.len());
-        for (i, (func, state)) in self.program.functions.iter().zip(&self.state).enumerate() {
+        let functions = &self.tiering.program.functions;
+        let mut out = Vec::with_capacity(functions.len());
+        for (i, func) in functions.iter().enumerate() {
             let line = func.loc.line;
-            out.push(match state {
-                State::Tiered(t) => FunctionProfile::from_ids(
+            out.push(match self.tiering.tiered(FuncIdx(i as u16)) {
+                Some(t) => FunctionProfile::from_ids(
                     &func.name,
                     line,
                     &t.fc,
@@ -328,7 +288,7 @@ impl<'p, S: PathSink> BlProbes<'p, S> {
                     t.tiered_up_at,
                     counts.get(i).into_iter().flatten().copied(),
                 )?,
-                State::Baseline | State::Failed => {
+                None => {
                     let fc = super::cfg_build::FunctionCfg::of_function(func)
                         .map_err(|e| format!("function {}: {e}", func.name))?;
                     FunctionProfile::not_tiered(&func.name, line, &fc, self.settings.path_ends)
@@ -340,15 +300,17 @@ impl<'p, S: PathSink> BlProbes<'p, S> {
 
     /// The tiered-up form of `f`, if it tiered up.
     pub fn tiered(&self, f: FuncIdx) -> Option<&TieredBl> {
-        match &self.state[f.index()] {
-            State::Tiered(t) => Some(t),
-            _ => None,
-        }
+        self.tiering.tiered(f)
     }
 
     /// The tier-0 counters.
     pub fn tier0(&self) -> &Tier0 {
-        &self.tier0
+        &self.tiering.tier0
+    }
+
+    /// Tier-up failures, one line each.
+    pub fn warnings(&self) -> &[String] {
+        &self.tiering.warnings
     }
 }
 
@@ -361,20 +323,20 @@ impl<S: PathSink> Probes for BlProbes<'_, S> {
     #[inline(always)]
     fn on_entry(&mut self, func: FuncIdx) {
         self.sink.on_entry(func);
-        if !self.tiered[func.index()] {
+        if !self.tiering.is_tiered(func) {
             self.entry_at_tier0(func);
         }
     }
 
     #[inline(never)]
     fn on_switch(&mut self, func: FuncIdx, pc: Pc, target: Pc) {
-        self.tier0.switch(func, pc, target);
+        self.tiering.tier0.switch(func, pc, target);
     }
 
     /// Called only for frames running compiled (tier-0) code.
     #[inline(always)]
     fn on_back_edge(&mut self, func: FuncIdx, pc: Pc, target: Pc) -> Option<Osr> {
-        if !self.tiered[func.index()] && self.tier0.back_edge(func) <= self.settings.threshold {
+        if !self.tiering.back_edge_is_hot(func) {
             return None;
         }
         self.hot_back_edge(func, pc, target)
@@ -392,16 +354,12 @@ impl<S: PathSink> Probes for BlProbes<'_, S> {
 
     #[inline(always)]
     fn version_ready(&self) -> bool {
-        !self.ready.is_empty()
+        self.tiering.version_ready()
     }
 
     #[inline(never)]
     fn take_version(&mut self) -> Option<Version> {
-        if self.ready.is_empty() {
-            None
-        } else {
-            self.ready.pop_front()
-        }
+        self.tiering.take_version()
     }
 }
 
@@ -409,10 +367,8 @@ impl<S: PathSink> BlProbes<'_, S> {
     /// A call of `func` while it has no instrumented code: counts it and tiers it up once hot.
     #[inline(never)]
     fn entry_at_tier0(&mut self, func: FuncIdx) {
-        if self.tier0.entry(func) > self.settings.threshold {
-            if let State::Baseline = self.state[func.index()] {
-                self.tier_up(func);
-            }
+        if self.tiering.entry_is_hot(func) {
+            self.tier_up(func);
         }
     }
 
@@ -421,7 +377,7 @@ impl<S: PathSink> BlProbes<'_, S> {
     #[cold]
     #[inline(never)]
     fn hot_back_edge(&mut self, func: FuncIdx, pc: Pc, target: Pc) -> Option<Osr> {
-        if let State::Baseline = self.state[func.index()] {
+        if self.tiering.can_tier_up(func) {
             self.tier_up(func);
         }
         self.osr(func, pc, target)
@@ -430,10 +386,7 @@ impl<S: PathSink> BlProbes<'_, S> {
     /// The on-stack replacement of a baseline frame of a tiered-up `func` at its backward
     /// jump from `pc` to `target`.
     fn osr(&mut self, func: FuncIdx, pc: Pc, target: Pc) -> Option<Osr> {
-        let State::Tiered(t) = &self.state[func.index()] else {
-            return None;
-        };
-        let osr = t.osr(pc, target)?;
+        let osr = self.tiering.tiered(func)?.osr(pc, target)?;
         self.sink.on_osr(func);
         Some(osr)
     }
