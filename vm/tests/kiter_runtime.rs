@@ -18,40 +18,15 @@
 mod tier_support;
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
-use std::path::PathBuf;
 use std::sync::OnceLock;
 
 use lang::bytecode::FuncIdx;
 use profiler::k_iteration::{KIterConfig, KIterState, KIteration};
 use profiler::{Block, Cfg, DepthFirst, Edge, Fallback, Loops, Path, PathEnds};
-use tier_support::{record, Recorded};
+use tier_support::{programs, record, Recorded};
 use vm::tier::cfg_build::FunctionCfg;
 use vm::tier::kiter::{KiterRuntime, ENTRY_PROBE};
 use vm::tier::oracle::{Oracle, PathCounts};
-
-/// Programs of `programs/` except the benchmarks (their traces are tens of millions of blocks).
-fn programs() -> Vec<(String, String)> {
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../programs");
-    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|x| x == "c"))
-        .filter(|p| {
-            !p.file_name()
-                .unwrap()
-                .to_string_lossy()
-                .starts_with("bench_")
-        })
-        .collect();
-    files.sort();
-    files
-        .into_iter()
-        .map(|p| {
-            let src = std::fs::read_to_string(&p).unwrap();
-            (p.file_name().unwrap().to_string_lossy().into_owned(), src)
-        })
-        .collect()
-}
 
 // ---------------------------------------------------------------------------------------------
 // The reference semantics, from the design note.

@@ -11,6 +11,8 @@
 //! (the benchmarks and the twins); `programs/kiter_wide.c` has over 60,000 static 3-iteration
 //! paths in one function and is profiled without abort.
 
+mod tier_support;
+
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 
@@ -24,30 +26,17 @@ use vm::{ProfileSettings, RunOptions};
 
 /// The programs of `programs/` fast enough to trace in a debug build.
 fn programs() -> Vec<(String, String)> {
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../programs");
-    let mut out: Vec<(String, String)> = std::fs::read_dir(&dir)
-        .expect("programs/ exists")
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.extension().is_some_and(|x| x == "c"))
-        .filter(|p| {
-            let name = p.file_name().unwrap().to_string_lossy();
-            !name.starts_with("bench_")
-                && ![
-                    "mandelbrot.c",
-                    "collatz.c",
-                    "life.c",
-                    "nqueens.c",
-                    "crc32.c",
-                ]
-                .contains(&name.as_ref())
-        })
-        .map(|p| {
-            let src = std::fs::read_to_string(&p).unwrap();
-            (p.file_name().unwrap().to_string_lossy().into_owned(), src)
-        })
-        .collect();
-    out.sort();
-    out
+    const SLOW: [&str; 5] = [
+        "mandelbrot.c",
+        "collatz.c",
+        "life.c",
+        "nqueens.c",
+        "crc32.c",
+    ];
+    tier_support::programs()
+        .into_iter()
+        .filter(|(name, _)| !SLOW.contains(&name.as_str()))
+        .collect()
 }
 
 fn run(

@@ -5,38 +5,12 @@
 
 mod tier_support;
 
-use std::path::PathBuf;
-
 use profiler::trace::edge_profile;
 use profiler::PathEnds;
 use profiler::{execute, BallLarus, DepthFirst, Numbering, Placement, Trace};
-use tier_support::{oracle_counts, profile_from_counts, record};
+use tier_support::{oracle_counts, profile_from_counts, programs, record};
 use vm::profile::FunctionProfile;
 use vm::tier::oracle::Oracle;
-
-/// Programs of `programs/` except the benchmarks (their traces are tens of millions of blocks).
-fn programs() -> Vec<(String, String)> {
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../programs");
-    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|x| x == "c"))
-        .filter(|p| {
-            !p.file_name()
-                .unwrap()
-                .to_string_lossy()
-                .starts_with("bench_")
-        })
-        .collect();
-    files.sort();
-    files
-        .into_iter()
-        .map(|p| {
-            let src = std::fs::read_to_string(&p).unwrap();
-            (p.file_name().unwrap().to_string_lossy().into_owned(), src)
-        })
-        .collect()
-}
 
 #[test]
 fn recorded_activations_split_into_paths_in_both_strategies() {

@@ -1193,3 +1193,28 @@ pub fn run_observed(
     seen.unfinished = std::mem::take(&mut seen.stack);
     (fns, seen, out)
 }
+
+/// Every program of `programs/` except the benchmarks (`bench_*.c`, whose traces are tens of
+/// millions of blocks), as (file name, source), sorted by name.
+pub fn programs() -> Vec<(String, String)> {
+    let dir = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../programs");
+    let mut files: Vec<std::path::PathBuf> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "c"))
+        .filter(|p| {
+            !p.file_name()
+                .unwrap()
+                .to_string_lossy()
+                .starts_with("bench_")
+        })
+        .collect();
+    files.sort();
+    files
+        .into_iter()
+        .map(|p| {
+            let src = std::fs::read_to_string(&p).unwrap();
+            (p.file_name().unwrap().to_string_lossy().into_owned(), src)
+        })
+        .collect()
+}
