@@ -8,7 +8,6 @@
 use clap::Args;
 use profiler::cfg_command::{self, CfgCommand, Format, ProfileKind};
 use profiler::{NumberingKind, PathEnds};
-use std::io::Write;
 use std::path::PathBuf;
 
 /// Arguments of `vmrun cfg`.
@@ -116,14 +115,7 @@ pub fn run(args: &CfgArgs) -> i32 {
     cmd.max_paths = args.max_paths;
     cmd.list_limit = args.list_limit;
     match cfg_command::run(&cmd) {
-        Ok(out) => {
-            let mut stdout = std::io::stdout().lock();
-            // A closed pipe (`| head`) is not an error worth reporting.
-            let _ = stdout
-                .write_all(out.as_bytes())
-                .and_then(|()| stdout.flush());
-            0
-        }
+        Ok(out) => super::print_output(&out),
         Err(e) => {
             eprintln!("{e}");
             e.exit_code()

@@ -9,7 +9,6 @@ use clap::Args;
 use profiler::cfg_command::Format;
 use profiler::kblpp::command::{self, ForestCommand};
 use profiler::kblpp::Siblings;
-use std::io::Write;
 
 /// Arguments of `vmrun forest`.
 #[derive(Args, Debug, Clone)]
@@ -72,14 +71,7 @@ pub fn run(args: &ForestArgs) -> i32 {
         siblings: args.siblings.0,
     };
     match command::run(&cmd) {
-        Ok(out) => {
-            let mut stdout = std::io::stdout().lock();
-            // A closed pipe (`| head`) is not an error worth reporting.
-            let _ = stdout
-                .write_all(out.as_bytes())
-                .and_then(|()| stdout.flush());
-            0
-        }
+        Ok(out) => super::print_output(&out),
         Err(e) => {
             eprintln!("vmrun forest: {e}");
             e.exit_code()

@@ -163,6 +163,16 @@ pub fn main() -> i32 {
     }
 }
 
+/// Writes a subcommand's output to stdout and returns exit status 0 (a closed pipe, as in
+/// `| head`, is not an error worth reporting).
+pub fn print_output(out: &str) -> i32 {
+    let mut stdout = std::io::stdout().lock();
+    let _ = stdout
+        .write_all(out.as_bytes())
+        .and_then(|()| stdout.flush());
+    0
+}
+
 /// Reads a program file; on failure prints the error and returns the exit status to use.
 pub fn read_source(path: &Path) -> Result<String, i32> {
     match std::fs::read(path) {

@@ -9,7 +9,6 @@
 //! without a limit the numbering always falls back instead).
 
 use std::fmt::Write as _;
-use std::io::Write as _;
 use std::ops::RangeInclusive;
 use std::path::PathBuf;
 
@@ -281,12 +280,7 @@ pub fn run(args: &PathsArgs) -> i32 {
         PathsFormat::Text => render_text(&name, args.path_ends, &counts),
         PathsFormat::Json => render_json(&name, args.path_ends, &args.k, &counts),
     };
-    let mut stdout = std::io::stdout().lock();
-    // A closed pipe (`| head`) is not an error worth reporting.
-    let _ = stdout
-        .write_all(out.as_bytes())
-        .and_then(|()| stdout.flush());
-    0
+    super::print_output(&out)
 }
 
 #[cfg(test)]
