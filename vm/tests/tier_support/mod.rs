@@ -293,7 +293,11 @@ pub fn profile_from_counts(
         let counted: Vec<(u64, u64, Path)> = counts
             .counts
             .into_iter()
-            .map(|(p, n)| (path_id(&bl, fc.cfg(), &p), n, p))
+            .map(|(p, n)| {
+                let id = vm::tier::trace_sink::path_id(&bl, fc.cfg(), &p)
+                    .expect("a path by definition has a canonical id");
+                (id, n, p)
+            })
             .collect();
         profile.functions.push(FunctionProfile::new(
             &f.name,
@@ -305,33 +309,6 @@ pub fn profile_from_counts(
         ));
     }
     profile
-}
-
-/// The id of `path` in `bl`'s numbering: the sum of the numbering's values along its DAG edges
-/// (the `Start` dummy of its first block unless it starts at the entry, its real edges, and the
-/// `End` dummy of its cut edge). Checked by regenerating the id.
-pub fn path_id(bl: &BallLarus, cfg: &profiler::Cfg, path: &Path) -> u64 {
-    let dag = bl.dag();
-    let nb = bl.numbering();
-    let first = path.nodes[0];
-    let mut id = if first == cfg.entry() {
-        0
-    } else {
-        nb.val(
-            dag.start_edge(first)
-                .expect("a path starts at the entry or a start block"),
-        )
-    };
-    let mut steps: Vec<(Block, Block)> = path.nodes.windows(2).map(|w| (w[0], w[1])).collect();
-    if let Some(end) = path.end {
-        steps.push((*path.nodes.last().unwrap(), end));
-    }
-    for (u, v) in steps {
-        let e = cfg.find_edge(u, v).expect("a path follows CFG edges");
-        id += nb.val(dag.dag_edge(e));
-    }
-    assert_eq!(bl.regenerate(cfg, id).as_ref(), Some(path));
-    id
 }
 
 // ---------------------------------------------------------------------------------------------
