@@ -6,24 +6,11 @@
 //! is printed, with the program written to a file in the temp directory, and the command that
 //! reproduces one case.
 
-use std::time::{Duration, SystemTime, UNIX_EPOCH};
+use std::time::Duration;
 
-use e2e::gen::generate;
+use e2e::gen::{base_seed, generate};
 use e2e::reference::{gcc_outcome_of_text, require_gcc};
 use e2e::vmrun::{vm_outcome, vm_time_limit};
-
-fn base_seed() -> u64 {
-    match std::env::var("E2E_SEED") {
-        Ok(s) => s
-            .trim()
-            .parse()
-            .unwrap_or_else(|_| panic!("E2E_SEED must be an unsigned integer, got {s:?}")),
-        Err(_) => SystemTime::now()
-            .duration_since(UNIX_EPOCH)
-            .map(|d| d.as_nanos() as u64)
-            .unwrap_or(1),
-    }
-}
 
 fn count() -> u64 {
     std::env::var("E2E_COUNT")

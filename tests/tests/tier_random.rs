@@ -13,24 +13,9 @@
 #[path = "../../vm/tests/tier_support/mod.rs"]
 mod tier_support;
 
-use std::time::{SystemTime, UNIX_EPOCH};
-
-use e2e::gen::generate;
+use e2e::gen::{base_seed, generate};
 use profiler::PathEnds;
 use vm::DEFAULT_TIER_UP;
-
-fn base_seed() -> u64 {
-    match std::env::var("E2E_SEED") {
-        Ok(s) => s
-            .trim()
-            .parse()
-            .unwrap_or_else(|_| panic!("E2E_SEED must be an unsigned integer, got {s:?}")),
-        Err(_) => SystemTime::now()
-            .duration_since(UNIX_EPOCH)
-            .map(|d| d.as_nanos() as u64)
-            .unwrap_or(1),
-    }
-}
 
 fn count() -> u64 {
     std::env::var("E2E_TIER_COUNT")

@@ -75,6 +75,21 @@ impl Config {
     }
 }
 
+/// The first seed of a run of generated programs: `E2E_SEED` if set (to replay a failure),
+/// otherwise the clock, so every run tries new programs. Panics on a malformed `E2E_SEED`.
+pub fn base_seed() -> u64 {
+    match std::env::var("E2E_SEED") {
+        Ok(s) => s
+            .trim()
+            .parse()
+            .unwrap_or_else(|_| panic!("E2E_SEED must be an unsigned integer, got {s:?}")),
+        Err(_) => std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map(|d| d.as_nanos() as u64)
+            .unwrap_or(1),
+    }
+}
+
 /// Generates the program for `seed` with [`Config::varied`]`(seed)`.
 pub fn generate(seed: u64) -> String {
     generate_with(seed, &Config::varied(seed))
