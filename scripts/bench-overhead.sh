@@ -8,6 +8,7 @@
 #   RUNS=N       hyperfine runs per command (default 5); TIME_MIN=S: only time programs whose
 #                `none` run takes at least S seconds (default 0.05; shorter runs are all noise)
 #   PROGRAMS="a.c b.c"   restrict to these files
+#   VMRUN=path   measure this vmrun binary (a saved copy) instead of building one
 # Prints a Markdown table and the medians of the ratios (instructions over all programs, time
 # over the timed ones). Every command of a program is timed in one hyperfine session,
 # interleaved, so ratios are comparable on a shared machine.
@@ -17,8 +18,10 @@ modes=("$@")
 [ ${#modes[@]} -eq 0 ] && modes=(none edge bl)
 runs=${RUNS:-5}
 time_min=${TIME_MIN:-0.05}
-cargo build --release -p vm --bin vmrun >&2
-vmrun=${CARGO_TARGET_DIR:-target}/release/vmrun
+if [ -z "${VMRUN:-}" ]; then
+  cargo build --release -p vm --bin vmrun >&2
+fi
+vmrun=${VMRUN:-${CARGO_TARGET_DIR:-target}/release/vmrun}
 programs=${PROGRAMS:-$(ls programs/*.c programs/twins/*.c)}
 out=$(mktemp -d)
 for p in $programs; do

@@ -73,6 +73,7 @@ use std::fmt;
 use lang::bytecode::{Flow, Function, Instr, JumpTable, Loc, Pc};
 use profiler::index::IndexVec;
 use profiler::{Block, Cfg, CfgBuilder, CfgError, DepthFirst, Edge, EdgeProfile};
+use smallvec::{smallvec, SmallVec};
 
 /// How control leaves the instruction at a pc along one bytecode edge.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -223,8 +224,13 @@ pub struct FunctionCfg {
     block_of_pc: Vec<Option<Block>>,
     /// The bytecode edges each CFG edge stands for (empty for the virtual entry's edge), in
     /// the order of [`Way`]s at their pc.
-    edge_sources: IndexVec<Edge, Vec<BcEdge>>,
+    edge_sources: IndexVec<Edge, SmallVec<[BcEdge; 1]>>,
 }
+
+/// The successors of one instruction: how control leaves it and where to (`None`: the function
+/// returns). Inline for all but `switch` tables, so building a CFG does not allocate per
+/// instruction.
+type Successors = SmallVec<[(Way, Option<usize>); 2]>;
 
 /// The bytecode successors of the instruction at `pc`: `(way, target)` with `None` for
 /// [`Way::Leave`], in successor order, before removing duplicate targets.
@@ -232,7 +238,7 @@ fn instr_successors(
     code: &[Instr],
     tables: &[JumpTable],
     pc: usize,
-) -> Result<Vec<(Way, Option<usize>)>, CfgBuildError> {
+) -> Result<Successors, CfgBuildError> {
     let n = code.len();
     let ins = &code[pc];
     let here = Pc(pc as u16);
@@ -255,23 +261,23 @@ fn instr_successors(
     };
     let target = || ins.target().ok_or(CfgBuildError::NoTarget { pc: here });
     Ok(match ins.flow() {
-        Flow::Next | Flow::Call => vec![(Way::Next, next()?)],
-        Flow::Jump => vec![(Way::Taken, check(target()?)?)],
-        Flow::Cond => vec![(Way::Next, next()?), (Way::Taken, check(target()?)?)],
+        Flow::Next | Flow::Call => smallvec![(Way::Next, next()?)],
+        Flow::Jump => smallvec![(Way::Taken, check(target()?)?)],
+        Flow::Cond => smallvec![(Way::Next, next()?), (Way::Taken, check(target()?)?)],
         Flow::Table => {
             let table = match ins {
                 Instr::JTab { tab, .. } => tables.get(tab.index()),
                 _ => None,
             }
             .ok_or(CfgBuildError::BadTable { pc: here })?;
-            let mut out = Vec::with_capacity(table.targets.len() + 1);
+            let mut out = Successors::with_capacity(table.targets.len() + 1);
             for (k, &t) in table.targets.iter().enumerate() {
                 out.push((Way::Arm(k as u32), check(t)?));
             }
             out.push((Way::Default, check(table.default)?));
             out
         }
-        Flow::Return | Flow::Halt => vec![(Way::Leave, None)],
+        Flow::Return | Flow::Halt => smallvec![(Way::Leave, None)],
     })
 }
 
@@ -298,7 +304,7 @@ impl FunctionCfg {
             });
         }
         // Phase 1: successors of every instruction (validating targets).
-        let succ: Vec<Vec<(Way, Option<usize>)>> = (0..n)
+        let succ: Vec<Successors> = (0..n)
             .map(|pc| instr_successors(code, tables, pc))
             .collect::<Result<_, _>>()?;
         // Phase 2: pcs reachable from pc 0.
@@ -377,7 +383,7 @@ impl FunctionCfg {
         let mut builder = CfgBuilder::new();
         builder.add_blocks(blocks.len());
         let entry = Block::new(0);
-        let mut sources: Vec<(Block, Block, BcEdge)> = Vec::new();
+        let mut sources: Vec<(Block, Block, BcEdge)> = Vec::with_capacity(blocks.len() * 2);
         if pc0_is_target {
             builder.add_edge(entry, Block::new(1));
         }
@@ -386,7 +392,7 @@ impl FunctionCfg {
                 continue;
             };
             let last = end.index() - 1;
-            let mut targets: Vec<Block> = Vec::new();
+            let mut targets: SmallVec<[Block; 2]> = SmallVec::new();
             for &(way, t) in &succ[last] {
                 let tb = match t {
                     Some(t) => block_of_pc[t].expect("successors of reachable code are reachable"),
@@ -407,7 +413,7 @@ impl FunctionCfg {
             }
         }
         let cfg = builder.finish(entry, exit).map_err(CfgBuildError::Cfg)?;
-        let mut edge_sources = IndexVec::from_elem(Vec::new(), cfg.num_edges());
+        let mut edge_sources = IndexVec::from_elem(SmallVec::new(), cfg.num_edges());
         for (b, tb, bc) in sources {
             let e = cfg
                 .find_edge(b, tb)

@@ -20,6 +20,7 @@
 use lang::bytecode::{FuncIdx, Function, Instr, Pc};
 use profiler::index::IndexVec;
 use profiler::{BallLarus, BlPlan, Block, EdgeProfile, Numbering, PathEnds, Placement, Probe};
+use smallvec::{smallvec, SmallVec};
 
 use super::cfg_build::FunctionCfg;
 use super::codegen::{self, ProbeCode};
@@ -123,7 +124,7 @@ pub fn lower(plan: &BlPlan, fc: &FunctionCfg) -> Result<ProbeCode, String> {
     code.entry = emit(&mut code, &[plan.entry])?;
     for e in cfg.edges() {
         let to = cfg.target(e);
-        let mut probes = vec![plan.edges[e]];
+        let mut probes: SmallVec<[Probe; 3]> = smallvec![plan.edges[e]];
         if plan.cut[e] {
             probes.push(plan.start[to]);
         }
@@ -165,8 +166,8 @@ fn emit(code: &mut ProbeCode, probes: &[Probe]) -> Result<Vec<Instr>, String> {
 /// Merges adjacent probes that act on the register in turn: `r += a; r += b` is `r += a + b`,
 /// `r += a; count[r + c]` is `count[r + a + c]`, `r = s; r += a` is `r = s + a`, and so on;
 /// empty probes vanish. The counted ids and the final register are unchanged.
-pub fn merge(probes: &[Probe]) -> Vec<Probe> {
-    let mut out: Vec<Probe> = Vec::with_capacity(probes.len());
+pub fn merge(probes: &[Probe]) -> SmallVec<[Probe; 3]> {
+    let mut out: SmallVec<[Probe; 3]> = SmallVec::new();
     for &p in probes {
         let merged = match (out.last().copied(), p) {
             (_, Probe::None) => continue,
