@@ -36,7 +36,7 @@ use lang::bytecode::{
     ArrayRef, FuncIdx, Function, Instr, JumpTable, Loc, MathFn, Pc, Program, Site, SiteArg,
 };
 
-use lang::bytecode::verify::{verify_instrumented, VerifyError};
+use lang::bytecode::verify::{verify_instrumented, Body, VerifyError};
 
 use crate::branch_counts::{BranchCounts, Counters};
 use crate::printf::{self, PrintfArg};
@@ -211,7 +211,7 @@ impl<'p> Machine<'p> {
     /// program's functions and globals and its own probe constants, so the loop may trust it
     /// like the compiled code.
     pub fn add_version(&mut self, mut version: Version) -> Result<u32, VerifyError> {
-        let mut func = self
+        let func = self
             .program
             .functions
             .get(version.func.index())
@@ -219,12 +219,13 @@ impl<'p> Machine<'p> {
                 function: format!("{}", version.func),
                 pc: None,
                 message: "no such function".into(),
-            })?
-            .clone();
-        func.code = version.code.to_vec();
-        func.locs = version.locs.to_vec();
-        func.tables = version.tables.to_vec();
-        verify_instrumented(self.program, &func, Some(version.probe_consts.len()))?;
+            })?;
+        let body = Body {
+            code: &version.code,
+            locs: &version.locs,
+            tables: &version.tables,
+        };
+        verify_instrumented(self.program, func, body, Some(version.probe_consts.len()))?;
         version.counters = Counters::new(version.code.len());
         self.versions.push(Box::new(version));
         Ok((self.versions.len() - 1) as u32)

@@ -19,7 +19,7 @@
 
 use std::fmt;
 
-use super::{ArrayRef, Instr, Program, Site};
+use super::{ArrayRef, Function, Instr, JumpTable, Loc, Program, Site};
 
 /// Why a program failed verification (always a compiler bug or a corrupted program).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -84,16 +84,42 @@ fn probe_operands_ok(
 /// Checks one function of `program` (which may be a modified copy of one of its functions, as
 /// long as calls and globals refer to `program`). Compiled code contains no probe
 /// instructions; [`verify_instrumented`] checks a version that does.
-pub fn verify_function(program: &Program, func: &super::Function) -> Result<(), VerifyError> {
-    verify_instrumented(program, func, None)
+pub fn verify_function(program: &Program, func: &Function) -> Result<(), VerifyError> {
+    verify_instrumented(program, func, Body::of(func), None)
 }
 
-/// Checks an instrumented version of one of `program`'s functions: as [`verify_function`], and
-/// (invariant 7) the path instructions' probe-constant operands are below `probe_consts`.
-/// `None` means plain compiled code, where every probe instruction is an error.
+/// The parts of a function that a code version replaces: its instructions, their source
+/// locations and its jump tables. The rest (registers, constants, shapes, sites) is the
+/// function's.
+#[derive(Clone, Copy, Debug)]
+pub struct Body<'a> {
+    /// The instructions.
+    pub code: &'a [Instr],
+    /// One source location per instruction.
+    pub locs: &'a [Loc],
+    /// The jump tables `JTab` instructions name.
+    pub tables: &'a [JumpTable],
+}
+
+impl<'a> Body<'a> {
+    /// The function's own code.
+    pub fn of(func: &'a Function) -> Self {
+        Body {
+            code: &func.code,
+            locs: &func.locs,
+            tables: &func.tables,
+        }
+    }
+}
+
+/// Checks a code version `body` of `func`, one of `program`'s functions (checked without
+/// copying the function): as [`verify_function`], and (invariant 7) the path instructions'
+/// probe-constant operands are below `probe_consts`. `None` means plain compiled code, where
+/// every probe instruction is an error.
 pub fn verify_instrumented(
     program: &Program,
-    func: &super::Function,
+    func: &Function,
+    body: Body<'_>,
     probe_consts: Option<usize>,
 ) -> Result<(), VerifyError> {
     let err = |pc: Option<usize>, message: String| VerifyError {
@@ -101,21 +127,21 @@ pub fn verify_instrumented(
         pc,
         message,
     };
-    let n = func.code.len();
+    let n = body.code.len();
     if n == 0 || n > usize::from(u16::MAX) {
         return Err(err(None, format!("code length {n} out of range")));
     }
-    if !func.code[n - 1].is_terminator() {
+    if !body.code[n - 1].is_terminator() {
         return Err(err(Some(n - 1), "last instruction falls through".into()));
     }
-    if func.locs.len() != n {
+    if body.locs.len() != n {
         return Err(err(None, "locs and code differ in length".into()));
     }
     let nregs = usize::from(func.num_regs);
     if nregs == 0 || func.num_params > func.num_locals || func.num_locals > func.num_regs {
         return Err(err(None, "register window too small".into()));
     }
-    for (pc, ins) in func.code.iter().enumerate() {
+    for (pc, ins) in body.code.iter().enumerate() {
         let here = |m: String| err(Some(pc), m);
         let mut bad_reg = None;
         ins.for_each_reg(|r| {
@@ -148,7 +174,7 @@ pub fn verify_instrumented(
                 return Err(here(format!("shape {s} out of range")));
             }
             Instr::JTab { tab, .. } => {
-                let Some(table) = func.tables.get(tab.index()) else {
+                let Some(table) = body.tables.get(tab.index()) else {
                     return Err(here(format!("jump table {tab} out of range")));
                 };
                 if table
@@ -192,7 +218,7 @@ pub fn verify_instrumented(
         }
     }
     // Invariant 5: local arrays inside the frame's area.
-    for (pc, ins) in func.code.iter().enumerate() {
+    for (pc, ins) in body.code.iter().enumerate() {
         if let Instr::LocalArr { k, .. } = *ins {
             let r = ArrayRef::unpack(func.consts[k.index()]);
             if u64::from(r.base) + u64::from(r.dim) > u64::from(func.array_slots) {
