@@ -100,7 +100,17 @@ proptest! {
             })
             .sum();
         prop_assert_eq!(forest.counters().child_lookups, lookups as u64);
-        let per_function: u64 = forest.to_ipf().functions().iter().map(|f| f.hash_ops).sum();
+        // Per function: the slabs of that function's activations.
+        let ipf = forest.to_ipf();
+        for f in ipf.functions() {
+            let slabs_of_f: usize = acts
+                .iter()
+                .filter(|(function, _)| *function == f.function)
+                .map(|(_, ids)| ids.len().div_ceil(slab))
+                .sum();
+            prop_assert_eq!(f.hash_ops, slabs_of_f as u64, "function {}", f.function);
+        }
+        let per_function: u64 = ipf.functions().iter().map(|f| f.hash_ops).sum();
         prop_assert_eq!(per_function, slabs as u64);
         let ksf = as_counts(&forest.labeled_nodes());
         if k == 1 {

@@ -200,13 +200,35 @@ impl std::hash::Hasher for RootHasher {
     }
 }
 
-/// The value stored for a root in the hash table.
+/// Slots of the root cache ([`KSlabForest::root`]); a power of two.
+const ROOT_CACHE: usize = 256;
+
+/// One slot of the root cache: a root key and its node (`node == NONE`: empty).
 #[derive(Clone, Copy, Debug)]
-struct RootEntry {
-    /// The root node.
-    node: NodeId,
-    /// How many times `find(R, r)` (Figure 6, line 8) returned or created this root.
-    lookups: u64,
+struct RootSlot {
+    /// The key's BL id.
+    label: u64,
+    /// The key's function.
+    function: u32,
+    /// The root node, or `NONE`.
+    node: u32,
+}
+
+impl RootSlot {
+    /// A slot that holds no key.
+    const EMPTY: RootSlot = RootSlot {
+        label: 0,
+        function: 0,
+        node: NONE,
+    };
+
+    /// The slot of `key`: the top bits of the key word times a 64-bit odd constant
+    /// (Fibonacci hashing; BL ids are dense small integers, which this spreads over every slot).
+    #[inline(always)]
+    fn of(key: RootKey) -> usize {
+        let word = (u64::from(key.function) << 32) ^ key.bl_id;
+        (word.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (64 - ROOT_CACHE.trailing_zeros())) as usize
+    }
 }
 
 /// The profiling state of one routine activation: the paper's `(n mod (k-1), τ, β)`.
@@ -286,9 +308,10 @@ pub struct KSlabForest {
     /// The arena; `NodeId(i)` is `nodes[i]`.
     nodes: Vec<KsfNode>,
     /// `R`: the roots, by (function, label).
-    roots: HashMap<(u32, u64), RootEntry, RootHash>,
-    /// Root lookups so far ([`PushCounters::hash_ops`]).
-    hash_ops: u64,
+    roots: HashMap<(u32, u64), NodeId, RootHash>,
+    /// A direct-mapped cache in front of `roots`: slot [`RootSlot::of`] holds the last key
+    /// looked up there. Roots never move, so a slot stays right until it is overwritten.
+    root_cache: Box<[RootSlot; ROOT_CACHE]>,
     /// Siblings stepped over so far ([`PushCounters::sibling_steps`]).
     sibling_steps: u64,
 }
@@ -309,7 +332,7 @@ impl KSlabForest {
             move_after: siblings.move_after(),
             nodes: Vec::new(),
             roots: HashMap::with_hasher(RootHash),
-            hash_ops: 0,
+            root_cache: Box::new([RootSlot::EMPTY; ROOT_CACHE]),
             sibling_steps: 0,
         }
     }
@@ -325,8 +348,62 @@ impl KSlabForest {
     ///
     /// Every push increments exactly one counter. Allocation-free once the forest holds every
     /// node the stream reaches.
-    #[inline]
+    ///
+    /// The steady state of a loop (not a slab start, and the wanted children of `τ` and `β`
+    /// at the head of their lists) is inlined into the caller and touches only the cursor and
+    /// three nodes; everything else ([`push_general`](Self::push_general)) is out of line, so
+    /// the inlined part needs no registers saved.
+    #[inline(always)]
     pub fn push(&mut self, cursor: &mut Cursor, key: RootKey) {
+        let label = key.bl_id;
+        if cursor.left != 0 {
+            debug_assert_eq!(cursor.function, key.function, "one cursor, two functions");
+            if let Some(top) = self.head_child(cursor.top, label) {
+                if cursor.bottom == NONE {
+                    // Lines 13-18 and 29: the first slab, counted on the upper chain.
+                    if let Some(node) = self.nodes.get_mut(top as usize) {
+                        node.count += 1;
+                        cursor.top = top;
+                        cursor.left -= 1;
+                        return;
+                    }
+                } else if let Some(bottom) = self.head_child_counted(cursor.bottom, label) {
+                    // Lines 13-18 and 21-27.
+                    cursor.top = top;
+                    cursor.bottom = bottom;
+                    cursor.left -= 1;
+                    return;
+                }
+            }
+        }
+        self.push_general(cursor, key);
+    }
+
+    /// The child of `parent` labeled `label` if it is the head of `parent`'s list (no change to
+    /// the forest).
+    #[inline(always)]
+    fn head_child(&self, parent: u32, label: u64) -> Option<u32> {
+        let first = self.nodes.get(parent as usize)?.first_child;
+        // `NONE` is never a valid position, so the bounds check also tests for "no child".
+        let head = self.nodes.get(first as usize)?;
+        (head.label == label).then_some(first)
+    }
+
+    /// [`head_child`](Self::head_child), and if found, its counter incremented.
+    #[inline(always)]
+    fn head_child_counted(&mut self, parent: u32, label: u64) -> Option<u32> {
+        let first = self.nodes.get(parent as usize)?.first_child;
+        let head = self.nodes.get_mut(first as usize)?;
+        if head.label != label {
+            return None;
+        }
+        head.count += 1;
+        Some(first)
+    }
+
+    /// [`push`](Self::push) in general (Figure 6, lines 6-29): slab starts, scans, new nodes.
+    #[inline(never)]
+    fn push_general(&mut self, cursor: &mut Cursor, key: RootKey) {
         let label = key.bl_id;
         if cursor.left == 0 {
             // Lines 6-11: a slab starts; the previous slab's last upper node becomes β.
@@ -355,21 +432,35 @@ impl KSlabForest {
         self.nodes[counted as usize].count += 1;
     }
 
-    /// `find(R, r)`, adding the root if missing (lines 8-11).
-    #[inline]
+    /// `find(R, r)`, adding the root if missing (lines 8-11): the root cache, then the table.
+    #[inline(always)]
     fn root(&mut self, key: RootKey) -> u32 {
-        self.hash_ops += 1;
+        let slot = &self.root_cache[RootSlot::of(key)];
+        if slot.label == key.bl_id && slot.function == key.function && slot.node != NONE {
+            return slot.node;
+        }
+        self.root_lookup(key)
+    }
+
+    /// [`root`](Self::root) when the cache does not hold `key`: the table, adding the root if
+    /// missing; the key then replaces its cache slot's.
+    #[inline(never)]
+    fn root_lookup(&mut self, key: RootKey) -> u32 {
         let nodes = &mut self.nodes;
-        let entry = self
+        let node = *self
             .roots
             .entry((key.function, key.bl_id))
             .or_insert_with(|| {
                 let node = NodeId::new(nodes.len());
                 nodes.push(KsfNode::new(key.bl_id));
-                RootEntry { node, lookups: 0 }
+                node
             });
-        entry.lookups += 1;
-        entry.node.as_u32()
+        self.root_cache[RootSlot::of(key)] = RootSlot {
+            label: key.bl_id,
+            function: key.function,
+            node: node.as_u32(),
+        };
+        node.as_u32()
     }
 
     /// The child of `parent` labeled `label`, added if missing (lines 13-17 and 21-25). The
@@ -480,40 +571,70 @@ impl KSlabForest {
         let mut roots: Vec<(RootKey, NodeId)> = self
             .roots
             .iter()
-            .map(|(&(function, bl_id), e)| (RootKey { function, bl_id }, e.node))
+            .map(|(&(function, bl_id), &node)| (RootKey { function, bl_id }, node))
             .collect();
         roots.sort_unstable_by_key(|&(key, _)| key);
         roots
     }
 
-    /// The work counters so far. The push and lookup counts are derived from the node
-    /// counters (every push increments one; one counted in the lower part, depth `>= k - 1`,
-    /// also looked up a child of `β`), which keeps them off the hot path; this walks the forest.
+    /// The work counters so far. The pushes, root and child lookups are derived from the node
+    /// counters, which keeps them off the hot path (see [`for_each_count`](Self::for_each_count));
+    /// this walks the forest.
     pub fn counters(&self) -> PushCounters {
         let mut pushes = 0u64;
+        let mut hash_ops = 0u64;
         let mut lower = 0u64;
         let lower_depth = if self.k >= 2 { self.k - 1 } else { u32::MAX };
-        let mut stack: Vec<(u32, u32)> =
-            self.roots.values().map(|e| (e.node.as_u32(), 0)).collect();
-        while let Some((at, depth)) = stack.pop() {
-            let node = &self.nodes[at as usize];
-            pushes += node.count;
+        self.for_each_count(|_, depth, count| {
+            pushes += count;
+            if self.starts_slab_at(depth) {
+                hash_ops += count;
+            }
             if depth >= lower_depth {
-                lower += node.count;
+                lower += count;
             }
-            let mut child = node.first_child;
-            while child != NONE {
-                stack.push((child, depth + 1));
-                child = self.nodes[child as usize].next_sibling;
-            }
-        }
+        });
         PushCounters {
             pushes,
-            hash_ops: self.hash_ops,
-            // Every push but a slab start looks up a child of τ; every push counted below
-            // depth k - 2 looked up a child of β.
-            child_lookups: pushes - self.hash_ops + lower,
+            hash_ops,
+            // Every push but a slab start looks up a child of τ; every push counted in the
+            // lower part (depth >= k - 1) looked up a child of β.
+            child_lookups: pushes - hash_ops + lower,
             sibling_steps: self.sibling_steps,
+        }
+    }
+
+    /// Whether the pushes counted at `depth` were slab starts, each one root lookup. Every push
+    /// increments one counter (Figure 6, lines 27 and 29), at a depth that tells what it did:
+    ///
+    /// - depth 0 (a root): a slab start right after `*` (`β` null; for k = 1, every push);
+    /// - depth `k - 1` (k >= 2): a slab start after a full slab (the child of `β`, the previous
+    ///   slab's last upper node at depth `k - 2`, labeled with the new slab's first path);
+    /// - depth `1 ..= k-2`: a first slab's next paths (children of `τ`);
+    /// - depth `k ..= 2k-3`: a later slab's next paths (children of `τ` and `β`).
+    ///
+    /// So a function's root lookups are the counters at depth 0 and `k - 1` of its trees.
+    #[inline]
+    fn starts_slab_at(&self, depth: u32) -> bool {
+        depth == 0 || (self.k >= 2 && depth == self.k - 1)
+    }
+
+    /// Calls `f(function, depth, count)` for every node: its tree's function, its depth (0 for
+    /// a root) and its counter.
+    fn for_each_count(&self, mut f: impl FnMut(u32, u32, u64)) {
+        let mut stack: Vec<(u32, u32, u32)> = self
+            .roots
+            .iter()
+            .map(|(&(function, _), node)| (function, node.as_u32(), 0))
+            .collect();
+        while let Some((function, at, depth)) = stack.pop() {
+            let node = &self.nodes[at as usize];
+            f(function, depth, node.count);
+            let mut child = node.first_child;
+            while child != NONE {
+                stack.push((function, child, depth + 1));
+                child = self.nodes[child as usize].next_sibling;
+            }
         }
     }
 
@@ -521,6 +642,7 @@ impl KSlabForest {
     pub fn memory_bytes(&self) -> usize {
         self.nodes.capacity() * std::mem::size_of::<KsfNode>()
             + self.roots.allocation_size()
+            + std::mem::size_of::<[RootSlot; ROOT_CACHE]>()
             + std::mem::size_of::<Self>()
     }
 
@@ -528,8 +650,7 @@ impl KSlabForest {
     /// (Definition 3), 1 for `k = 1`.
     pub fn levels(&self) -> usize {
         let mut deepest = 0;
-        let mut stack: Vec<(u32, usize)> =
-            self.roots.values().map(|e| (e.node.as_u32(), 1)).collect();
+        let mut stack: Vec<(u32, usize)> = self.roots.values().map(|n| (n.as_u32(), 1)).collect();
         while let Some((at, level)) = stack.pop() {
             deepest = deepest.max(level);
             let mut child = self.nodes[at as usize].first_child;
@@ -572,9 +693,11 @@ impl KSlabForest {
     /// Hash-table operations per function (the lookups that hit each function's roots).
     pub(crate) fn hash_ops_by_function(&self) -> HashMap<u32, u64> {
         let mut by_function: HashMap<u32, u64> = HashMap::new();
-        for (&(function, _), entry) in &self.roots {
-            *by_function.entry(function).or_default() += entry.lookups;
-        }
+        self.for_each_count(|function, depth, count| {
+            if self.starts_slab_at(depth) {
+                *by_function.entry(function).or_default() += count;
+            }
+        });
         by_function
     }
 
@@ -630,6 +753,35 @@ mod tests {
     fn node_is_24_bytes_and_cursor_16() {
         assert_eq!(std::mem::size_of::<KsfNode>(), 24);
         assert_eq!(std::mem::size_of::<Cursor>(), 16);
+    }
+
+    #[test]
+    fn root_cache_collisions_keep_one_root_per_key() {
+        // Many more keys than cache slots, revisited in a scrambled order: every key keeps one
+        // root, counted once per slab start, whichever keys shared its slot in between.
+        for k in [1, 2, 3] {
+            let mut forest = KSlabForest::new(k);
+            let mut expected: HashMap<(u32, u64), u64> = HashMap::new();
+            let mut x = 12345u64;
+            for _ in 0..20_000 {
+                x = x
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407);
+                let key = RootKey::new((x >> 60) as u32 % 3, (x >> 33) % 700);
+                let mut cursor = forest.start();
+                forest.push(&mut cursor, key);
+                *expected.entry((key.function, key.bl_id)).or_default() += 1;
+            }
+            assert_eq!(forest.num_roots(), expected.len());
+            for (key, root) in forest.roots() {
+                assert_eq!(
+                    forest.node(root).count(),
+                    expected[&(key.function, key.bl_id)]
+                );
+                assert_eq!(forest.node(root).label(), key.bl_id);
+            }
+            assert_eq!(forest.counters().hash_ops, 20_000);
+        }
     }
 
     #[test]

@@ -55,13 +55,21 @@ pub struct KblRunStats {
     pub ipf_nodes: u64,
 }
 
+/// The function of [`KblSink::top`] when no frame is active: never equal to a `u16` index.
+const NO_FRAME: u32 = u32::MAX;
+
 /// The `kbl` mode's [`PathSink`]: a k-slab forest and one cursor per active frame.
+///
+/// The running frame's cursor is kept apart from the callers' (in `top`, at a fixed place in
+/// the sink), so a path end reads and updates it without going through the stack.
 #[derive(Clone, Debug)]
 pub struct KblSink {
     /// The k-SF built so far.
     pub forest: KSlabForest,
-    /// The cursor of every active frame (innermost last), with the frame's function.
-    stack: Vec<(FuncIdx, Cursor)>,
+    /// The running frame: its function as a `u32` (`NO_FRAME` when none) and its cursor.
+    top: (u32, Cursor),
+    /// The callers' `top`s, innermost last (the first one entered is `NO_FRAME`'s).
+    stack: Vec<(u32, Cursor)>,
 }
 
 impl KblSink {
@@ -72,28 +80,30 @@ impl KblSink {
 
     /// An empty forest for `k` (at least 1) with the given sibling order.
     pub fn with_siblings(k: u32, siblings: Siblings) -> KblSink {
+        let forest = KSlabForest::with_siblings(k.max(1), siblings);
+        let top = (NO_FRAME, forest.start());
         KblSink {
-            forest: KSlabForest::with_siblings(k.max(1), siblings),
+            forest,
+            top,
             stack: Vec::with_capacity(64),
         }
     }
 
     /// Number of frames whose cursor is kept (the call depth as the sink sees it).
     pub fn depth(&self) -> usize {
-        self.stack.len()
+        let saved = self.stack.iter().filter(|(f, _)| *f != NO_FRAME).count();
+        saved + usize::from(self.top.0 != NO_FRAME)
     }
 
-    /// The path of `func` arrived with no matching frame on top: a fresh sequence for it.
+    /// The path of `func` arrived with no matching frame on top: a fresh sequence for it, in
+    /// place of the running frame's (or as the running frame, when there is none).
     #[cold]
     #[inline(never)]
     fn unbalanced(&mut self, func: FuncIdx, id: u64) {
+        let function = u32::from(func.0);
         let mut cursor = self.forest.start();
-        self.forest
-            .push(&mut cursor, RootKey::new(u32::from(func.0), id));
-        match self.stack.last_mut() {
-            Some(top) => *top = (func, cursor),
-            None => self.stack.push((func, cursor)),
-        }
+        self.forest.push(&mut cursor, RootKey::new(function, id));
+        self.top = (function, cursor);
     }
 }
 
@@ -101,30 +111,27 @@ impl PathSink for KblSink {
     #[inline(always)]
     fn on_entry(&mut self, func: FuncIdx) {
         let start = self.forest.start();
-        self.stack.push((func, start));
+        let caller = std::mem::replace(&mut self.top, (u32::from(func.0), start));
+        self.stack.push(caller);
     }
 
     #[inline(always)]
     fn on_return(&mut self, _func: FuncIdx) {
-        self.stack.pop();
+        self.top = self.stack.pop().unwrap_or((NO_FRAME, Cursor::default()));
     }
 
     fn on_osr(&mut self, func: FuncIdx) {
-        let start = self.forest.start();
-        match self.stack.last_mut() {
-            Some(top) => *top = (func, start),
-            None => self.stack.push((func, start)),
-        }
+        self.top = (u32::from(func.0), self.forest.start());
     }
 
     #[inline(always)]
     fn on_path(&mut self, func: FuncIdx, id: u64) {
-        match self.stack.last_mut() {
-            Some((f, cursor)) if *f == func => {
-                self.forest
-                    .push(cursor, RootKey::new(u32::from(func.0), id));
-            }
-            _ => self.unbalanced(func, id),
+        let function = u32::from(func.0);
+        if self.top.0 == function {
+            self.forest
+                .push(&mut self.top.1, RootKey::new(function, id));
+        } else {
+            self.unbalanced(func, id);
         }
     }
 }
