@@ -86,25 +86,41 @@ pub trait PathSink {
 
 /// `--profile=bl`'s sink: path counts in a hashbrown table keyed by (function, id).
 ///
-/// The table remembers where the last counted path's counter is: a loop that repeats its path
-/// (the common case of a hot loop) counts with one comparison and one increment instead of a
-/// hash lookup. The pointer is dropped on every insertion, the only operation that moves the
-/// table's values, and the table is never reachable mutably from outside.
+/// The table is fronted by a small direct-mapped cache of where recently counted paths'
+/// counters are ([`CACHED_PATHS`] entries, chosen by the low bits of the key's hash): a hot loop
+/// alternates between a few paths, and counting one of them is a key comparison and an
+/// increment instead of a hash lookup. Every count still lands in the table. The cached
+/// pointers are dropped on every insertion (the only operation that moves the table's values),
+/// and the table is never reachable mutably from outside.
 #[derive(Debug)]
 pub struct BlCounts {
     counts: HashMap<(FuncIdx, u64), u64, PathKeyHash>,
-    /// The key of the last path counted.
-    last: (FuncIdx, u64),
-    /// Its counter in `counts`, or null.
-    last_count: *mut u64,
+    /// Recently counted keys and their counters in `counts` (null: empty entry).
+    cache: [CachedPath; CACHED_PATHS],
+}
+
+/// The number of entries of [`BlCounts`]' counter cache (a power of two).
+pub const CACHED_PATHS: usize = 16;
+
+/// One entry of [`BlCounts`]' counter cache.
+#[derive(Clone, Copy, Debug)]
+struct CachedPath {
+    key: (FuncIdx, u64),
+    count: *mut u64,
+}
+
+impl CachedPath {
+    const EMPTY: CachedPath = CachedPath {
+        key: (FuncIdx(0), 0),
+        count: std::ptr::null_mut(),
+    };
 }
 
 impl Default for BlCounts {
     fn default() -> Self {
         BlCounts {
             counts: HashMap::default(),
-            last: (FuncIdx(0), 0),
-            last_count: std::ptr::null_mut(),
+            cache: [CachedPath::EMPTY; CACHED_PATHS],
         }
     }
 }
@@ -158,21 +174,31 @@ impl std::hash::Hasher for PathKeyHasher {
 impl PathSink for BlCounts {
     #[inline(always)]
     fn on_path(&mut self, func: FuncIdx, id: u64) {
-        if (func, id) == self.last && !self.last_count.is_null() {
-            // SAFETY: `last_count` points at the value of key `last` in `counts`: set by
-            // `lookup` from `get_mut`, reset to null before every insertion (the only operation
-            // that can move values), and `counts` is private to this type.
-            unsafe { *self.last_count += 1 };
+        let slot = cache_slot(func, id);
+        // SAFETY: `cache_slot` is below `CACHED_PATHS`.
+        let entry = unsafe { self.cache.get_unchecked(slot) };
+        if entry.key == (func, id) && !entry.count.is_null() {
+            // SAFETY: a non-null cached pointer points at the value of its key in `counts`: set
+            // by `lookup` from `get_mut`, every entry reset to null before each insertion (the
+            // only operation that can move values), and `counts` is private to this type.
+            unsafe { *entry.count += 1 };
         } else {
-            self.lookup(func, id);
+            self.lookup(func, id, slot);
         }
     }
 }
 
+/// The cache entry of a key: the low bits of the id plus the function (path ids of a hot loop
+/// are small distinct numbers, so they rarely share an entry).
+#[inline(always)]
+fn cache_slot(func: FuncIdx, id: u64) -> usize {
+    (id as usize).wrapping_add(usize::from(func.0).wrapping_mul(7)) & (CACHED_PATHS - 1)
+}
+
 impl BlCounts {
-    /// Counts a path that is not the last one counted, and remembers its counter.
-    #[inline(always)]
-    fn lookup(&mut self, func: FuncIdx, id: u64) {
+    /// Counts a path that is not in the cache, and caches its counter in entry `slot`.
+    #[inline(never)]
+    fn lookup(&mut self, func: FuncIdx, id: u64, slot: usize) {
         // `get_mut` first: the hit (almost every path end) costs half of the entry API's work.
         let count: *mut u64 = match self.counts.get_mut(&(func, id)) {
             Some(count) => {
@@ -180,7 +206,7 @@ impl BlCounts {
                 count
             }
             None => {
-                self.last_count = std::ptr::null_mut();
+                self.cache = [CachedPath::EMPTY; CACHED_PATHS];
                 self.counts.insert((func, id), 1);
                 match self.counts.get_mut(&(func, id)) {
                     Some(count) => count,
@@ -188,8 +214,10 @@ impl BlCounts {
                 }
             }
         };
-        self.last = (func, id);
-        self.last_count = count;
+        self.cache[slot] = CachedPath {
+            key: (func, id),
+            count,
+        };
     }
 
     /// The counts, keyed by (function, path id).
@@ -389,5 +417,54 @@ impl<S: PathSink> BlProbes<'_, S> {
         let osr = self.tiering.tiered(func)?.osr(pc, target)?;
         self.sink.on_osr(func);
         Some(osr)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Counts `stream` with [`BlCounts`] and with a plain map, and compares them.
+    fn check(stream: &[(u16, u64)]) {
+        let mut sink = BlCounts::default();
+        let mut want: std::collections::HashMap<(FuncIdx, u64), u64> = Default::default();
+        for &(f, id) in stream {
+            sink.on_path(FuncIdx(f), id);
+            *want.entry((FuncIdx(f), id)).or_default() += 1;
+        }
+        let got: std::collections::HashMap<(FuncIdx, u64), u64> =
+            sink.counts().iter().map(|(&k, &v)| (k, v)).collect();
+        assert_eq!(got, want);
+    }
+
+    #[test]
+    fn cached_counts_equal_plain_counts() {
+        // Repeats, alternation, keys sharing a cache entry (ids 16 apart, functions 0 and 7
+        // with the same id offset), and enough new keys to make the table grow several times
+        // while cached pointers exist.
+        let mut stream = Vec::new();
+        for round in 0..50u64 {
+            for id in [0, 16, 32, 0, 0, 1, 17] {
+                stream.push((0, id));
+                stream.push((7, id + 9 * 7 % 16));
+            }
+            for id in 0..40 {
+                stream.push(((round % 3) as u16, round * 1000 + id));
+                stream.push((0, id % 5));
+            }
+            stream.push((u16::MAX, u64::MAX - round));
+        }
+        check(&stream);
+        // A pseudo-random stream over a few hundred keys (xorshift, fixed seed).
+        let mut x = 0x9e37_79b9_7f4a_7c15u64;
+        let random: Vec<(u16, u64)> = (0..20_000)
+            .map(|_| {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                ((x % 3) as u16, (x >> 8) % 300)
+            })
+            .collect();
+        check(&random);
     }
 }
