@@ -9,6 +9,7 @@
 #                `none` run takes at least S seconds (default 0.05; shorter runs are all noise)
 #   PROGRAMS="a.c b.c"   restrict to these files
 #   VMRUN=path   measure this vmrun binary (a saved copy) instead of building one
+#   SKIP_IR=1    wall time only (no callgrind runs)
 # Prints a Markdown table and the medians of the ratios (instructions over all programs, time
 # over the timed ones). Every command of a program is timed in one hyperfine session,
 # interleaved, so ratios are comparable on a shared machine.
@@ -27,6 +28,7 @@ out=$(mktemp -d)
 for p in $programs; do
   name=$(echo "$p" | sed 's|programs/||; s|/|_|g; s|\.c$||')
   for m in "${modes[@]}"; do
+    if [ -n "${SKIP_IR:-}" ]; then echo "$name $m ir 0" >> "$out/results"; continue; fi
     ir=$(valgrind --tool=callgrind --callgrind-out-file=/dev/null "$vmrun" --profile="$m" "$p" \
          2>&1 >/dev/null </dev/null | sed -n 's/.*Collected : //p' || true)
     echo "$name $m ir $ir" >> "$out/results"
@@ -39,38 +41,4 @@ for p in $programs; do
     hyperfine -N -i --warmup 1 --runs "$runs" --style none --export-json "$out/$name.json" "${args[@]}" >/dev/null 2>&1 || true
   fi
 done
-python3 - "$out" "${modes[@]}" <<'PY'
-import json, os, statistics, sys
-d, modes = sys.argv[1], sys.argv[2:]
-ir = {}
-for line in open(os.path.join(d, "results")):
-    name, mode, _, v = line.split()
-    ir.setdefault(name, {})[mode] = int(v)
-base = modes[0]
-head = "| program | " + " | ".join(f"{m}/{base} Ir" for m in modes[1:]) + " | " + " | ".join(f"{m}/{base} time" for m in modes[1:]) + " |"
-print(head)
-print("|" + "---|" * (1 + 2 * (len(modes) - 1)))
-ratios_ir = {m: [] for m in modes[1:]}
-ratios_t = {m: [] for m in modes[1:]}
-for name in sorted(ir):
-    cells = []
-    for m in modes[1:]:
-        r = ir[name][m] / ir[name][base]
-        ratios_ir[m].append(r)
-        cells.append(f"{r:.3f}")
-    f = os.path.join(d, name + ".json")
-    if os.path.exists(f):
-        res = {r["command"]: r["median"] for r in json.load(open(f))["results"]}
-        for m in modes[1:]:
-            r = res[m] / res[base]
-            ratios_t[m].append(r)
-            cells.append(f"{r:.3f}")
-    else:
-        cells += ["-"] * (len(modes) - 1)
-    print(f"| {name} | " + " | ".join(cells) + " |")
-print()
-for m in modes[1:]:
-    t = ratios_t[m]
-    print(f"median {m}/{base}: instructions {statistics.median(ratios_ir[m]):.3f} over {len(ratios_ir[m])} programs (max {max(ratios_ir[m]):.3f}); "
-          f"time {statistics.median(t):.3f} over {len(t)} timed programs" if t else f"median {m}/{base}: instructions {statistics.median(ratios_ir[m]):.3f}")
-PY
+python3 scripts/overhead-table.py "$out" "${modes[@]}"
