@@ -154,7 +154,7 @@ fn number<'a>(
     KIteration::compute(cfg, dfs, &loops, KIterConfig::new(k, path_ends))
 }
 
-/// The probes of one probe index.
+/// The probes of one probe index, as the plan gives them (what the general code runs).
 #[derive(Clone, Copy, Debug)]
 struct Op {
     outside: Option<Probe>,
@@ -170,6 +170,92 @@ impl Op {
         to_exit: false,
     };
 }
+
+/// A frame's state in one number, the column of the step table: `0` counting with no k-loop
+/// active, `1 + itr` counting in the active k-loop after `itr` iterations (`itr < K`), then
+/// baseline (`K + 1`), pending (`K + 2`) and done (`K + 3`).
+type State = u32;
+
+/// What a [`Step`] does after adding its increments (see [`KiterRuntime::on_probe`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[repr(u8)]
+enum Kind {
+    /// Nothing at all (baseline and done frames, a probe that is a no-op in this state).
+    Nop,
+    /// The increments, then `state := next`.
+    Add,
+    /// A path end: count `c[0]`, `c[0] := restart`.
+    End,
+    /// A back edge of the active k-loop before it saturates: shift, `c[0] := restart`.
+    Back,
+    /// A back edge at `itr = K - 1`: count `c[K - 1]`, shift, `c[0] := restart`.
+    BackCount,
+    /// The active k-loop is left: `c[0] := c[itr]`.
+    Exit,
+    /// The active k-loop is left and the path ends: `c[0] := c[itr]`, count `c[0]`,
+    /// `c[0] := restart`.
+    ExitEnd,
+    /// An edge into the exit with action `Add`, no k-loop active: count `c[0] + exit_add` (held
+    /// where `restart` is); the frame is done.
+    Finish,
+    /// The entry probe: `c[0] := entry_init` (held where `restart` is), counting, inactive.
+    Entry,
+    /// A step with more than [`INLINE`] increments (K > 3): the others, then [`Step::wide`].
+    Wide,
+    /// Everything else, by the general code ([`KiterRuntime::probe_general`]): pending frames,
+    /// the entry probe of a CFG with a virtual entry edge, the other edges into the exit,
+    /// probes the plan leaves out in the state (a plan for another CFG).
+    General,
+}
+
+/// How many increments a [`Step`] holds inline; the frames have at least this many
+/// accumulators, so the fast path adds all of them without a loop (zeros where the step has
+/// fewer).
+const INLINE: usize = 3;
+
+/// Probe `k` in frame state `s`, decoded at tier-up: entry `k * (K + 4) + s` of its function's
+/// step table (40 bytes).
+#[derive(Clone, Copy, Debug)]
+struct Step {
+    /// `c[j] += inc[j]` for `j < 3` (zeros beyond the step's increments).
+    inc: [u64; INLINE],
+    /// The value `c[0]` restarts with (`exit_add` for [`Kind::Finish`], `entry_init` for
+    /// [`Kind::Entry`]).
+    restart: u64,
+    /// [`Kind::Wide`] only (K > 3, state `s > 3`): the increments of `c[3..s]` are
+    /// `vals[more .. more + s - 3]` in the runtime's value table.
+    more: u32,
+    /// The frame's state after the step.
+    next: u16,
+    /// What follows the increments.
+    kind: Kind,
+    /// [`Kind::Wide`] only: what follows all the increments.
+    wide: Kind,
+}
+
+impl Step {
+    const NOP: Step = Step {
+        inc: [0; INLINE],
+        restart: 0,
+        more: 0,
+        next: 0,
+        kind: Kind::Nop,
+        wide: Kind::Nop,
+    };
+    const GENERAL: Step = Step {
+        kind: Kind::General,
+        ..Step::NOP
+    };
+}
+
+/// The most steps a function's table may have: beyond it (thousands of probes at a large K)
+/// the function runs every probe through the general code instead. Also `K + 3` must fit
+/// [`Step::next`].
+const MAX_TABLE_STEPS: usize = 1 << 18;
+
+/// The table offset of a function without a step table: every lookup misses, and the probe
+/// runs the general code (which ignores functions that did not tier up).
+const NO_TABLE: usize = usize::MAX / 4;
 
 /// One tiered-up function: its CFG, plan, probe table and path counts.
 #[derive(Clone, Debug)]
@@ -209,6 +295,32 @@ impl KiterFunction {
     }
 }
 
+/// An activation: its function, its state, where its accumulators and its steps are.
+#[derive(Clone, Copy, Debug)]
+struct Frame {
+    func: FuncIdx,
+    state: State,
+    /// Pending only: how many of the youngest accumulators hold paths begun after the switch.
+    known: u32,
+    /// Its accumulators are `slots[base .. base + K]`.
+    base: usize,
+    /// Its function's step table starts at `steps[table]` ([`NO_TABLE`] if it has none).
+    table: usize,
+}
+
+impl Frame {
+    /// The top of an empty stack: baseline, no table (probes do nothing).
+    fn none(k: u32) -> Frame {
+        Frame {
+            func: FuncIdx(0),
+            state: k + 1,
+            known: 0,
+            base: 0,
+            table: NO_TABLE,
+        }
+    }
+}
+
 /// What a frame is doing (see the module documentation).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Mode {
@@ -218,16 +330,47 @@ enum Mode {
     Done,
 }
 
-/// A frame's header; its accumulators are `slots[i*K .. (i+1)*K]` for frame `i`.
+/// A frame's [`State`] spelled out, for the general code.
 #[derive(Clone, Copy, Debug)]
-struct Frame {
-    func: FuncIdx,
+struct Decoded {
     mode: Mode,
     active: bool,
     /// Iterations completed in the current run of the active loop, saturating at K - 1.
     itr: u32,
-    /// Pending only: how many of the youngest accumulators hold paths begun after the switch.
+    /// Pending only: see [`Frame::known`].
     known: u32,
+}
+
+impl Decoded {
+    fn of(fr: &Frame, k: u32) -> Decoded {
+        let s = fr.state;
+        let mode = match s.checked_sub(k) {
+            None | Some(0) => Mode::Counting,
+            Some(1) => Mode::Baseline,
+            Some(2) => Mode::Pending,
+            Some(_) => Mode::Done,
+        };
+        Decoded {
+            mode,
+            active: mode == Mode::Counting && s > 0,
+            itr: if mode == Mode::Counting {
+                s.saturating_sub(1)
+            } else {
+                0
+            },
+            known: fr.known,
+        }
+    }
+
+    fn state(&self, k: u32) -> State {
+        match self.mode {
+            Mode::Counting if self.active => 1 + self.itr,
+            Mode::Counting => 0,
+            Mode::Baseline => k + 1,
+            Mode::Pending => k + 2,
+            Mode::Done => k + 3,
+        }
+    }
 }
 
 /// The `kiter:K` runtime for one run: per function its plan and counts, per activation its
@@ -238,6 +381,22 @@ pub struct KiterRuntime {
     path_ends: PathEnds,
     placement: KPlacement,
     funcs: Vec<Option<Box<KiterFunction>>>,
+    /// Per function, where its step table starts in `steps` ([`NO_TABLE`] if none).
+    tables: Vec<usize>,
+    /// The step tables of the tiered-up functions, one after the other; a table has `K + 4`
+    /// steps per probe index, one per [`State`].
+    steps: Vec<Step>,
+    /// The steps' increments and restart values.
+    vals: Vec<u64>,
+    /// The number of states, `K + 4`: the steps per probe index.
+    stride: usize,
+    /// The accumulators per frame, `max(K, 3)` ([`INLINE`]).
+    width: usize,
+    /// The running activation ([`Frame::none`] when `depth == 0`).
+    top: Frame,
+    /// The number of activations: `top` and the callers in `frames`.
+    depth: usize,
+    /// The callers of `top`, outermost first.
     frames: Vec<Frame>,
     slots: Vec<u64>,
 }
@@ -254,8 +413,15 @@ impl KiterRuntime {
             path_ends,
             placement: KPlacement::DummyRemoval,
             funcs: Vec::new(),
+            tables: Vec::new(),
+            steps: Vec::new(),
+            vals: Vec::new(),
+            stride: k as usize + 4,
+            width: (k as usize).max(INLINE),
+            top: Frame::none(k),
+            depth: 0,
             frames: Vec::new(),
-            slots: Vec::new(),
+            slots: vec![0; (k as usize).max(INLINE)],
         })
     }
 
@@ -283,7 +449,7 @@ impl KiterRuntime {
 
     /// The number of activations on the runtime's stack.
     pub fn depth(&self) -> usize {
-        self.frames.len()
+        self.depth
     }
 
     /// Tiers `func` up: numbers its paths, builds its plan (unweighted placement) and its
@@ -345,9 +511,11 @@ impl KiterRuntime {
             ops.push(op);
             sites.push((e, index));
         }
+        let table = self.compile_steps(&plan, &ops);
         let counters = PathCounters::new(plan.num_paths);
         if self.funcs.len() <= func.index() {
             self.funcs.resize_with(func.index() + 1, || None);
+            self.tables.resize(func.index() + 1, NO_TABLE);
         }
         self.funcs[func.index()] = Some(Box::new(KiterFunction {
             fc: fc.clone(),
@@ -356,46 +524,182 @@ impl KiterRuntime {
             sites: sites.clone(),
             counters,
         }));
+        self.tables[func.index()] = table;
+        // Frames of `func` already running (baseline, until on-stack replacement) find their
+        // steps from now on.
+        for fr in self.frames.iter_mut().chain(std::iter::once(&mut self.top)) {
+            if fr.func == func {
+                fr.table = table;
+            }
+        }
         Ok(sites)
+    }
+
+    /// Appends the step table of a function with probes `ops` (see [`Step`]) and returns where
+    /// it starts, or [`NO_TABLE`] if it would be larger than [`MAX_TABLE_STEPS`].
+    fn compile_steps(&mut self, plan: &KIterPlan, ops: &[Op]) -> usize {
+        let k = self.k;
+        if ops.len().saturating_mul(self.stride) > MAX_TABLE_STEPS || k + 3 > u32::from(u16::MAX) {
+            return NO_TABLE;
+        }
+        let table = self.steps.len();
+        for (index, op) in ops.iter().enumerate() {
+            for s in 0..self.stride as State {
+                let step = if index == usize::from(ENTRY_PROBE) {
+                    // Whatever the state: a fresh activation starts counting.
+                    if op.outside.is_some() {
+                        Step::GENERAL
+                    } else {
+                        self.step(Kind::Entry, &[], plan.entry_init, 0)
+                    }
+                } else if s == k + 2 {
+                    Step::GENERAL
+                } else if s > k {
+                    Step::NOP
+                } else {
+                    self.counting_step(plan, op, s)
+                };
+                self.steps.push(step);
+            }
+        }
+        table
+    }
+
+    /// The step of probe `op` for a counting frame in state `s <= K`: what [`counting_step`]
+    /// does, decoded.
+    fn counting_step(&mut self, plan: &KIterPlan, op: &Op, s: State) -> Step {
+        let k = self.k;
+        let active = s > 0;
+        let probe = if active { op.inside } else { op.outside };
+        let Some(probe) = probe else {
+            return Step::GENERAL;
+        };
+        let mut incs = Vec::with_capacity(s.max(1) as usize);
+        if active {
+            let itr = (s - 1) as usize;
+            let comp = probe.inc_compensated as usize;
+            incs.extend_from_slice(&plan.values[comp..comp + itr]);
+            incs.push(plan.values[probe.inc as usize + itr]);
+        } else {
+            incs.push(plan.values[probe.inc as usize]);
+        }
+        let all = incs.len();
+        while incs.last() == Some(&0) {
+            incs.pop();
+        }
+        if incs.len() > INLINE {
+            // A wide step reads `s - 3` increments beyond the inline ones.
+            incs.resize(all, 0);
+        }
+        if op.to_exit {
+            return match probe.action {
+                Action::Add if !active => self.step(Kind::Finish, &incs, plan.exit_add, k + 3),
+                _ => Step::GENERAL,
+            };
+        }
+        let (kind, restart, next) = match probe.action {
+            Action::Add if incs.is_empty() => return Step::NOP,
+            Action::Add => (Kind::Add, 0, s),
+            Action::Enter => (Kind::Add, 0, 1),
+            Action::End { restart, enter } => (Kind::End, restart, if enter { 1 } else { s }),
+            Action::Back { restart } if active => {
+                if s == k {
+                    (Kind::BackCount, restart, s)
+                } else {
+                    (Kind::Back, restart, s + 1)
+                }
+            }
+            Action::Exit { then } if active => match then {
+                AfterExit::Continue => (Kind::Exit, 0, 0),
+                AfterExit::Enter => (Kind::Exit, 0, 1),
+                AfterExit::End { restart, enter } => (Kind::ExitEnd, restart, u32::from(enter)),
+            },
+            Action::Back { .. } | Action::Exit { .. } => return Step::GENERAL,
+        };
+        self.step(kind, &incs, restart, next)
+    }
+
+    /// A step with increments `incs` (at most [`INLINE`] of them, or exactly `s` for state
+    /// `s`): the first [`INLINE`] inline, the others (K > 3) in the value table.
+    fn step(&mut self, kind: Kind, incs: &[u64], restart: u64, next: State) -> Step {
+        let mut inc = [0; INLINE];
+        let (first, rest) = incs.split_at(incs.len().min(INLINE));
+        inc[..first.len()].copy_from_slice(first);
+        let mut step = Step {
+            inc,
+            restart,
+            more: 0,
+            next: next as u16,
+            kind,
+            wide: Kind::Nop,
+        };
+        if !rest.is_empty() {
+            step.more = self.vals.len() as u32;
+            self.vals.extend_from_slice(rest);
+            step.wide = kind;
+            step.kind = Kind::Wide;
+        }
+        step
     }
 
     /// An activation of `func` starts (every activation, tiered up or not): pushes a baseline
     /// frame; the entry probe of an instrumented version makes it count.
-    #[inline]
+    #[inline(always)]
     pub fn on_entry(&mut self, func: FuncIdx) {
-        self.frames.push(Frame {
+        let base = if self.depth == 0 {
+            0
+        } else {
+            self.frames.push(self.top);
+            self.top.base + self.width
+        };
+        self.depth += 1;
+        self.top = Frame {
             func,
-            mode: Mode::Baseline,
-            active: false,
-            itr: 0,
+            state: self.k + 1,
             known: 0,
-        });
-        let need = self.frames.len() * self.k as usize;
-        if self.slots.len() < need {
-            self.slots.resize(need, 0);
+            base,
+            table: self.tables.get(func.index()).copied().unwrap_or(NO_TABLE),
+        };
+        if self.slots.len() < base + self.width {
+            self.grow_slots(base + self.width);
         }
     }
 
+    #[cold]
+    #[inline(never)]
+    fn grow_slots(&mut self, need: usize) {
+        self.slots.resize(need.max(self.slots.len() * 2), 0);
+    }
+
     /// The activation of `func` on top returns (or exits): pops its frame.
-    #[inline]
+    #[inline(always)]
     pub fn on_return(&mut self, func: FuncIdx) {
-        debug_assert_eq!(self.frames.last().map(|f| f.func), Some(func));
+        debug_assert!(self.depth > 0 && self.top.func == func);
         let _ = func;
-        self.frames.pop();
+        match self.frames.pop() {
+            Some(caller) => {
+                self.top = caller;
+                self.depth -= 1;
+            }
+            None => {
+                self.top = Frame::none(self.k);
+                self.depth = 0;
+            }
+        }
     }
 
     /// The activation on top (of `func`) switched from baseline code to `func`'s instrumented
     /// version in the middle of its run (on-stack replacement): it counts the paths that start
     /// from now on (see the [module documentation](self)).
     pub fn on_osr(&mut self, func: FuncIdx) {
-        if let Some(fr) = self.frames.last_mut() {
-            debug_assert_eq!(fr.func, func);
-            if self.funcs.get(func.index()).is_some_and(|f| f.is_some()) {
-                fr.mode = Mode::Pending;
-                fr.known = 0;
-                fr.itr = 0;
-                fr.active = false;
-            }
+        if self.depth == 0 {
+            return;
+        }
+        debug_assert_eq!(self.top.func, func);
+        if self.funcs.get(func.index()).is_some_and(|f| f.is_some()) {
+            self.top.state = self.k + 2;
+            self.top.known = 0;
+            self.top.table = self.tables[func.index()];
         }
     }
 
@@ -413,15 +717,105 @@ impl KiterRuntime {
         }
     }
 
-    /// Probe `k` of `func` runs in the activation on top.
-    #[inline]
+    /// Probe `k` of `func` runs in the activation on top: one step of the function's table,
+    /// chosen by the probe index and the frame's state; the rare cases go to the general code.
+    #[inline(always)]
     pub fn on_probe(&mut self, func: FuncIdx, k: u16) {
-        let kk = self.k as usize;
-        let base = self.frames.len().wrapping_sub(1).wrapping_mul(kk);
-        let Some(fr) = self.frames.last_mut() else {
-            return;
+        debug_assert!(self.depth == 0 || self.top.func == func);
+        let s = self.top.state;
+        let at = self.top.table + usize::from(k) * self.stride + s as usize;
+        let Some(&step) = self.steps.get(at) else {
+            return self.probe_general(func, k);
         };
-        debug_assert_eq!(fr.func, func);
+        debug_assert!(self.slots.len() >= self.top.base + self.width);
+        // SAFETY: `slots.len() >= top.base + width` always holds (`new` allocates `width`
+        // slots for the frame-less state, `on_entry` grows them for every frame it pushes,
+        // and slots never shrink), and every index below is below `width = max(K, 3)`:
+        // `j < 3`, `K - 1`, and `s - 1 < K` for the exits (only in states `1..=K`).
+        let c = unsafe { self.slots.as_mut_ptr().add(self.top.base) };
+        let at = |j: usize| unsafe { &mut *c.add(j) };
+        for (j, inc) in step.inc.into_iter().enumerate() {
+            *at(j) = at(j).wrapping_add(inc);
+        }
+        self.act(step, s, func, k);
+    }
+
+    /// What a step does after its inline increments (see [`Kind`]), in state `s`.
+    #[inline(always)]
+    fn act(&mut self, step: Step, s: State, func: FuncIdx, k: u16) {
+        // SAFETY: as in `on_probe`.
+        let c = unsafe { self.slots.as_mut_ptr().add(self.top.base) };
+        let at = |j: usize| unsafe { &mut *c.add(j) };
+        match step.kind {
+            Kind::Nop => return,
+            Kind::Add => {}
+            Kind::End => {
+                self.count(*at(0));
+                *at(0) = step.restart;
+            }
+            Kind::BackCount => {
+                let k = self.k as usize;
+                self.count(*at(k - 1));
+                for j in (1..k).rev() {
+                    *at(j) = *at(j - 1);
+                }
+                *at(0) = step.restart;
+            }
+            Kind::Back => {
+                for j in (1..self.k as usize).rev() {
+                    *at(j) = *at(j - 1);
+                }
+                *at(0) = step.restart;
+            }
+            Kind::Exit => *at(0) = *at(s as usize - 1),
+            Kind::ExitEnd => {
+                *at(0) = *at(s as usize - 1);
+                self.count(*at(0));
+                *at(0) = step.restart;
+            }
+            Kind::Finish => self.count(at(0).wrapping_add(step.restart)),
+            Kind::Entry => *at(0) = step.restart,
+            Kind::Wide => return self.act_wide(step, s, func, k),
+            Kind::General => return self.probe_general(func, k),
+        }
+        self.top.state = State::from(step.next);
+    }
+
+    /// A [`Kind::Wide`] step after its inline increments: the increments of `c[3..s]`, then
+    /// its action.
+    #[inline(never)]
+    fn act_wide(&mut self, step: Step, s: State, func: FuncIdx, k: u16) {
+        let base = self.top.base;
+        let (s, more) = (s as usize, step.more as usize);
+        let c = &mut self.slots[base + INLINE..base + s];
+        for (c, v) in c.iter_mut().zip(&self.vals[more..more + s - INLINE]) {
+            *c = c.wrapping_add(*v);
+        }
+        let step = Step {
+            kind: step.wide,
+            ..step
+        };
+        self.act(step, s as State, func, k);
+    }
+
+    /// Counts path `id` of the running activation's function.
+    #[inline(always)]
+    fn count(&mut self, id: u64) {
+        if let Some(Some(f)) = self.funcs.get_mut(self.top.func.index()) {
+            f.counters.count(id);
+        }
+    }
+
+    /// A probe the step table does not decode ([`Kind::General`]): the plan's semantics on
+    /// the frame's decoded state.
+    #[cold]
+    #[inline(never)]
+    fn probe_general(&mut self, func: FuncIdx, k: u16) {
+        if self.depth == 0 {
+            return;
+        }
+        let kk = self.k as usize;
+        let base = self.top.base;
         let Some(f) = self
             .funcs
             .get_mut(func.index())
@@ -429,7 +823,10 @@ impl KiterRuntime {
         else {
             return;
         };
-        let c = &mut self.slots[base..base + kk];
+        let Some(c) = self.slots.get_mut(base..base + kk) else {
+            return;
+        };
+        let mut fr = Decoded::of(&self.top, self.k);
         if k == ENTRY_PROBE {
             c[0] = f.plan.entry_init;
             fr.mode = Mode::Counting;
@@ -437,28 +834,27 @@ impl KiterRuntime {
             fr.itr = 0;
             let op = f.ops[0];
             if op.outside.is_some() {
-                counting_step(&f.plan, &op, c, fr, &mut f.counters);
+                counting_step(&f.plan, &op, c, &mut fr, &mut f.counters);
             }
-            return;
-        }
-        let Some(op) = f.ops.get(k as usize) else {
-            return;
-        };
-        match fr.mode {
-            Mode::Counting => counting_step(&f.plan, op, c, fr, &mut f.counters),
-            Mode::Pending => {
-                pending_step(&f.plan, op, c, fr);
-                if op.to_exit {
-                    // A pending frame ends without counting, unless this very edge started a
-                    // path (then it is counted as a counting frame would).
-                    if fr.mode == Mode::Counting && !fr.active {
-                        f.counters.count(c[0].wrapping_add(f.plan.exit_add));
+        } else if let Some(op) = f.ops.get(k as usize) {
+            match fr.mode {
+                Mode::Counting => counting_step(&f.plan, op, c, &mut fr, &mut f.counters),
+                Mode::Pending => {
+                    pending_step(&f.plan, op, c, &mut fr);
+                    if op.to_exit {
+                        // A pending frame ends without counting, unless this very edge started
+                        // a path (then it is counted as a counting frame would).
+                        if fr.mode == Mode::Counting && !fr.active {
+                            f.counters.count(c[0].wrapping_add(f.plan.exit_add));
+                        }
+                        fr.mode = Mode::Done;
                     }
-                    fr.mode = Mode::Done;
                 }
+                Mode::Baseline | Mode::Done => {}
             }
-            Mode::Baseline | Mode::Done => {}
         }
+        self.top.state = fr.state(self.k);
+        self.top.known = fr.known;
     }
 
     /// The profile of every function of `program`, in program order: the paths each tiered-up
@@ -533,15 +929,12 @@ impl KiterRuntime {
 
 /// The plan's semantics for one probe of a counting frame (`KIterState::take_edge`), then the
 /// last path's count if the edge enters the exit.
-// The indexed loop over the live accumulators runs fewer instructions than a zip of slices
-// for the usual 0..3 iterations (callgrind, K = 2: about 15 fewer per probe).
 #[allow(clippy::needless_range_loop)]
-#[inline(always)]
 fn counting_step(
     plan: &KIterPlan,
     op: &Op,
     c: &mut [u64],
-    fr: &mut Frame,
+    fr: &mut Decoded,
     counters: &mut PathCounters,
 ) {
     let probe = if fr.active { &op.inside } else { &op.outside };
@@ -612,9 +1005,9 @@ fn counting_step(
 }
 
 /// One probe of a pending frame (after on-stack replacement; see the module documentation).
-fn pending_step(plan: &KIterPlan, op: &Op, c: &mut [u64], fr: &mut Frame) {
+fn pending_step(plan: &KIterPlan, op: &Op, c: &mut [u64], fr: &mut Decoded) {
     let k = c.len() as u32;
-    let resync = |c: &mut [u64], fr: &mut Frame, restart: u64, enter: bool| {
+    let resync = |c: &mut [u64], fr: &mut Decoded, restart: u64, enter: bool| {
         c[0] = restart;
         fr.mode = Mode::Counting;
         fr.itr = 0;

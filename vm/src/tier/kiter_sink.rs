@@ -55,7 +55,9 @@ impl<'p> KiterProbes<'p> {
         threshold: u64,
         branch: BranchCounts,
     ) -> Result<Self, String> {
-        let runtime = KiterRuntime::new(k, path_ends).map_err(|e| e.to_string())?;
+        let runtime = KiterRuntime::new(k, path_ends)
+            .map_err(|e| e.to_string())?
+            .with_placement(profiler::k_iteration::KPlacement::EventCounting);
         let mut probes = KiterProbes {
             tiering: Tiering::new(program, threshold, branch),
             runtime,
