@@ -970,6 +970,9 @@ fn run_loop<P: Probes>(
                     code = unsafe { (*version).code.as_ptr() };
                 }
                 if P::PATHS {
+                    // The callee's first path starts at 0: Ball-Larus numberings start every
+                    // activation at `r = 0`, so instrumented code has no `PathSet` for it.
+                    m.path = 0;
                     m.pending = false;
                 }
             }

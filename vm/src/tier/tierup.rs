@@ -14,7 +14,7 @@
 //! 4. [`lower`]: each CFG edge's probes become path instructions
 //!    ([`lang::bytecode::Instr::PathAdd`] and friends), adjacent probes merged (an increment
 //!    followed by a count is one `PathCount`; a count followed by the next path's start is
-//!    one `PathEnd`);
+//!    one `PathEnd`); the entry's `r = 0` is left to the call, which zeroes the register;
 //! 5. [`codegen::instrument`] lays out the new version.
 
 use lang::bytecode::{FuncIdx, Function, Instr, Pc};
@@ -121,7 +121,13 @@ pub fn tier_up_bl(
 pub fn lower(plan: &BlPlan, fc: &FunctionCfg) -> Result<ProbeCode, String> {
     let cfg = fc.cfg();
     let mut code = ProbeCode::new(fc);
-    code.entry = emit(&mut code, &[plan.entry])?;
+    // Every call starts the callee's path register at 0 (the interpreter's `Call`), so the
+    // usual entry probe, `r = 0`, needs no instruction.
+    let entry = match plan.entry {
+        Probe::Set(0) => Probe::None,
+        other => other,
+    };
+    code.entry = emit(&mut code, &[entry])?;
     for e in cfg.edges() {
         let to = cfg.target(e);
         let mut probes: SmallVec<[Probe; 3]> = smallvec![plan.edges[e]];
