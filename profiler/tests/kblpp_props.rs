@@ -16,7 +16,7 @@ mod kblpp_support;
 use kblpp_support::{
     as_counts, definition_3_list, ngram_counts, prefix_forest, Activation, Counts,
 };
-use profiler::kblpp::{Cursor, Ipf, KSlabForest, RootKey, Siblings};
+use profiler::kblpp::{Cursor, Ipf, KSlabForest, KsfNode, NodeId, RootKey, Siblings};
 use proptest::prelude::*;
 
 /// Activations of up to 3 functions, ids from a small alphabet.
@@ -216,6 +216,45 @@ proptest! {
         let ipf = forest.to_ipf();
         prop_assert_eq!(ipf_counts(&ipf), ngram_counts(&acts, k as usize));
         check_property_1(&ipf)?;
+    }
+}
+
+/// Every node of the arena with its children in their current order.
+fn arena(forest: &KSlabForest) -> Vec<(KsfNode, Vec<NodeId>)> {
+    (0..forest.len())
+        .map(NodeId::new)
+        .map(|id| (*forest.node(id), forest.children(id).collect()))
+        .collect()
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(256))]
+
+    #[test]
+    fn a_run_is_its_pushes_one_by_one(
+        k in 1u32..=12,
+        runs in prop::collection::vec((0usize..3, 0u64..3, 1u64..60), 0..40),
+        siblings in sibling_orders(),
+    ) {
+        // Three activations of two functions (0, 1, 0: recursion shares trees), each step a run
+        // of one id in one of them; `push_run` must leave the arena (node by node, sibling
+        // order included), the cursors and the work counters exactly as the pushes would.
+        let functions = [0u32, 1, 0];
+        let mut one_by_one = KSlabForest::with_siblings(k, siblings);
+        let mut batched = KSlabForest::with_siblings(k, siblings);
+        let mut cursors_1 = [Cursor::default(); 3];
+        let mut cursors_b = [Cursor::default(); 3];
+        for &(a, id, n) in &runs {
+            let key = RootKey::new(functions[a], id);
+            for _ in 0..n {
+                one_by_one.push(&mut cursors_1[a], key);
+            }
+            batched.push_run(&mut cursors_b[a], key, n);
+            prop_assert_eq!(cursors_b[a], cursors_1[a]);
+        }
+        prop_assert_eq!(arena(&batched), arena(&one_by_one));
+        prop_assert_eq!(batched.counters(), one_by_one.counters());
+        prop_assert_eq!(batched.to_ipf(), one_by_one.to_ipf());
     }
 }
 

@@ -74,8 +74,8 @@ fn main() {
             let counts = m.branch_counts().clone();
             let sink = KblSink::with_siblings(k, siblings);
             let probes = BlProbes::new(&program, tiering, sink, counts);
-            let (_, probes) = vm::run::execute(&mut m, probes, &mut std::io::sink());
-            let ipf = probes.sink.forest.to_ipf();
+            let (_, mut probes) = vm::run::execute(&mut m, probes, &mut std::io::sink());
+            let ipf = probes.sink.finish().to_ipf();
             let (_, s) = kbl_profiles(&probes, &ipf, program.functions.len()).expect("profile");
             let ratio = s.hash_ops as f64 / s.pushes.max(1) as f64;
             println!(

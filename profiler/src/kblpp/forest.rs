@@ -359,6 +359,14 @@ impl KSlabForest {
         if cursor.left != 0 {
             debug_assert_eq!(cursor.function, key.function, "one cursor, two functions");
             if let Some(top) = self.head_child(cursor.top, label) {
+                // `β = NONE` fails the bounds check too: it is tested only then.
+                if let Some(bottom) = self.head_child_counted(cursor.bottom, label) {
+                    // Lines 13-18 and 21-27.
+                    cursor.top = top;
+                    cursor.bottom = bottom;
+                    cursor.left -= 1;
+                    return;
+                }
                 if cursor.bottom == NONE {
                     // Lines 13-18 and 29: the first slab, counted on the upper chain.
                     if let Some(node) = self.nodes.get_mut(top as usize) {
@@ -367,16 +375,100 @@ impl KSlabForest {
                         cursor.left -= 1;
                         return;
                     }
-                } else if let Some(bottom) = self.head_child_counted(cursor.bottom, label) {
-                    // Lines 13-18 and 21-27.
-                    cursor.top = top;
-                    cursor.bottom = bottom;
-                    cursor.left -= 1;
-                    return;
                 }
             }
         }
         self.push_general(cursor, key);
+    }
+
+    /// Processes `n` consecutive occurrences of the same BL path id in one activation: the
+    /// forest, the cursor and the work counters end up exactly as after `n` calls of
+    /// [`push`](Self::push) (same nodes, counters, sibling order and scans), in
+    /// `O(k + scans)` pushes instead of `n`.
+    ///
+    /// Why: after at most two slabs of `r r r ...`, every slab starts at the root `r`, walks
+    /// the upper chain `r^1 .. r^(k-1)` (ending at the same node `T`) and counts the chain of
+    /// `k - 1` nodes labeled `r` below `T` (depth `k - 1 ..= 2k - 3`), leaving the cursor as
+    /// it found it. Once one such slab created no node and moved no sibling, every further
+    /// slab only adds 1 to those `k - 1` counters (and repeats its scans): the
+    /// whole slabs left are added at once, then the rest is pushed one by one. "Moved no
+    /// sibling": its scans stepped over fewer siblings in all than the order's threshold for a
+    /// move (so [`Siblings::Append`] needs no scan-free slab, and every further slab steps over
+    /// as many siblings, which are added too). For `k = 1` the slab is the root itself.
+    pub fn push_run(&mut self, cursor: &mut Cursor, key: RootKey, n: u64) {
+        let slab = u64::from(self.slab);
+        let mut left = n;
+        // Short runs: not worth the checks (the first two slabs are pushed one by one anyway).
+        if left <= 3 * slab + 2 {
+            for _ in 0..left {
+                self.push(cursor, key);
+            }
+            return;
+        }
+        // To a slab start, then one full slab of r's: τ ends at T.
+        while cursor.left != 0 {
+            self.push(cursor, key);
+            left -= 1;
+        }
+        for _ in 0..slab {
+            self.push(cursor, key);
+        }
+        left -= slab;
+        // Slabs until one that only counted.
+        while left >= slab {
+            let (nodes, steps) = (self.nodes.len(), self.sibling_steps);
+            for _ in 0..slab {
+                self.push(cursor, key);
+            }
+            left -= slab;
+            let stepped = self.sibling_steps - steps;
+            // No scan of this slab reached `move_after` (their sum did not), so none moved.
+            if self.nodes.len() == nodes && stepped < u64::from(self.move_after) {
+                let times = left / slab;
+                self.add_to_slab(cursor, key, times);
+                self.sibling_steps += stepped * times;
+                left %= slab;
+                break;
+            }
+        }
+        for _ in 0..left {
+            self.push(cursor, key);
+        }
+    }
+
+    /// Adds `times` to the counters one slab of `key`'s label counts from the steady state of
+    /// [`push_run`](Self::push_run) (the cursor at a slab start, `τ` at the end of the upper
+    /// chain of `r`'s): the root for `k = 1`, else the `k - 1` nodes labeled `r` below `τ`.
+    fn add_to_slab(&mut self, cursor: &Cursor, key: RootKey, times: u64) {
+        if times == 0 {
+            return;
+        }
+        debug_assert_eq!(cursor.left, 0);
+        if self.k == 1 {
+            let root = self.root(key);
+            self.nodes[root as usize].count += times;
+            return;
+        }
+        let mut at = cursor.top;
+        for _ in 0..self.slab {
+            at = self
+                .find_child(at, key.bl_id)
+                .expect("the slab just pushed created every node of the chain");
+            self.nodes[at as usize].count += times;
+        }
+    }
+
+    /// The child of `parent` labeled `label`, if any (a scan that changes nothing).
+    fn find_child(&self, parent: u32, label: u64) -> Option<u32> {
+        let mut at = self.nodes[parent as usize].first_child;
+        while at != NONE {
+            let node = &self.nodes[at as usize];
+            if node.label == label {
+                return Some(at);
+            }
+            at = node.next_sibling;
+        }
+        None
     }
 
     /// The child of `parent` labeled `label` if it is the head of `parent`'s list (no change to
@@ -781,6 +873,29 @@ mod tests {
                 assert_eq!(forest.node(root).label(), key.bl_id);
             }
             assert_eq!(forest.counters().hash_ops, 20_000);
+        }
+    }
+
+    #[test]
+    fn a_long_run_costs_a_few_slabs() {
+        // 10^12 pushes one by one would take hours: the run adds whole slabs at once. The
+        // n-grams of r^n are r^j, n - j + 1 times each.
+        let n = 1_000_000_000_000u64;
+        for k in [1, 2, 4, 8] {
+            let mut forest = KSlabForest::new(k);
+            let mut cursor = forest.start();
+            forest.push(&mut cursor, RootKey::new(0, 5));
+            forest.push_run(&mut cursor, RootKey::new(0, 7), n);
+            let ipf = forest.to_ipf();
+            for j in 1..=u64::from(k) {
+                assert_eq!(
+                    ipf.count(0, &vec![7; j as usize]),
+                    n - j + 1,
+                    "k = {k}, j = {j}"
+                );
+            }
+            assert_eq!(ipf.count(0, &[5, 7]), u64::from(k >= 2));
+            assert_eq!(forest.counters().pushes, n + 1);
         }
     }
 

@@ -62,13 +62,25 @@ const NO_FRAME: u32 = u32::MAX;
 ///
 /// The running frame's cursor is kept apart from the callers' (in `top`, at a fixed place in
 /// the sink), so a path end reads and updates it without going through the stack.
+///
+/// **Runs.** A hot loop often repeats one path (`bl` counts those with a last-path cache).
+/// The running frame's latest path id and how many times in a row it came are kept in `run`;
+/// a repeat is one comparison and one increment, and the run goes into the forest with
+/// [`KSlabForest::push_run`] (exactly its pushes one by one, in `O(k)`) when another path
+/// comes, and before any call, return, on-stack replacement or read of the forest. So the
+/// forest receives the pushes in stream order and ends up exactly as with one push per path
+/// (same nodes, counters, sibling order and work counters).
 #[derive(Clone, Debug)]
 pub struct KblSink {
-    /// The k-SF built so far.
-    pub forest: KSlabForest,
+    /// The k-SF built so far, except the pending run.
+    forest: KSlabForest,
     /// The running frame: its function as a `u32` (`NO_FRAME` when none) and its cursor.
     top: (u32, Cursor),
-    /// The callers' `top`s, innermost last (the first one entered is `NO_FRAME`'s).
+    /// The running frame's pending run: a path id and how many times in a row it completed
+    /// since the forest last saw this frame (0: none, whatever the id).
+    run: (u64, u64),
+    /// The callers' `top`s, innermost last (the first one entered is `NO_FRAME`'s); their
+    /// runs were pushed when they called.
     stack: Vec<(u32, Cursor)>,
 }
 
@@ -85,8 +97,21 @@ impl KblSink {
         KblSink {
             forest,
             top,
+            run: (0, 0),
             stack: Vec::with_capacity(64),
         }
+    }
+
+    /// The forest with every path completed so far (the pending run pushed first).
+    pub fn finish(&mut self) -> &KSlabForest {
+        self.flush();
+        &self.forest
+    }
+
+    /// The forest without the running frame's pending run (what [`finish`](Self::finish)
+    /// adds): its shape and memory, not its counts, are final.
+    pub fn forest(&self) -> &KSlabForest {
+        &self.forest
     }
 
     /// Number of frames whose cursor is kept (the call depth as the sink sees it).
@@ -95,21 +120,52 @@ impl KblSink {
         saved + usize::from(self.top.0 != NO_FRAME)
     }
 
+    /// Pushes the running frame's pending run into the forest.
+    #[inline(always)]
+    fn flush(&mut self) {
+        let (id, n) = std::mem::take(&mut self.run);
+        if n != 0 {
+            self.push_run(id, n);
+        }
+    }
+
+    /// Pushes `n` (at least 1) completions of `id` by the running frame.
+    #[inline(always)]
+    fn push_run(&mut self, id: u64, n: u64) {
+        let key = RootKey::new(self.top.0, id);
+        if n == 1 {
+            self.forest.push(&mut self.top.1, key);
+        } else {
+            self.forest.push_run(&mut self.top.1, key, n);
+        }
+    }
+
     /// The path of `func` arrived with no matching frame on top: a fresh sequence for it, in
     /// place of the running frame's (or as the running frame, when there is none).
     #[cold]
     #[inline(never)]
     fn unbalanced(&mut self, func: FuncIdx, id: u64) {
-        let function = u32::from(func.0);
-        let mut cursor = self.forest.start();
-        self.forest.push(&mut cursor, RootKey::new(function, id));
-        self.top = (function, cursor);
+        self.flush();
+        self.top = (u32::from(func.0), self.forest.start());
+        self.run = (id, 1);
+    }
+
+    /// A path of the running frame other than its pending run's: pushes the run, starts
+    /// another. Out of line, so that a repeat (the caller's other branch) needs no registers
+    /// saved.
+    #[inline(never)]
+    fn new_run(&mut self, id: u64) {
+        let (last, n) = std::mem::replace(&mut self.run, (id, 1));
+        if n != 0 {
+            self.push_run(last, n);
+        }
     }
 }
 
 impl PathSink for KblSink {
     #[inline(always)]
     fn on_entry(&mut self, func: FuncIdx) {
+        self.flush();
         let start = self.forest.start();
         let caller = std::mem::replace(&mut self.top, (u32::from(func.0), start));
         self.stack.push(caller);
@@ -117,21 +173,24 @@ impl PathSink for KblSink {
 
     #[inline(always)]
     fn on_return(&mut self, _func: FuncIdx) {
+        self.flush();
         self.top = self.stack.pop().unwrap_or((NO_FRAME, Cursor::default()));
     }
 
     fn on_osr(&mut self, func: FuncIdx) {
+        self.flush();
         self.top = (u32::from(func.0), self.forest.start());
     }
 
     #[inline(always)]
     fn on_path(&mut self, func: FuncIdx, id: u64) {
-        let function = u32::from(func.0);
-        if self.top.0 == function {
-            self.forest
-                .push(&mut self.top.1, RootKey::new(function, id));
-        } else {
+        if self.top.0 != u32::from(func.0) {
             self.unbalanced(func, id);
+        } else if self.run.0 == id {
+            // Also right when the run is empty: it becomes one completion of `id`.
+            self.run.1 += 1;
+        } else {
+            self.new_run(id);
         }
     }
 }
@@ -155,7 +214,8 @@ pub fn run<'p>(
     let (result, probes) = execute(m, probes, stdout);
     let warnings = probes.warnings().to_vec();
     let functions: ProfileBuilder<'p> = Box::new(move || {
-        let ipf = probes.sink.forest.to_ipf();
+        let mut probes = probes;
+        let ipf = probes.sink.finish().to_ipf();
         kbl_profiles(&probes, &ipf, program.functions.len()).map(|(functions, _)| functions)
     });
     (result, warnings, functions)
@@ -221,7 +281,7 @@ pub fn kbl_profiles(
         sibling_steps: s.sibling_steps,
         ksf_nodes: s.ksf_nodes,
         ksf_roots: s.ksf_roots,
-        memory_bytes: probes.sink.forest.memory_bytes() as u64,
+        memory_bytes: probes.sink.forest().memory_bytes() as u64,
         ipf_nodes: s.ipf.nodes,
     };
     Ok((functions, run))
@@ -230,6 +290,7 @@ pub fn kbl_profiles(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use profiler::kblpp::NodeId;
 
     const F: FuncIdx = FuncIdx(0);
     const G: FuncIdx = FuncIdx(1);
@@ -247,13 +308,78 @@ mod tests {
         s.on_osr(F);
         s.on_path(F, 3); // a new sequence: no <2, 3>
         s.on_return(F);
-        let ipf = s.forest.to_ipf();
+        let ipf = s.finish().to_ipf();
         assert_eq!(ipf.count(0, &[1, 2]), 1);
         assert_eq!(ipf.count(0, &[2, 3]), 0);
         assert_eq!(ipf.count(0, &[3]), 1);
         assert_eq!(ipf.count(1, &[7, 8]), 1);
         assert_eq!(ipf.count(0, &[1, 7]), 0);
         assert_eq!(s.depth(), 0);
+    }
+
+    /// Every node of the arena, with its children in their order.
+    fn arena(forest: &KSlabForest) -> Vec<(profiler::kblpp::KsfNode, Vec<NodeId>)> {
+        (0..forest.len())
+            .map(NodeId::new)
+            .map(|id| (*forest.node(id), forest.children(id).collect()))
+            .collect()
+    }
+
+    #[test]
+    fn runs_build_the_forest_of_one_push_per_path() {
+        // A pseudo-random balanced event stream (calls, returns, on-stack replacements, paths
+        // that often repeat) into the sink, and the same stream pushed path by path with a
+        // stack of cursors: the arenas must be equal node for node (sibling order included),
+        // and so the work counters.
+        for (k, siblings) in [
+            (1, Siblings::Append),
+            (2, Siblings::Append),
+            (4, Siblings::Transpose),
+            (8, Siblings::Append),
+            (8, Siblings::MoveToFront),
+            (16, Siblings::MoveToFrontAfter(2)),
+        ] {
+            let mut sink = KblSink::with_siblings(k, siblings);
+            let mut plain = KSlabForest::with_siblings(k, siblings);
+            let mut frames: Vec<(FuncIdx, Cursor)> = Vec::new();
+            let mut x = u64::from(k) * 7919;
+            let mut id = 0u64;
+            for _ in 0..40_000 {
+                x = x
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407);
+                let r = x >> 40;
+                let func = FuncIdx((frames.len() % 3) as u16);
+                match r % 100 {
+                    0..=2 if frames.len() < 6 => {
+                        sink.on_entry(func);
+                        frames.push((func, plain.start()));
+                    }
+                    3..=5 if !frames.is_empty() => {
+                        let (f, _) = frames.pop().unwrap();
+                        sink.on_return(f);
+                    }
+                    6 if !frames.is_empty() => {
+                        let top = frames.last_mut().unwrap();
+                        sink.on_osr(top.0);
+                        top.1 = plain.start();
+                    }
+                    _ => {
+                        if let Some((f, cursor)) = frames.last_mut() {
+                            // Repeat the last id 80% of the time, else one of 5.
+                            if r % 5 == 0 {
+                                id = (r >> 8) % 5;
+                            }
+                            sink.on_path(*f, id);
+                            plain.push(cursor, RootKey::new(u32::from(f.0), id));
+                        }
+                    }
+                }
+            }
+            let forest = sink.finish();
+            assert_eq!(arena(forest), arena(&plain), "k = {k}, {siblings}");
+            assert_eq!(forest.counters(), plain.counters(), "k = {k}, {siblings}");
+        }
     }
 
     #[test]
@@ -265,7 +391,7 @@ mod tests {
         s.on_entry(G);
         s.on_path(F, 6); // G's frame on top: a fresh sequence for F
         s.on_osr(G);
-        let ipf = s.forest.to_ipf();
+        let ipf = s.finish().to_ipf();
         assert_eq!(ipf.count(0, &[4, 5]), 1);
         assert_eq!(ipf.count(0, &[5, 6]), 0);
         assert_eq!(ipf.count(0, &[6]), 1);
