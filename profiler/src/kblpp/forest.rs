@@ -349,10 +349,11 @@ impl KSlabForest {
     /// Every push increments exactly one counter. Allocation-free once the forest holds every
     /// node the stream reaches.
     ///
-    /// The steady state of a loop (not a slab start, and the wanted children of `τ` and `β`
-    /// at the head of their lists) is inlined into the caller and touches only the cursor and
-    /// three nodes; everything else ([`push_general`](Self::push_general)) is out of line, so
-    /// the inlined part needs no registers saved.
+    /// The common cases are inlined into the caller: inside a slab, the wanted children of
+    /// `τ` and `β` at the head of their lists; at a slab start, the root in the root cache and
+    /// the wanted child of `β` at the head of its list (or no `β`). They touch only the cursor,
+    /// the cache and three nodes; everything else ([`push_general`](Self::push_general):
+    /// scans, new nodes, the root table) is out of line.
     #[inline(always)]
     pub fn push(&mut self, cursor: &mut Cursor, key: RootKey) {
         let label = key.bl_id;
@@ -376,6 +377,30 @@ impl KSlabForest {
                         return;
                     }
                 }
+            }
+        } else if let Some(root) = self.cached_root(key) {
+            // Lines 6-11, the root in the cache: β := τ, τ := the root.
+            if cursor.top == NONE || self.k == 1 {
+                // Line 29: right after `*` (or k = 1), counted at the root.
+                if let Some(node) = self.nodes.get_mut(root as usize) {
+                    node.count += 1;
+                    *cursor = Cursor {
+                        top: root,
+                        bottom: NONE,
+                        left: self.slab - 1,
+                        function: key.function,
+                    };
+                    return;
+                }
+            } else if let Some(bottom) = self.head_child_counted(cursor.top, label) {
+                // Lines 21-27.
+                *cursor = Cursor {
+                    top: root,
+                    bottom,
+                    left: self.slab - 1,
+                    function: key.function,
+                };
+                return;
             }
         }
         self.push_general(cursor, key);
@@ -527,11 +552,18 @@ impl KSlabForest {
     /// `find(R, r)`, adding the root if missing (lines 8-11): the root cache, then the table.
     #[inline(always)]
     fn root(&mut self, key: RootKey) -> u32 {
-        let slot = &self.root_cache[RootSlot::of(key)];
-        if slot.label == key.bl_id && slot.function == key.function && slot.node != NONE {
-            return slot.node;
+        match self.cached_root(key) {
+            Some(node) => node,
+            None => self.root_lookup(key),
         }
-        self.root_lookup(key)
+    }
+
+    /// The root of `key` if the root cache holds it.
+    #[inline(always)]
+    fn cached_root(&self, key: RootKey) -> Option<u32> {
+        let slot = &self.root_cache[RootSlot::of(key)];
+        (slot.label == key.bl_id && slot.function == key.function && slot.node != NONE)
+            .then_some(slot.node)
     }
 
     /// [`root`](Self::root) when the cache does not hold `key`: the table, adding the root if
