@@ -253,9 +253,17 @@ impl Step {
 /// [`Step::next`].
 const MAX_TABLE_STEPS: usize = 1 << 18;
 
-/// The table offset of a function without a step table: every lookup misses, and the probe
-/// runs the general code (which ignores functions that did not tier up).
-const NO_TABLE: usize = usize::MAX / 4;
+/// Where a function's step table is in the runtime's `steps`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Table {
+    at: usize,
+    len: usize,
+}
+
+/// The table of a function without one (not tiered up, or a table above
+/// [`MAX_TABLE_STEPS`]): every lookup misses, and the probe runs the general code (which
+/// ignores functions that did not tier up).
+const NO_TABLE: Table = Table { at: 0, len: 0 };
 
 /// One tiered-up function: its CFG, plan, probe table and path counts.
 #[derive(Clone, Debug)]
@@ -304,8 +312,8 @@ struct Frame {
     known: u32,
     /// Its accumulators are `slots[base .. base + K]`.
     base: usize,
-    /// Its function's step table starts at `steps[table]` ([`NO_TABLE`] if it has none).
-    table: usize,
+    /// Its function's step table.
+    table: Table,
 }
 
 impl Frame {
@@ -375,14 +383,14 @@ impl Decoded {
 
 /// The `kiter:K` runtime for one run: per function its plan and counts, per activation its
 /// state. See the [module documentation](self).
-#[derive(Clone, Debug)]
+#[derive(Debug)]
 pub struct KiterRuntime {
     k: u32,
     path_ends: PathEnds,
     placement: KPlacement,
     funcs: Vec<Option<Box<KiterFunction>>>,
-    /// Per function, where its step table starts in `steps` ([`NO_TABLE`] if none).
-    tables: Vec<usize>,
+    /// Per function, its step table ([`NO_TABLE`] if none).
+    tables: Vec<Table>,
     /// The step tables of the tiered-up functions, one after the other; a table has `K + 4`
     /// steps per probe index, one per [`State`].
     steps: Vec<Step>,
@@ -399,6 +407,43 @@ pub struct KiterRuntime {
     /// The callers of `top`, outermost first.
     frames: Vec<Frame>,
     slots: Vec<u64>,
+    /// `top`'s table and accumulators as pointers ([`Self::sync`]).
+    cur: Cursor,
+}
+
+/// The running activation's step table and accumulators, as pointers, so that a probe is a
+/// few loads: `steps` is `steps[top.table.at..]` of the runtime (`len` steps), `c` is
+/// `slots[top.base..]` (`width` accumulators). [`KiterRuntime::sync`] recomputes it whenever
+/// `top`, `steps` or `slots` change (entry, return, on-stack replacement, tier-up, growth).
+#[derive(Clone, Copy, Debug)]
+struct Cursor {
+    steps: *const Step,
+    len: usize,
+    c: *mut u64,
+}
+
+impl Clone for KiterRuntime {
+    fn clone(&self) -> Self {
+        let mut rt = KiterRuntime {
+            k: self.k,
+            path_ends: self.path_ends,
+            placement: self.placement,
+            funcs: self.funcs.clone(),
+            tables: self.tables.clone(),
+            steps: self.steps.clone(),
+            vals: self.vals.clone(),
+            stride: self.stride,
+            width: self.width,
+            top: self.top,
+            depth: self.depth,
+            frames: self.frames.clone(),
+            slots: self.slots.clone(),
+            cur: self.cur,
+        };
+        // The copy's pointers must point into its own vectors.
+        rt.sync();
+        rt
+    }
 }
 
 impl KiterRuntime {
@@ -422,7 +467,31 @@ impl KiterRuntime {
             depth: 0,
             frames: Vec::new(),
             slots: vec![0; (k as usize).max(INLINE)],
-        })
+            cur: Cursor {
+                steps: std::ptr::null(),
+                len: 0,
+                c: std::ptr::null_mut(),
+            },
+        }
+        .synced())
+    }
+
+    fn synced(mut self) -> Self {
+        self.sync();
+        self
+    }
+
+    /// Points [`Self::cur`] at `top`'s table and accumulators.
+    #[inline(always)]
+    fn sync(&mut self) {
+        debug_assert!(self.top.table.at + self.top.table.len <= self.steps.len());
+        debug_assert!(self.top.base + self.width <= self.slots.len());
+        self.cur = Cursor {
+            // In bounds (or one past the end for an empty table): tables lie in `steps`.
+            steps: self.steps.as_ptr().wrapping_add(self.top.table.at),
+            len: self.top.table.len,
+            c: self.slots.as_mut_ptr().wrapping_add(self.top.base),
+        };
     }
 
     /// The same runtime with another placement of the increments (for functions tiered up
@@ -532,17 +601,19 @@ impl KiterRuntime {
                 fr.table = table;
             }
         }
+        // `steps` may have moved.
+        self.sync();
         Ok(sites)
     }
 
     /// Appends the step table of a function with probes `ops` (see [`Step`]) and returns where
     /// it starts, or [`NO_TABLE`] if it would be larger than [`MAX_TABLE_STEPS`].
-    fn compile_steps(&mut self, plan: &KIterPlan, ops: &[Op]) -> usize {
+    fn compile_steps(&mut self, plan: &KIterPlan, ops: &[Op]) -> Table {
         let k = self.k;
         if ops.len().saturating_mul(self.stride) > MAX_TABLE_STEPS || k + 3 > u32::from(u16::MAX) {
             return NO_TABLE;
         }
-        let table = self.steps.len();
+        let at = self.steps.len();
         for (index, op) in ops.iter().enumerate() {
             for s in 0..self.stride as State {
                 let step = if index == usize::from(ENTRY_PROBE) {
@@ -562,7 +633,10 @@ impl KiterRuntime {
                 self.steps.push(step);
             }
         }
-        table
+        Table {
+            at,
+            len: self.steps.len() - at,
+        }
     }
 
     /// The step of probe `op` for a counting frame in state `s <= K`: what [`counting_step`]
@@ -663,6 +737,7 @@ impl KiterRuntime {
         if self.slots.len() < base + self.width {
             self.grow_slots(base + self.width);
         }
+        self.sync();
     }
 
     #[cold]
@@ -686,6 +761,7 @@ impl KiterRuntime {
                 self.depth = 0;
             }
         }
+        self.sync();
     }
 
     /// The activation on top (of `func`) switched from baseline code to `func`'s instrumented
@@ -700,6 +776,7 @@ impl KiterRuntime {
             self.top.state = self.k + 2;
             self.top.known = 0;
             self.top.table = self.tables[func.index()];
+            self.sync();
         }
     }
 
@@ -723,86 +800,62 @@ impl KiterRuntime {
     pub fn on_probe(&mut self, func: FuncIdx, k: u16) {
         debug_assert!(self.depth == 0 || self.top.func == func);
         let s = self.top.state;
-        let at = self.top.table + usize::from(k) * self.stride + s as usize;
-        let Some(&step) = self.steps.get(at) else {
+        let at = usize::from(k) * self.stride + s as usize;
+        if at >= self.cur.len {
             return self.probe_general(func, k);
-        };
-        debug_assert!(self.slots.len() >= self.top.base + self.width);
-        // SAFETY: `slots.len() >= top.base + width` always holds (`new` allocates `width`
-        // slots for the frame-less state, `on_entry` grows them for every frame it pushes,
-        // and slots never shrink), and every index below is below `width = max(K, 3)`:
-        // `j < 3`, `K - 1`, and `s - 1 < K` for the exits (only in states `1..=K`).
-        let c = unsafe { self.slots.as_mut_ptr().add(self.top.base) };
-        let at = |j: usize| unsafe { &mut *c.add(j) };
+        }
+        // SAFETY: `cur` is `top`'s (`sync` runs whenever `top`, `steps` or `slots` change), so
+        // `cur.steps[..cur.len]` is `top`'s table inside `steps`, and `cur.c` points to `width`
+        // accumulators inside `slots` (`slots.len() >= top.base + width` always holds: `new`
+        // allocates `width` slots for the frame-less state, `on_entry` grows them for every
+        // frame it pushes, and slots never shrink), which is what `act` needs.
+        let step = unsafe { &*self.cur.steps.add(at) };
+        let c = self.cur.c;
         for (j, inc) in step.inc.into_iter().enumerate() {
-            *at(j) = at(j).wrapping_add(inc);
+            // SAFETY: `j < INLINE <= width`.
+            unsafe { *c.add(j) = (*c.add(j)).wrapping_add(inc) };
         }
-        self.act(step, s, func, k);
+        let funcs = &mut self.funcs;
+        let f = self.top.func.index();
+        let mut count = |id| count(funcs, f, id);
+        // SAFETY: see `c` above.
+        if unsafe {
+            act(
+                step.kind,
+                step.restart,
+                c,
+                self.k as usize,
+                s as usize,
+                &mut count,
+            )
+        } {
+            self.top.state = State::from(step.next);
+        } else if step.kind != Kind::Nop {
+            let step = *step;
+            self.probe_rare(step, func, k);
+        }
     }
 
-    /// What a step does after its inline increments (see [`Kind`]), in state `s`.
-    #[inline(always)]
-    fn act(&mut self, step: Step, s: State, func: FuncIdx, k: u16) {
-        // SAFETY: as in `on_probe`.
-        let c = unsafe { self.slots.as_mut_ptr().add(self.top.base) };
-        let at = |j: usize| unsafe { &mut *c.add(j) };
-        match step.kind {
-            Kind::Nop => return,
-            Kind::Add => {}
-            Kind::End => {
-                self.count(*at(0));
-                *at(0) = step.restart;
-            }
-            Kind::BackCount => {
-                let k = self.k as usize;
-                self.count(*at(k - 1));
-                for j in (1..k).rev() {
-                    *at(j) = *at(j - 1);
-                }
-                *at(0) = step.restart;
-            }
-            Kind::Back => {
-                for j in (1..self.k as usize).rev() {
-                    *at(j) = *at(j - 1);
-                }
-                *at(0) = step.restart;
-            }
-            Kind::Exit => *at(0) = *at(s as usize - 1),
-            Kind::ExitEnd => {
-                *at(0) = *at(s as usize - 1);
-                self.count(*at(0));
-                *at(0) = step.restart;
-            }
-            Kind::Finish => self.count(at(0).wrapping_add(step.restart)),
-            Kind::Entry => *at(0) = step.restart,
-            Kind::Wide => return self.act_wide(step, s, func, k),
-            Kind::General => return self.probe_general(func, k),
-        }
-        self.top.state = State::from(step.next);
-    }
-
-    /// A [`Kind::Wide`] step after its inline increments: the increments of `c[3..s]`, then
-    /// its action.
+    /// A step `act` does not do: [`Kind::Wide`] (K > 3) or [`Kind::General`].
+    #[cold]
     #[inline(never)]
-    fn act_wide(&mut self, step: Step, s: State, func: FuncIdx, k: u16) {
-        let base = self.top.base;
-        let (s, more) = (s as usize, step.more as usize);
-        let c = &mut self.slots[base + INLINE..base + s];
-        for (c, v) in c.iter_mut().zip(&self.vals[more..more + s - INLINE]) {
-            *c = c.wrapping_add(*v);
+    fn probe_rare(&mut self, step: Step, func: FuncIdx, k: u16) {
+        let s = self.top.state as usize;
+        if step.kind != Kind::Wide {
+            return self.probe_general(func, k);
         }
-        let step = Step {
-            kind: step.wide,
-            ..step
-        };
-        self.act(step, s as State, func, k);
-    }
-
-    /// Counts path `id` of the running activation's function.
-    #[inline(always)]
-    fn count(&mut self, id: u64) {
-        if let Some(Some(f)) = self.funcs.get_mut(self.top.func.index()) {
-            f.counters.count(id);
+        let more = step.more as usize;
+        let c = self.cur.c;
+        for (j, v) in (INLINE..s).zip(&self.vals[more..more + s - INLINE]) {
+            // SAFETY: `j < s <= K <= width` (wide steps are steps of states above 3).
+            unsafe { *c.add(j) = (*c.add(j)).wrapping_add(*v) };
+        }
+        let funcs = &mut self.funcs;
+        let f = self.top.func.index();
+        let mut count = |id| count(funcs, f, id);
+        // SAFETY: as in `on_probe`.
+        if unsafe { act(step.wide, step.restart, c, self.k as usize, s, &mut count) } {
+            self.top.state = State::from(step.next);
         }
     }
 
@@ -855,6 +908,8 @@ impl KiterRuntime {
         }
         self.top.state = fr.state(self.k);
         self.top.known = fr.known;
+        // `cur.c` is derived anew after the accesses through `slots` above.
+        self.sync();
     }
 
     /// The profile of every function of `program`, in program order: the paths each tiered-up
@@ -925,6 +980,73 @@ impl KiterRuntime {
         }
         Ok(out)
     }
+}
+
+/// Counts path `id` of function `f`.
+#[inline(always)]
+fn count(funcs: &mut [Option<Box<KiterFunction>>], f: usize, id: u64) {
+    if let Some(Some(func)) = funcs.get_mut(f) {
+        func.counters.count(id);
+    }
+}
+
+/// The action of a step of kind `kind` (see [`Kind`]), after all its increments, on the
+/// accumulators `c[0..K]` of a frame in state `s`. Returns false, doing nothing, for the kinds
+/// it does not do ([`Kind::Nop`], [`Kind::Wide`], [`Kind::General`]); else the frame takes the
+/// step's next state.
+///
+/// # Safety
+/// `c` points to at least `max(K, 3)` accumulators, and `s <= K` for the exits.
+#[inline(always)]
+unsafe fn act(
+    kind: Kind,
+    restart: u64,
+    c: *mut u64,
+    k: usize,
+    s: usize,
+    count: &mut impl FnMut(u64),
+) -> bool {
+    // SAFETY: every index is below `max(K, 3)`: `0`, `K - 1`, `j < max(K, 3)`, and `s - 1`
+    // for the exits, which only occur in states `1..=K`.
+    let at = |j: usize| unsafe { &mut *c.add(j) };
+    // `c[j] := c[j - 1]` for `j = K-1 .. 1`; with K <= 3 the same moves on all three slots
+    // (a slot at or above K holds nothing), without a loop.
+    let shift = || {
+        if k <= INLINE {
+            *at(2) = *at(1);
+            *at(1) = *at(0);
+        } else {
+            for j in (1..k).rev() {
+                *at(j) = *at(j - 1);
+            }
+        }
+    };
+    match kind {
+        Kind::Add => {}
+        Kind::End => {
+            count(*at(0));
+            *at(0) = restart;
+        }
+        Kind::BackCount => {
+            count(*at(k - 1));
+            shift();
+            *at(0) = restart;
+        }
+        Kind::Back => {
+            shift();
+            *at(0) = restart;
+        }
+        Kind::Exit => *at(0) = *at(s - 1),
+        Kind::ExitEnd => {
+            *at(0) = *at(s - 1);
+            count(*at(0));
+            *at(0) = restart;
+        }
+        Kind::Finish => count(at(0).wrapping_add(restart)),
+        Kind::Entry => *at(0) = restart,
+        Kind::Nop | Kind::Wide | Kind::General => return false,
+    }
+    true
 }
 
 /// The plan's semantics for one probe of a counting frame (`KIterState::take_edge`), then the
