@@ -588,65 +588,68 @@ impl KSlabForest {
     }
 
     /// The child of `parent` labeled `label`, added if missing (lines 13-17 and 21-25). The
-    /// common case, a match at the head of the list, is inlined; scans, moves and insertions
-    /// are out of line.
+    /// scan is inlined (into [`push_general`](Self::push_general), itself out of line); moves
+    /// and insertions are out of line.
     #[inline(always)]
     fn child(&mut self, parent: u32, label: u64) -> u32 {
-        let first = self.nodes[parent as usize].first_child;
-        // `NONE` is never a valid position, so the bounds check also tests for "no child".
-        if let Some(head) = self.nodes.get(first as usize) {
-            if head.label == label {
-                return first;
-            }
-        }
-        self.child_scan(parent, first, label)
-    }
-
-    /// [`child`](Self::child) past the head of the list: scan the siblings, move the match to
-    /// the front if the sibling order asks for it, or add a new child.
-    #[inline(never)]
-    fn child_scan(&mut self, parent: u32, first: u32, label: u64) -> u32 {
-        let mut before_prev = NONE;
         let mut prev = NONE;
-        let mut at = first;
+        let mut at = self.nodes[parent as usize].first_child;
         let mut steps = 0u32;
-        while at != NONE {
-            let node = self.nodes[at as usize];
+        // `NONE` is never a valid position, so the bounds check also ends the list.
+        while let Some(node) = self.nodes.get(at as usize) {
             if node.label == label {
-                if steps >= self.move_after {
-                    // Unlink `at` (after `prev`) and put it first, or just before `prev`.
-                    self.nodes[prev as usize].next_sibling = node.next_sibling;
-                    let (before, link) = if self.siblings == Siblings::Transpose {
-                        (before_prev, prev)
-                    } else {
-                        (NONE, first)
-                    };
-                    self.nodes[at as usize].next_sibling = link;
-                    if before == NONE {
-                        self.nodes[parent as usize].first_child = at;
-                    } else {
-                        self.nodes[before as usize].next_sibling = at;
-                    }
-                }
                 self.sibling_steps += u64::from(steps);
+                if steps >= self.move_after {
+                    self.move_forward(parent, at);
+                }
                 return at;
             }
             steps += 1;
-            before_prev = prev;
             prev = at;
             at = node.next_sibling;
         }
         self.sibling_steps += u64::from(steps);
+        self.add_child(parent, prev, label)
+    }
+
+    /// Moves `at`, a child of `parent` found past the head of the list, to the front, or one
+    /// place forward for [`Siblings::Transpose`].
+    #[inline(never)]
+    fn move_forward(&mut self, parent: u32, at: u32) {
+        let first = self.nodes[parent as usize].first_child;
+        let (mut before_prev, mut prev, mut x) = (NONE, NONE, first);
+        while x != at {
+            (before_prev, prev, x) = (prev, x, self.nodes[x as usize].next_sibling);
+        }
+        // Unlink `at` (after `prev`) and put it first, or just before `prev`.
+        self.nodes[prev as usize].next_sibling = self.nodes[at as usize].next_sibling;
+        let (before, link) = if self.siblings == Siblings::Transpose {
+            (before_prev, prev)
+        } else {
+            (NONE, first)
+        };
+        self.nodes[at as usize].next_sibling = link;
+        if before == NONE {
+            self.nodes[parent as usize].first_child = at;
+        } else {
+            self.nodes[before as usize].next_sibling = at;
+        }
+    }
+
+    /// Adds a child labeled `label` to `parent`: after `last`, the last child (`NONE`: no
+    /// children), or first for [`Siblings::MoveToFront`].
+    #[inline(never)]
+    fn add_child(&mut self, parent: u32, last: u32, label: u64) -> u32 {
         let new = u32::try_from(self.nodes.len())
             .ok()
             .filter(|&n| n != NONE)
             .expect("k-SF holds at most 2^32 - 1 nodes");
         let mut node = KsfNode::new(label);
-        if self.siblings == Siblings::MoveToFront || prev == NONE {
-            node.next_sibling = first;
+        if self.siblings == Siblings::MoveToFront || last == NONE {
+            node.next_sibling = self.nodes[parent as usize].first_child;
             self.nodes[parent as usize].first_child = new;
         } else {
-            self.nodes[prev as usize].next_sibling = new;
+            self.nodes[last as usize].next_sibling = new;
         }
         self.nodes.push(node);
         new
