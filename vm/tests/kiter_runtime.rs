@@ -4,8 +4,9 @@
 //! `programs/` (the benchmarks excepted), K = 1..4, both path-end strategies.
 //!
 //! The activations are the ones the block-level recorder (`tier_support`) saw; they are fed to
-//! the runtime as its probes would be called by instrumented code (entry probe, the probe of
-//! every listed edge taken, `on_entry`/`on_return` around them), with activations nested in
+//! the runtime as its probes would be called by instrumented code (`on_entry_instrumented`, or
+//! `on_entry` and the entry probe, then the probe of every listed edge taken, `on_return`),
+//! with activations nested in
 //! one another so that the runtime's frame stack is exercised. The runtime's profiles (ids
 //! identified back to block sequences) must equal the reference's counts exactly; its ids must
 //! equal those of the profiler's reference executor (`KIterState`); K = 1 must equal the
@@ -311,8 +312,9 @@ fn drive_nested(
 ) {
     let (f, blocks) = outer;
     let fc = &rec.cfgs[f.index()];
-    rt.on_entry(f);
-    rt.on_probe(f, ENTRY_PROBE);
+    // As the `kiter:K` sink starts a call of instrumented code (the unfinished activations
+    // below start by the entry probe instead).
+    rt.on_entry_instrumented(f);
     let half = blocks.len() / 2;
     probe_steps(rt, fc, &sites[f.index()], f, &blocks[..half.max(1)], 1);
     let depth = rt.depth();

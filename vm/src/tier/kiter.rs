@@ -10,27 +10,60 @@
 //! [`KiterRuntime::tier_up`] numbers a function's k-iteration paths and returns the CFG edges
 //! that need a `Probe { k }` instruction, each with its probe index `k`:
 //!
-//! - `k = ENTRY_PROBE` (0) goes first in the instrumented code (new pc 0, before any code,
-//!   never a jump target): it starts the activation's counting (`c[0] := entry_init`) and runs
-//!   the probes of the virtual entry's edge when the CFG has one (that edge is never listed).
+//! - `k = ENTRY_PROBE` (0) is the activation's start: it starts the counting (`c[0] :=
+//!   entry_init`) and runs the probes of the virtual entry's edge when the CFG has one (that
+//!   edge is never listed). It may go first in the instrumented code (new pc 0, never a jump
+//!   target), but a VM whose calls always enter a tiered-up function's instrumented code (ours)
+//!   calls [`KiterRuntime::on_entry_instrumented`] instead, which does the same without a
+//!   dispatched instruction per call: the `kiter:K` sink emits no entry probe.
 //! - every other listed edge `e` has its own index `1..`; the edges whose probes do nothing
 //!   ([`KIterPlan::is_noop`] in both states) are left out, except that **every edge into the
 //!   exit block is listed**: its probe also counts the activation's last path (`c[0] +
 //!   exit_add`), so codegen puts it before the `Ret`/`RetV`/`Exit` it stands for.
 //!
 //! ## State (per activation)
-//! [`KiterRuntime::on_entry`] pushes a frame and [`KiterRuntime::on_return`] pops it, for every
-//! activation, tiered up or not, so the stack follows the interpreter's. A frame is a small
-//! header (mode, `itr`, `active`, and `known` for frames that joined by on-stack replacement)
-//! and K accumulator slots in one flat `Vec<u64>` shared by all frames (frame `i` owns slots
-//! `i*K .. (i+1)*K`): after the deepest recursion has been seen once, nothing is allocated.
-//! Modes:
+//! [`KiterRuntime::on_entry`] (or [`KiterRuntime::on_entry_instrumented`]) pushes a frame and
+//! [`KiterRuntime::on_return`] pops it, for every activation, tiered up or not, so the stack
+//! follows the interpreter's. A frame is a small header (its function, its *state*, and `known`
+//! for frames that joined by on-stack replacement) and `max(K, 3)` accumulator slots in one
+//! flat `Vec<u64>` shared by all frames (frame `i` owns slots `i*w .. (i+1)*w`): after the
+//! deepest recursion has been seen once, nothing is allocated. Modes:
 //!
 //! - *baseline*: pushed by `on_entry`; the activation runs tier-0 code and sees no probe;
 //! - *counting*: after the entry probe, the plan's semantics exactly (see
 //!   `docs/kiter-plan.md`, "Execution");
 //! - *pending*: after [`KiterRuntime::on_osr`] (below);
 //! - *done*: after the probe of an edge into the exit (its last path counted).
+//!
+//! The state is one number: `0` counting with no k-loop active, `1 + itr` counting inside the
+//! active k-loop, then baseline, pending and done (`K + 1`, `K + 2`, `K + 3`).
+//!
+//! ## Step tables: a probe in a few loads
+//! Which probe of an edge runs (inside or outside), how many increments it adds (`itr + 1`
+//! inside) and which are compensated, what its action does to `itr` and `active`: all of that
+//! depends only on the probe index and the frame's state. So at tier-up each function gets a
+//! *step table* with `K + 4` entries per probe index, one per state ([`Step`], 40 bytes): the
+//! increments of `c[0..3]` inline (zeros beyond the step's own; a frame has at least 3 slots,
+//! so the fast path adds all three without a loop or a bound), the action pre-decoded (add,
+//! path end, back edge with or without the count of `c[K-1]`, loop exit with or without a path
+//! end, the exit's count, the activation's start; the `Back` shift is three moves for K <= 3),
+//! its restart value and the state after it. The runtime keeps the running frame's table and
+//! accumulators as pointers (a *cursor*, re-derived on entry, return, on-stack replacement,
+//! tier-up and growth), so [`KiterRuntime::on_probe`], inlined into the interpreter's `Probe`
+//! handler, is: one multiply-add for the index, a bound check, three adds, a jump on the kind
+//! (`Add`, the most common, before the others load anything) and a store of the next state.
+//! Rare steps go out of line: pending frames, an edge into the exit whose action is not `Add`,
+//! the virtual entry's edge, a probe the plan leaves out in a state (a plan for another CFG),
+//! and steps with more than three increments (K > 3), by the general code, which is the plan's
+//! semantics on the decoded state, as before the tables. A function whose table would exceed
+//! 2^18 steps (thousands of probes at a large K) has none and runs every probe that way.
+//! Counting is the function's [`PathCounters`] (dense array or hash table).
+//!
+//! The sink places the increments by Ball's event counting on the unrolled DAG
+//! ([`KPlacement::EventCounting`], tier-0 edge counts as weights): only chords of a maximum
+//! spanning tree carry increments, so far fewer edges need a probe than with the paper's
+//! dummy-edge removal (twins/loops.c: 1.4 probes per iteration instead of 3.6); the path ids,
+//! hence the counts, do not depend on the placement.
 //!
 //! ## On-stack replacement
 //! A baseline frame that tiers up in a loop continues in instrumented code at the target of the
@@ -265,6 +298,18 @@ struct Table {
 /// ignores functions that did not tier up).
 const NO_TABLE: Table = Table { at: 0, len: 0 };
 
+/// How an activation that runs a function's instrumented code starts
+/// ([`KiterRuntime::on_entry_instrumented`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Start {
+    /// The function did not tier up: a baseline frame.
+    Baseline,
+    /// `c[0] := entry_init`, counting, inactive.
+    Init(u64),
+    /// The same, then the probe of the virtual entry's edge: the general code.
+    General,
+}
+
 /// One tiered-up function: its CFG, plan, probe table and path counts.
 #[derive(Clone, Debug)]
 pub struct KiterFunction {
@@ -391,6 +436,8 @@ pub struct KiterRuntime {
     funcs: Vec<Option<Box<KiterFunction>>>,
     /// Per function, its step table ([`NO_TABLE`] if none).
     tables: Vec<Table>,
+    /// Per function, how its instrumented activations start.
+    starts: Vec<Start>,
     /// The step tables of the tiered-up functions, one after the other; a table has `K + 4`
     /// steps per probe index, one per [`State`].
     steps: Vec<Step>,
@@ -430,6 +477,7 @@ impl Clone for KiterRuntime {
             placement: self.placement,
             funcs: self.funcs.clone(),
             tables: self.tables.clone(),
+            starts: self.starts.clone(),
             steps: self.steps.clone(),
             vals: self.vals.clone(),
             stride: self.stride,
@@ -459,6 +507,7 @@ impl KiterRuntime {
             placement: KPlacement::DummyRemoval,
             funcs: Vec::new(),
             tables: Vec::new(),
+            starts: Vec::new(),
             steps: Vec::new(),
             vals: Vec::new(),
             stride: k as usize + 4,
@@ -563,6 +612,10 @@ impl KiterRuntime {
             }
         };
         let mut ops = vec![entry_edge.map_or(Op::NONE, op_of)];
+        let start = match ops[0].outside {
+            Some(_) => Start::General,
+            None => Start::Init(plan.entry_init),
+        };
         let mut sites = Vec::new();
         for e in cfg.edges() {
             if Some(e) == entry_edge {
@@ -585,6 +638,7 @@ impl KiterRuntime {
         if self.funcs.len() <= func.index() {
             self.funcs.resize_with(func.index() + 1, || None);
             self.tables.resize(func.index() + 1, NO_TABLE);
+            self.starts.resize(func.index() + 1, Start::Baseline);
         }
         self.funcs[func.index()] = Some(Box::new(KiterFunction {
             fc: fc.clone(),
@@ -594,6 +648,7 @@ impl KiterRuntime {
             counters,
         }));
         self.tables[func.index()] = table;
+        self.starts[func.index()] = start;
         // Frames of `func` already running (baseline, until on-stack replacement) find their
         // steps from now on.
         for fr in self.frames.iter_mut().chain(std::iter::once(&mut self.top)) {
@@ -720,6 +775,30 @@ impl KiterRuntime {
     /// frame; the entry probe of an instrumented version makes it count.
     #[inline(always)]
     pub fn on_entry(&mut self, func: FuncIdx) {
+        self.push(func);
+    }
+
+    /// An activation of `func` starts in `func`'s instrumented code (a new call of a
+    /// function that tiered up): what [`Self::on_entry`] followed by the entry probe does, so
+    /// the code needs no `Probe` for [`ENTRY_PROBE`]. For a function that did not tier up, the
+    /// same as [`Self::on_entry`].
+    #[inline(always)]
+    pub fn on_entry_instrumented(&mut self, func: FuncIdx) {
+        self.push(func);
+        match self.starts.get(func.index()) {
+            Some(&Start::Init(init)) => {
+                // SAFETY: `cur.c` points to the new frame's `width >= 1` accumulators.
+                unsafe { *self.cur.c = init };
+                self.top.state = 0;
+            }
+            Some(Start::General) => self.probe_general(func, ENTRY_PROBE),
+            Some(Start::Baseline) | None => {}
+        }
+    }
+
+    /// Pushes a baseline frame for an activation of `func`.
+    #[inline(always)]
+    fn push(&mut self, func: FuncIdx) {
         let base = if self.depth == 0 {
             0
         } else {
@@ -814,6 +893,11 @@ impl KiterRuntime {
         for (j, inc) in step.inc.into_iter().enumerate() {
             // SAFETY: `j < INLINE <= width`.
             unsafe { *c.add(j) = (*c.add(j)).wrapping_add(inc) };
+        }
+        if step.kind == Kind::Add {
+            // The most common step, before anything the others need is loaded.
+            self.top.state = State::from(step.next);
+            return;
         }
         let funcs = &mut self.funcs;
         let f = self.top.func.index();

@@ -4,10 +4,14 @@
 //! up once its heat passes the threshold, new calls run the instrumented copy, running frames
 //! switch at their next backward jump), with the k-iteration plan instead of Ball-Larus
 //! increments: [`KiterRuntime::tier_up_weighted`] numbers the function's k-iteration paths
-//! (Roy & Srikant, section 4; innermost loops are k-iteration loops, the others acyclic) and
-//! lists the CFG edges whose probes do something; codegen puts one `Probe k` instruction on
-//! each of them (and `Probe 0`, the activation's start, at the new pc 0), and the runtime
+//! (Roy & Srikant, section 4; innermost loops are k-iteration loops, the others acyclic), places
+//! the increments by event counting (only the chords of a maximum spanning tree of the unrolled
+//! DAG, weighted by the tier-0 edge counts, carry one) and lists the CFG edges whose probes do
+//! something; codegen puts one `Probe k` instruction on each of them, and the runtime
 //! ([`super::kiter`]) runs Algorithm 3 on its own per-activation accumulators when they run.
+//! A call of a tiered-up function starts counting in [`Probes::on_entry`]
+//! ([`KiterRuntime::on_entry_instrumented`]: new calls always run the instrumented code), so
+//! the instrumented code has no entry probe.
 //! A frame that switches mid-loop counts only the k-iteration paths that start after the
 //! switch ([`KiterRuntime::on_osr_at`]: the backward jump's own probe runs first).
 
@@ -16,11 +20,12 @@ use std::io::Write;
 use hashbrown::HashMap;
 use lang::bytecode::{FuncIdx, Instr, Pc, ProbeIdx, Program};
 use profiler::index::IndexVec;
+use profiler::k_iteration::KPlacement;
 use profiler::{Block, Edge, PathEnds};
 
 use super::cfg_build::FunctionCfg;
 use super::codegen::{instrument, ProbeCode};
-use super::kiter::{KiterRuntime, ENTRY_PROBE};
+use super::kiter::KiterRuntime;
 use super::tiering::Tiering;
 use crate::branch_counts::BranchCounts;
 use crate::interp::{Machine, Version};
@@ -55,9 +60,10 @@ impl<'p> KiterProbes<'p> {
         threshold: u64,
         branch: BranchCounts,
     ) -> Result<Self, String> {
+        // Event counting: the fewest probes (the ids do not depend on the placement).
         let runtime = KiterRuntime::new(k, path_ends)
             .map_err(|e| e.to_string())?
-            .with_placement(profiler::k_iteration::KPlacement::EventCounting);
+            .with_placement(KPlacement::EventCounting);
         let mut probes = KiterProbes {
             tiering: Tiering::new(program, threshold, branch),
             runtime,
@@ -87,10 +93,9 @@ impl<'p> KiterProbes<'p> {
             .runtime
             .tier_up_weighted(f, &fc, weights.as_ref())
             .map_err(|e| e.to_string())?;
+        // No entry probe: every activation of the instrumented code starts at its pc 0 by a
+        // call, and `on_entry` starts its counting (`KiterRuntime::on_entry_instrumented`).
         let mut probes = ProbeCode::new(&fc);
-        probes.entry = vec![Instr::Probe {
-            k: ProbeIdx(ENTRY_PROBE),
-        }];
         for &(e, k) in &sites {
             probes.edges[e] = vec![Instr::Probe { k: ProbeIdx(k) }];
         }
@@ -105,11 +110,17 @@ impl<'p> KiterProbes<'p> {
         Ok((tiered, inst.version))
     }
 
-    /// A call of `func` while it has no instrumented code.
+    /// A call of `func` while it has no instrumented code: it runs the instrumented code if
+    /// this call tiers it up, else its baseline code.
     #[inline(never)]
     fn entry_at_tier0(&mut self, func: FuncIdx) {
         if self.tiering.entry_is_hot(func) {
             self.tier_up(func);
+        }
+        if self.tiering.is_tiered(func) {
+            self.runtime.on_entry_instrumented(func);
+        } else {
+            self.runtime.on_entry(func);
         }
     }
 
@@ -155,8 +166,11 @@ impl Probes for KiterProbes<'_> {
 
     #[inline(always)]
     fn on_entry(&mut self, func: FuncIdx) {
-        self.runtime.on_entry(func);
-        if !self.tiering.is_tiered(func) {
+        if self.tiering.is_tiered(func) {
+            // New calls run the instrumented code (the loop installs a version right after
+            // this hook).
+            self.runtime.on_entry_instrumented(func);
+        } else {
             self.entry_at_tier0(func);
         }
     }
