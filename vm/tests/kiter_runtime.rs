@@ -240,7 +240,7 @@ type Sites = Vec<HashMap<Edge, u16>>;
 /// values of K without doubling the tests' time (ids and counts do not depend on it; the step
 /// tables do: other increments, other no-op probes).
 fn placement(k: u32) -> KPlacement {
-    if k % 2 == 0 {
+    if k.is_multiple_of(2) {
         KPlacement::EventCounting
     } else {
         KPlacement::DummyRemoval
