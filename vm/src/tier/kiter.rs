@@ -42,7 +42,7 @@
 //! Which probe of an edge runs (inside or outside), how many increments it adds (`itr + 1`
 //! inside) and which are compensated, what its action does to `itr` and `active`: all of that
 //! depends only on the probe index and the frame's state. So at tier-up each function gets a
-//! *step table* with `K + 4` entries per probe index, one per state ([`Step`], 40 bytes): the
+//! *step table* with `K + 4` entries per probe index, one per state (`Step`, 40 bytes): the
 //! increments of `c[0..3]` inline (zeros beyond the step's own; a frame has at least 3 slots,
 //! so the fast path adds all three without a loop or a bound), the action pre-decoded (add,
 //! path end, back edge with or without the count of `c[K-1]`, loop exit with or without a path
