@@ -30,7 +30,8 @@
 //! deepest recursion has been seen once, nothing is allocated. Modes:
 //!
 //! - *baseline*: pushed by `on_entry`; the activation runs tier-0 code and sees no probe;
-//! - *counting*: after the entry probe, the plan's semantics exactly (see
+//! - *counting*: after the entry probe (or from `on_entry_instrumented`), the plan's
+//!   semantics exactly (see
 //!   `docs/kiter-plan.md`, "Execution");
 //! - *pending*: after [`KiterRuntime::on_osr`] (below);
 //! - *done*: after the probe of an edge into the exit (its last path counted).
@@ -52,11 +53,12 @@
 //! tier-up and growth), so [`KiterRuntime::on_probe`], inlined into the interpreter's `Probe`
 //! handler, is: one multiply-add for the index, a bound check, three adds, a jump on the kind
 //! (`Add`, the most common, before the others load anything) and a store of the next state.
-//! Rare steps go out of line: pending frames, an edge into the exit whose action is not `Add`,
-//! the virtual entry's edge, a probe the plan leaves out in a state (a plan for another CFG),
-//! and steps with more than three increments (K > 3), by the general code, which is the plan's
-//! semantics on the decoded state, as before the tables. A function whose table would exceed
-//! 2^18 steps (thousands of probes at a large K) has none and runs every probe that way.
+//! Steps with more than three increments (K > 3) add the others out of line, then act as
+//! usual. Rare steps go out of line to the general code, the plan's semantics on the decoded
+//! state (as before the tables): pending frames, an edge into the exit whose action is not
+//! `Add`, the virtual entry's edge, a probe the plan leaves out in a state (a plan for another
+//! CFG). A function whose table would exceed 2^18 steps (thousands of probes at a large K) has
+//! none and runs every probe that way.
 //! Counting is the function's [`PathCounters`] (dense array or hash table).
 //!
 //! The sink places the increments by Ball's event counting on the unrolled DAG
