@@ -584,6 +584,63 @@ fn frames_switched_mid_loop_count_exactly_the_paths_started_after_the_switch() {
     assert!(switched > 2000, "only {switched} switches");
 }
 
+/// A clone of a runtime in the middle of a run counts on its own accumulators, step tables and
+/// counters (the runtime keeps pointers into them): finishing the same activation in both gives
+/// the same profile, and an activation run only in the clone does not show in the original.
+#[test]
+fn a_cloned_runtime_counts_on_its_own() {
+    let mut checked = 0;
+    for (name, rec) in recordings().iter().take(8) {
+        let sample = sample(rec);
+        let [(f, a), (g, b), ..] = sample.finished[..] else {
+            continue;
+        };
+        for k in [2, 4] {
+            let (mut rt, sites) = tier_up_all(rec, k, PathEnds::Header);
+            let half = a.len() / 2;
+            rt.on_entry_instrumented(f);
+            probe_steps(
+                &mut rt,
+                &rec.cfgs[f.index()],
+                &sites[f.index()],
+                f,
+                &a[..half.max(1)],
+                1,
+            );
+            let mut copy = rt.clone();
+            for r in [&mut rt, &mut copy] {
+                probe_steps(
+                    r,
+                    &rec.cfgs[f.index()],
+                    &sites[f.index()],
+                    f,
+                    a,
+                    half.max(1),
+                );
+                r.on_return(f);
+            }
+            let original = runtime_counts(&rt, rec);
+            assert_eq!(runtime_counts(&copy, rec), original, "{name}, K = {k}");
+            copy.on_entry_instrumented(g);
+            probe_steps(&mut copy, &rec.cfgs[g.index()], &sites[g.index()], g, b, 1);
+            copy.on_return(g);
+            assert_eq!(runtime_counts(&rt, rec), original, "{name}, K = {k}");
+            let total =
+                |c: &[BTreeMap<Path, u64>]| -> u64 { c.iter().flat_map(|m| m.values()).sum() };
+            // A finished activation counts at least its last path.
+            assert!(
+                total(&runtime_counts(&copy, rec)) > total(&original),
+                "{name}, K = {k}"
+            );
+            checked += 1;
+        }
+    }
+    assert!(
+        checked >= 8,
+        "only {checked} programs with two finished activations"
+    );
+}
+
 /// Functions that never tier up report no paths and their static k-iteration count; a
 /// baseline activation sees no probes, and a frame that never ran the entry probe counts
 /// nothing even if probes arrive (it is not instrumented).
