@@ -600,7 +600,7 @@ impl KSlabForest {
             if node.label == label {
                 self.sibling_steps += u64::from(steps);
                 if steps >= self.move_after {
-                    self.move_forward(parent, at);
+                    self.move_forward(parent, prev, at);
                 }
                 return at;
             }
@@ -612,18 +612,19 @@ impl KSlabForest {
         self.add_child(parent, prev, label)
     }
 
-    /// Moves `at`, a child of `parent` found past the head of the list, to the front, or one
-    /// place forward for [`Siblings::Transpose`].
+    /// Moves `at`, a child of `parent` found past the head of the list right after `prev`, to
+    /// the front, or one place forward for [`Siblings::Transpose`].
     #[inline(never)]
-    fn move_forward(&mut self, parent: u32, at: u32) {
+    fn move_forward(&mut self, parent: u32, prev: u32, at: u32) {
         let first = self.nodes[parent as usize].first_child;
-        let (mut before_prev, mut prev, mut x) = (NONE, NONE, first);
-        while x != at {
-            (before_prev, prev, x) = (prev, x, self.nodes[x as usize].next_sibling);
-        }
         // Unlink `at` (after `prev`) and put it first, or just before `prev`.
         self.nodes[prev as usize].next_sibling = self.nodes[at as usize].next_sibling;
         let (before, link) = if self.siblings == Siblings::Transpose {
+            // The sibling before `prev`, if any (a second walk, for this order only).
+            let (mut before_prev, mut x) = (NONE, first);
+            while x != prev {
+                (before_prev, x) = (x, self.nodes[x as usize].next_sibling);
+            }
             (before_prev, prev)
         } else {
             (NONE, first)
