@@ -352,7 +352,7 @@ impl KSlabForest {
     /// The common cases are inlined into the caller: inside a slab, the wanted children of
     /// `τ` and `β` at the head of their lists; at a slab start, the root in the root cache and
     /// the wanted child of `β` at the head of its list (or no `β`). They touch only the cursor,
-    /// the cache and three nodes; everything else ([`push_general`](Self::push_general):
+    /// the cache and three nodes; everything else (`push_general`:
     /// scans, new nodes, the root table) is out of line.
     #[inline(always)]
     pub fn push(&mut self, cursor: &mut Cursor, key: RootKey) {
@@ -588,7 +588,7 @@ impl KSlabForest {
     }
 
     /// The child of `parent` labeled `label`, added if missing (lines 13-17 and 21-25). The
-    /// scan is inlined (into [`push_general`](Self::push_general), itself out of line); moves
+    /// scan is inlined (into `push_general`, itself out of line); moves
     /// and insertions are out of line.
     #[inline(always)]
     fn child(&mut self, parent: u32, label: u64) -> u32 {
@@ -706,7 +706,7 @@ impl KSlabForest {
     }
 
     /// The work counters so far. The pushes, root and child lookups are derived from the node
-    /// counters, which keeps them off the hot path (see [`for_each_count`](Self::for_each_count));
+    /// counters, which keeps them off the hot path (see `for_each_count`);
     /// this walks the forest.
     pub fn counters(&self) -> PushCounters {
         let mut pushes = 0u64;
@@ -766,7 +766,8 @@ impl KSlabForest {
         }
     }
 
-    /// Bytes held by the forest: the node arena and the root table (allocated capacity).
+    /// Bytes held by the forest: the node arena and the root table (allocated capacity), the
+    /// root cache and the forest itself.
     pub fn memory_bytes(&self) -> usize {
         self.nodes.capacity() * std::mem::size_of::<KsfNode>()
             + self.roots.allocation_size()

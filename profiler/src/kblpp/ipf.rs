@@ -124,7 +124,8 @@ pub struct KblppStats {
     pub ksf_nodes: u64,
     /// Trees of the k-SF (entries of the root hash table).
     pub ksf_roots: u64,
-    /// Bytes held by the k-SF: node arena (24 bytes a node) and root table, as allocated.
+    /// Bytes held by the k-SF: node arena (24 bytes a node), root table and root cache, as
+    /// allocated.
     pub ksf_bytes: u64,
     /// The shape of the whole k-IPF (Figures 12-14).
     pub ipf: IpfShape,

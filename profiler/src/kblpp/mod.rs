@@ -49,8 +49,9 @@
 //! is the top `k` levels of the (k+1)-IPF) follow and are tested.
 //!
 //! **Layout** (section 3.3): 24-byte nodes in one arena with `u32` first-child/next-sibling
-//! links, `u64` labels and counters; the root table is a `hashbrown` map. [`Siblings`] selects the
-//! paper's suggested fix for long sibling scans (move-to-front, section 4.2); it changes no count.
+//! links, `u64` labels and counters; the root table is a `hashbrown` map behind a small
+//! direct-mapped root cache. [`Siblings`] selects the paper's suggested fix for long sibling
+//! scans (move-to-front, section 4.2); it changes no count.
 //!
 //! Modules: [`forest`] (k-SF), [`ipf`] (k-IPF and statistics), [`stream`] (the text form of a
 //! stream), [`command`] (`vmrun forest`). The user documentation is `docs/kblpp.md`.

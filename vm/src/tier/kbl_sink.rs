@@ -49,7 +49,7 @@ pub struct KblRunStats {
     pub ksf_nodes: u64,
     /// Trees of the k-SF.
     pub ksf_roots: u64,
-    /// Bytes held by the k-SF (node arena and root table, as allocated).
+    /// Bytes held by the k-SF (node arena, root table and root cache, as allocated).
     pub memory_bytes: u64,
     /// Nodes of the k-IPF.
     pub ipf_nodes: u64,
