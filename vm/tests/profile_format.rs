@@ -261,3 +261,52 @@ fn sink_ids_regenerate_and_functions_never_tiered_have_no_paths() {
     assert!(idle.paths.is_empty() && idle.tiered_up_at.is_none());
     assert_eq!(idle.blocks.len(), fc.num_blocks());
 }
+
+#[test]
+fn paths_through_the_same_lines_are_told_apart_by_their_blocks() {
+    // Every block is on one line, so all paths cover the same lines: only their blocks differ.
+    let src = "int main(void) { int n = 0; for (int i = 0; i < 30; i++) { if (i % 2 == 0 && i % 3 == 0) n++; else n--; } return n & 127; }\n";
+    let rec = record("one_line.c", src);
+    let p = profile_by_definition("one_line.c", &rec, PathEnds::Header);
+    let f = p.functions.iter().find(|f| f.name == "main").unwrap();
+    assert!(f.paths.len() >= 4, "{:?}", f.paths);
+    let report = render(
+        &p,
+        &ReportOptions {
+            top: 0,
+            ..ReportOptions::default()
+        },
+    );
+    let mut texts = Vec::new();
+    for path in &f.paths {
+        let lines = vm::profile::report::path_lines(f, path);
+        let shared = f
+            .paths
+            .iter()
+            .filter(|q| vm::profile::report::path_lines(f, q) == lines)
+            .count();
+        let blocks: Vec<String> = path.blocks.iter().map(|b| b.to_string()).collect();
+        let want = if shared > 1 {
+            format!("{lines} [blocks {}]", blocks.join(" "))
+        } else {
+            lines
+        };
+        let row = report
+            .lines()
+            .find(|r| {
+                let cols: Vec<&str> = r.split_whitespace().collect();
+                cols.len() > 3 && cols[2] == path.id.to_string() && r.ends_with(&want)
+            })
+            .unwrap_or_else(|| {
+                panic!(
+                    "no row for path {} ending with {want:?}:\n{report}",
+                    path.id
+                )
+            });
+        texts.push(row.split_whitespace().skip(3).collect::<Vec<_>>().join(" "));
+    }
+    let mut distinct = texts.clone();
+    distinct.sort();
+    distinct.dedup();
+    assert_eq!(distinct.len(), texts.len(), "{report}");
+}

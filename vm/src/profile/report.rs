@@ -15,8 +15,10 @@
 //! A path's lines are its blocks' line spans in order (`first-last`, or one number), with
 //! consecutive repeats merged and the virtual entry left out; it ends with `-> N (header)`,
 //! the first line of the header block where it was cut, or `-> return` when it reached the
-//! exit. Functions are listed by total count (descending), then in program order; functions
-//! without paths are named on one line at the end.
+//! exit. Two paths that cover the same lines through different blocks (the two outcomes of
+//! `a && b` on one line, say) also show their block sequences, `[blocks 2 3 5]`. Functions
+//! are listed by total count (descending), then in program order; functions without paths are
+//! named on one line at the end.
 //!
 //! In mode `kbl`, each function's table is followed by its k-IPF (the k-BLPP paper's Figure
 //! 4): the trees whose root (a BL path) has at least `min_share` percent of the function's
@@ -34,6 +36,7 @@
 //!         12   27.3%  3 > 5
 //! ```
 
+use std::collections::HashMap;
 use std::fmt::Write;
 
 use super::{FunctionProfile, IpfEntry, PathCount, Profile};
@@ -113,12 +116,34 @@ pub fn path_lines(f: &FunctionProfile, p: &PathCount) -> String {
     }
 }
 
-/// The source lines of the function's BL path `id` (`?` if it is not among its paths).
-fn lines_of(f: &FunctionProfile, id: u64) -> String {
-    match f.paths.iter().find(|p| p.id == id) {
-        Some(p) => path_lines(f, p),
-        None => "?".to_string(),
+/// Every path's text, keyed by id: its source lines ([`path_lines`]), and, when another path
+/// of the function runs through the same lines by other blocks (the two outcomes of `a && b`
+/// on one line, say), its block sequence as well (` [blocks 2 3 5]`), so no two rows read
+/// alike.
+fn path_texts(f: &FunctionProfile) -> HashMap<u64, String> {
+    let lines: Vec<String> = f.paths.iter().map(|p| path_lines(f, p)).collect();
+    let mut uses: HashMap<&str, usize> = HashMap::new();
+    for l in &lines {
+        *uses.entry(l.as_str()).or_default() += 1;
     }
+    f.paths
+        .iter()
+        .zip(&lines)
+        .map(|(p, l)| {
+            let text = if uses[l.as_str()] > 1 {
+                let blocks: Vec<String> = p.blocks.iter().map(u32::to_string).collect();
+                format!("{l} [blocks {}]", blocks.join(" "))
+            } else {
+                l.clone()
+            };
+            (p.id, text)
+        })
+        .collect()
+}
+
+/// The text of the function's BL path `id` (`?` if it is not among its paths).
+fn lines_of(texts: &HashMap<u64, String>, id: u64) -> &str {
+    texts.get(&id).map_or("?", String::as_str)
 }
 
 /// The subtree of the root entry `ipf[at]` pruned as in the paper's Figure 4: in preorder,
@@ -153,6 +178,7 @@ fn render_ipf(
     ipf: &[IpfEntry],
     options: &ReportOptions,
 ) {
+    let texts = path_texts(f);
     let total = f.total();
     let limit = |n: usize| {
         if options.top == 0 {
@@ -199,7 +225,7 @@ fn render_ipf(
                 percent(e.count, ipf[r].count),
                 "  ".repeat(depth) + if depth > 0 { "└ " } else { "" },
                 id,
-                lines_of(f, id)
+                lines_of(&texts, id)
             );
         }
     }
@@ -251,6 +277,7 @@ pub fn render(profile: &Profile, options: &ReportOptions) -> String {
     // Stable: ties keep program order.
     order.sort_by_key(|f| std::cmp::Reverse(f.total()));
     for f in &order {
+        let texts = path_texts(f);
         let total = f.total();
         let tier = match f.tiered_up_at {
             Some(n) => format!("tiered up at {n}"),
@@ -284,7 +311,7 @@ pub fn render(profile: &Profile, options: &ReportOptions) -> String {
                 p.count,
                 percent(p.count, total),
                 p.id,
-                path_lines(f, p)
+                lines_of(&texts, p.id)
             );
         }
         let rest = &f.paths[shown..];
