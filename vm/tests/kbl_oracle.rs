@@ -22,16 +22,18 @@
 //! programs in 5 s; the twins in 175 s with a 2 GB peak, for their traces of millions of
 //! activations).
 
+mod tier_support;
+
 use std::collections::HashMap;
-use std::path::PathBuf;
 
 use lang::bytecode::{FuncIdx, Program};
 use profiler::{BallLarus, Numbering, Path, PathEnds};
+use tier_support::{run_k, sources, Ran};
 use vm::interp::Machine;
 use vm::profile::{FunctionProfile, Mode, Profile};
 use vm::tier::oracle::Oracle;
 use vm::tier::trace_sink::{path_id, TraceProbes};
-use vm::{ProfileSettings, RunOptions, RunResult, DEFAULT_MAX_DEPTH, DEFAULT_TIER_UP};
+use vm::{DEFAULT_MAX_DEPTH, DEFAULT_TIER_UP};
 
 /// The K tested.
 const KS: &[u32] = &[1, 2, 3, 4, 8];
@@ -80,46 +82,6 @@ impl Trie {
             .filter(|&&(_, d)| d >= 1 && d <= k)
             .count()
     }
-}
-
-/// The `.c` files of `dir`, sorted, as `(path name, source)`.
-fn sources(dir: &str) -> Vec<(String, String)> {
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(dir);
-    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|x| x == "c"))
-        .collect();
-    files.sort();
-    files
-        .into_iter()
-        .map(|p| {
-            let src = std::fs::read_to_string(&p).unwrap();
-            (p.file_name().unwrap().to_string_lossy().into_owned(), src)
-        })
-        .collect()
-}
-
-fn run(
-    program: &Program,
-    name: &str,
-    mode: Mode,
-    k: u32,
-    tier_up: u64,
-    ends: PathEnds,
-) -> (RunResult, Vec<u8>) {
-    let options = RunOptions {
-        profile: ProfileSettings {
-            mode,
-            k,
-            tier_up,
-            path_ends: ends,
-        },
-        ..RunOptions::default()
-    };
-    let mut out = Vec::new();
-    let result = vm::run_program(program, name, &options, &mut out);
-    (result, out)
 }
 
 /// The reference: per function, the canonical numbering, and the n-gram counts (n <= 8) of
@@ -198,14 +160,17 @@ fn ipf_grams(p: &Profile, translate: impl Fn(usize, &FunctionProfile, u64) -> u6
 /// Every oracle check on one program.
 fn check_program(name: &str, src: &str) {
     let program = lang::compile_source(name, src).unwrap_or_else(|d| panic!("{name}: {d:?}"));
-    let (none, none_out) = run(&program, name, Mode::None, 1, 0, PathEnds::Header);
+    let Ran {
+        result: none,
+        out: none_out,
+    } = run_k(&program, name, Mode::None, 1, 0, PathEnds::Header);
     for ends in [PathEnds::Header, PathEnds::Backedge] {
         let reference = reference(&program, ends);
-        let (bl, _) = run(&program, name, Mode::Bl, 1, 0, ends);
+        let bl = run_k(&program, name, Mode::Bl, 1, 0, ends).result;
         let bl = bl.profile.unwrap();
         for &k in KS {
             let what = format!("{name} kbl:{k} {ends}");
-            let (r, out) = run(&program, name, Mode::Kbl, k, 0, ends);
+            let Ran { result: r, out } = run_k(&program, name, Mode::Kbl, k, 0, ends);
             assert_eq!(out, none_out, "{what}: output");
             assert_eq!(r.exit_status, none.exit_status, "{what}: status");
             let p = r.profile.unwrap();
@@ -242,7 +207,7 @@ fn check_program(name: &str, src: &str) {
         // The default tier-up: counts at most the oracle's, sequences compared as paths.
         for k in [2, 4] {
             let what = format!("{name} kbl:{k} {ends} tier-up {DEFAULT_TIER_UP}");
-            let (r, out) = run(&program, name, Mode::Kbl, k, DEFAULT_TIER_UP, ends);
+            let Ran { result: r, out } = run_k(&program, name, Mode::Kbl, k, DEFAULT_TIER_UP, ends);
             assert_eq!(out, none_out, "{what}: output");
             assert_eq!(r.exit_status, none.exit_status, "{what}: status");
             let p = r.profile.unwrap();

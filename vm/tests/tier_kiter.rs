@@ -22,7 +22,6 @@ use profiler::{DepthFirst, Loops, PathEnds};
 use vm::profile::{Mode, Profile};
 use vm::tier::cfg_build::FunctionCfg;
 use vm::tier::trace_sink::TraceProbes;
-use vm::{ProfileSettings, RunOptions};
 
 /// The programs of `programs/` fast enough to trace in a debug build.
 fn programs() -> Vec<(String, String)> {
@@ -48,18 +47,9 @@ fn run(
     ends: PathEnds,
 ) -> (i32, Vec<u8>, Profile) {
     let program = lang::compile_source(name, src).expect("compiles");
-    let options = RunOptions {
-        profile: ProfileSettings {
-            mode,
-            k,
-            tier_up,
-            path_ends: ends,
-        },
-        ..RunOptions::default()
-    };
-    let mut out = Vec::new();
-    let r = vm::run_program(&program, name, &options, &mut out);
-    (r.exit_status, out, r.profile.expect("a profile"))
+    let ran = tier_support::run_k(&program, name, mode, k, tier_up, ends);
+    let profile = ran.result.profile.expect("a profile");
+    (ran.result.exit_status, ran.out, profile)
 }
 
 /// Per function, the reference executor's id counts over the traced activations.

@@ -31,31 +31,11 @@
 
 mod tier_support;
 
-use std::path::PathBuf;
-
 use profiler::PathEnds;
-use tier_support::{check_tiering, run, run_chrono, Stepper, TierReplay};
+use tier_support::{check_tiering, run, run_chrono, sources, Stepper, TierReplay};
 use vm::profile::{Mode, Profile};
 use vm::tier::cfg_build::FunctionCfg;
 use vm::DEFAULT_TIER_UP;
-
-/// The `.c` files of `dir`, sorted, as `(name, source)`.
-fn sources(dir: &str) -> Vec<(String, String)> {
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(dir);
-    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|x| x == "c"))
-        .collect();
-    files.sort();
-    files
-        .into_iter()
-        .map(|p| {
-            let src = std::fs::read_to_string(&p).unwrap();
-            (p.file_name().unwrap().to_string_lossy().into_owned(), src)
-        })
-        .collect()
-}
 
 /// The tier-up thresholds run in each strategy (0: the oracle comparison).
 const THRESHOLDS: &[(PathEnds, &[u64])] = &[

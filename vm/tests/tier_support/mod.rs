@@ -791,12 +791,24 @@ pub struct Ran {
     pub out: Vec<u8>,
 }
 
-/// Runs a compiled program with `vm::run_program` under the given profiling settings.
+/// Runs a compiled program with `vm::run_program` under the given profiling settings (K = 1).
 pub fn run(program: &Program, name: &str, mode: Mode, tier_up: u64, ends: PathEnds) -> Ran {
+    run_k(program, name, mode, 1, tier_up, ends)
+}
+
+/// [`run`] with the K of the modes that have one (`kiter:K`, `kbl:K`).
+pub fn run_k(
+    program: &Program,
+    name: &str,
+    mode: Mode,
+    k: u32,
+    tier_up: u64,
+    ends: PathEnds,
+) -> Ran {
     let options = RunOptions {
         profile: ProfileSettings {
             mode,
-            k: 1,
+            k,
             tier_up,
             path_ends: ends,
         },
@@ -1171,20 +1183,13 @@ pub fn run_observed(
     (fns, seen, out)
 }
 
-/// Every program of `programs/` except the benchmarks (`bench_*.c`, whose traces are tens of
-/// millions of blocks), as (file name, source), sorted by name.
-pub fn programs() -> Vec<(String, String)> {
-    let dir = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../programs");
+/// The `.c` files of `dir` (relative to the `vm` crate), as (file name, source), sorted by name.
+pub fn sources(dir: &str) -> Vec<(String, String)> {
+    let dir = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(dir);
     let mut files: Vec<std::path::PathBuf> = std::fs::read_dir(&dir)
         .unwrap()
         .map(|e| e.unwrap().path())
         .filter(|p| p.extension().is_some_and(|x| x == "c"))
-        .filter(|p| {
-            !p.file_name()
-                .unwrap()
-                .to_string_lossy()
-                .starts_with("bench_")
-        })
         .collect();
     files.sort();
     files
@@ -1193,5 +1198,14 @@ pub fn programs() -> Vec<(String, String)> {
             let src = std::fs::read_to_string(&p).unwrap();
             (p.file_name().unwrap().to_string_lossy().into_owned(), src)
         })
+        .collect()
+}
+
+/// Every program of `programs/` except the benchmarks (`bench_*.c`, whose traces are tens of
+/// millions of blocks), as (file name, source), sorted by name.
+pub fn programs() -> Vec<(String, String)> {
+    sources("../programs")
+        .into_iter()
+        .filter(|(name, _)| !name.starts_with("bench_"))
         .collect()
 }
