@@ -14,7 +14,7 @@ use std::path::PathBuf;
 
 use profiler::kblpp::Siblings;
 use vm::interp::Machine;
-use vm::tier::kbl_sink::{kbl_profiles, KblSink};
+use vm::tier::kbl_sink::KblSink;
 use vm::tier::sinks::{BlProbes, TierSettings};
 use vm::{DEFAULT_MAX_DEPTH, DEFAULT_TIER_UP};
 
@@ -76,7 +76,7 @@ fn main() {
             let probes = BlProbes::new(&program, tiering, sink, counts);
             let (_, mut probes) = vm::run::execute(&mut m, probes, &mut std::io::sink());
             let ipf = probes.sink.finish().to_ipf();
-            let (_, s) = kbl_profiles(&probes, &ipf, program.functions.len()).expect("profile");
+            let s = ipf.stats();
             let ratio = s.hash_ops as f64 / s.pushes.max(1) as f64;
             println!(
                 "| {name} | {k} | {} | {} | {ratio:.3} | {:.3} | {} | {} | {} | {} | {} | {:.1} | {} |",
@@ -87,9 +87,9 @@ fn main() {
                 s.sibling_steps,
                 s.ksf_nodes,
                 s.ksf_roots,
-                s.memory_bytes,
-                s.memory_bytes as f64 / s.ksf_nodes.max(1) as f64,
-                s.ipf_nodes
+                s.ksf_bytes,
+                s.ksf_bytes as f64 / s.ksf_nodes.max(1) as f64,
+                s.ipf.nodes
             );
         }
     }

@@ -34,27 +34,6 @@ use crate::run::{execute, ProfileBuilder};
 use crate::trap::Trap;
 use crate::ProfileSettings;
 
-/// Run-wide statistics of a `kbl` run (what the benchmarks report beside the profile).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct KblRunStats {
-    /// BL paths pushed (what `bl` counts with one hash-table operation each).
-    pub pushes: u64,
-    /// Hash-table operations (root lookups, one per slab of `k - 1` paths).
-    pub hash_ops: u64,
-    /// Children lookups during construction.
-    pub child_lookups: u64,
-    /// Siblings stepped over by those lookups.
-    pub sibling_steps: u64,
-    /// Nodes of the k-SF.
-    pub ksf_nodes: u64,
-    /// Trees of the k-SF.
-    pub ksf_roots: u64,
-    /// Bytes held by the k-SF (node arena, root table and root cache, as allocated).
-    pub memory_bytes: u64,
-    /// Nodes of the k-IPF.
-    pub ipf_nodes: u64,
-}
-
 /// The function of [`KblSink::top`] when no frame is active: never equal to a `u16` index.
 const NO_FRAME: u32 = u32::MAX;
 
@@ -105,12 +84,6 @@ impl KblSink {
     /// The forest with every path completed so far (the pending run pushed first).
     pub fn finish(&mut self) -> &KSlabForest {
         self.flush();
-        &self.forest
-    }
-
-    /// The forest without the running frame's pending run (what [`finish`](Self::finish)
-    /// adds): its shape and memory, not its counts, are final.
-    pub fn forest(&self) -> &KSlabForest {
         &self.forest
     }
 
@@ -216,7 +189,7 @@ pub fn run<'p>(
     let functions: ProfileBuilder<'p> = Box::new(move || {
         let mut probes = probes;
         let ipf = probes.sink.finish().to_ipf();
-        kbl_profiles(&probes, &ipf, program.functions.len()).map(|(functions, _)| functions)
+        kbl_profiles(&probes, &ipf, program.functions.len())
     });
     (result, warnings, functions)
 }
@@ -238,12 +211,12 @@ pub fn level_one(ipf: &Ipf, num_functions: usize) -> Vec<Vec<(u64, u64)>> {
 
 /// Every function's profile under `kbl` from the probes and the k-IPF of their forest: the BL
 /// paths of the first level, every k-IPF node as an [`IpfEntry`] (preorder, which is the
-/// lexicographic order of the id sequences), and the statistics; also the run-wide statistics.
+/// lexicographic order of the id sequences), and the statistics (the run-wide ones are [`Ipf::stats`]).
 pub fn kbl_profiles(
     probes: &BlProbes<'_, KblSink>,
     ipf: &Ipf,
     num_functions: usize,
-) -> Result<(Vec<FunctionProfile>, KblRunStats), String> {
+) -> Result<Vec<FunctionProfile>, String> {
     let counts = level_one(ipf, num_functions);
     let mut functions = probes.function_profiles(&counts)?;
     let node_bytes = std::mem::size_of::<profiler::kblpp::KsfNode>() as u64;
@@ -273,18 +246,7 @@ pub fn kbl_profiles(
         fp.ipf = Some(entries);
         fp.kbl_stats = Some(stats);
     }
-    let s = ipf.stats();
-    let run = KblRunStats {
-        pushes: s.pushes,
-        hash_ops: s.hash_ops,
-        child_lookups: s.child_lookups,
-        sibling_steps: s.sibling_steps,
-        ksf_nodes: s.ksf_nodes,
-        ksf_roots: s.ksf_roots,
-        memory_bytes: probes.sink.forest().memory_bytes() as u64,
-        ipf_nodes: s.ipf.nodes,
-    };
-    Ok((functions, run))
+    Ok(functions)
 }
 
 #[cfg(test)]
