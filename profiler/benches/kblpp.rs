@@ -26,7 +26,8 @@
 
 use criterion::{criterion_group, BenchmarkId, Criterion, Throughput};
 use hashbrown::HashMap;
-use profiler::kblpp::{KSlabForest, RootHash, RootKey, Siblings};
+use profiler::kblpp::{KSlabForest, RootKey, Siblings};
+use profiler::path_hash::PathKeyHash;
 use std::hint::black_box;
 use std::time::Duration;
 
@@ -103,7 +104,7 @@ fn feed(forest: &mut KSlabForest, stream: &Stream) {
     }
 }
 
-fn bl(table: &mut HashMap<(u32, u64), u64, RootHash>, stream: &Stream) {
+fn bl(table: &mut HashMap<(u32, u64), u64, PathKeyHash>, stream: &Stream) {
     for &(function, id) in stream {
         if id != STAR {
             *table.entry((function, id)).or_insert(0) += 1;
@@ -123,7 +124,7 @@ fn bench_push(c: &mut Criterion) {
         group.sample_size(20);
         group.warm_up_time(Duration::from_millis(500));
         group.measurement_time(Duration::from_secs(2));
-        let mut table = HashMap::with_hasher(RootHash);
+        let mut table = HashMap::with_hasher(PathKeyHash);
         bl(&mut table, &stream);
         group.bench_function("bl", |b| b.iter(|| bl(black_box(&mut table), &stream)));
         for k in [2u32, 4, 8, 16] {
@@ -204,7 +205,7 @@ fn run_one(spec: &str) {
     let stream = generate(kind, 200_000);
     println!("paths {}", paths_in(&stream));
     if order == "bl" {
-        let mut table = HashMap::with_hasher(RootHash);
+        let mut table = HashMap::with_hasher(PathKeyHash);
         for _ in 0..passes {
             bl(&mut table, &stream);
         }

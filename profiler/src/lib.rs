@@ -49,6 +49,7 @@ pub mod index;
 pub mod k_iteration;
 pub mod kblpp;
 pub mod loops;
+pub mod path_hash;
 pub mod placement;
 pub mod plan;
 pub mod regenerate;

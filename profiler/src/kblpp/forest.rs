@@ -28,6 +28,7 @@
 //! count is the same (`profiler/benches/kblpp.rs` measures which is faster; `docs/kblpp.md`).
 
 use crate::define_index;
+use crate::path_hash::PathKeyHash;
 use hashbrown::HashMap;
 use std::fmt;
 use std::str::FromStr;
@@ -154,52 +155,6 @@ impl KsfNode {
     }
 }
 
-/// The hash of a root key: the function and the BL id combined into one word, then one
-/// 64x64 -> 128-bit multiply by an odd constant, folded (high half xor low half) so that the
-/// high bits hashbrown uses for its control tags depend on every input bit. BL ids are dense
-/// small integers; a general-purpose hasher spends more time for no better spread.
-#[derive(Clone, Copy, Debug, Default)]
-pub struct RootHash;
-
-/// The hasher of [`RootHash`].
-#[derive(Clone, Copy, Debug, Default)]
-pub struct RootHasher {
-    word: u64,
-}
-
-impl std::hash::BuildHasher for RootHash {
-    type Hasher = RootHasher;
-    #[inline(always)]
-    fn build_hasher(&self) -> RootHasher {
-        RootHasher::default()
-    }
-}
-
-impl std::hash::Hasher for RootHasher {
-    #[inline(always)]
-    fn finish(&self) -> u64 {
-        let product = u128::from(self.word) * 0xA076_1D64_78BD_642F;
-        (product as u64) ^ ((product >> 64) as u64)
-    }
-
-    #[inline(always)]
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.word = self.word.rotate_left(8) ^ u64::from(b);
-        }
-    }
-
-    #[inline(always)]
-    fn write_u32(&mut self, v: u32) {
-        self.word = self.word.rotate_left(32) ^ u64::from(v);
-    }
-
-    #[inline(always)]
-    fn write_u64(&mut self, v: u64) {
-        self.word = self.word.rotate_left(32) ^ v;
-    }
-}
-
 /// Slots of the root cache ([`KSlabForest::root`]); a power of two.
 const ROOT_CACHE: usize = 256;
 
@@ -308,7 +263,7 @@ pub struct KSlabForest {
     /// The arena; `NodeId(i)` is `nodes[i]`.
     nodes: Vec<KsfNode>,
     /// `R`: the roots, by (function, label).
-    roots: HashMap<(u32, u64), NodeId, RootHash>,
+    roots: HashMap<(u32, u64), NodeId, PathKeyHash>,
     /// A direct-mapped cache in front of `roots`: slot [`RootSlot::of`] holds the last key
     /// looked up there. Roots never move, so a slot stays right until it is overwritten.
     root_cache: Box<[RootSlot; ROOT_CACHE]>,
@@ -331,7 +286,7 @@ impl KSlabForest {
             siblings,
             move_after: siblings.move_after(),
             nodes: Vec::new(),
-            roots: HashMap::with_hasher(RootHash),
+            roots: HashMap::with_hasher(PathKeyHash),
             root_cache: Box::new([RootSlot::EMPTY; ROOT_CACHE]),
             sibling_steps: 0,
         }
@@ -969,25 +924,6 @@ mod tests {
         let labels: Vec<u64> = f.children(root).map(|n| f.node(n).label()).collect();
         // 2 (one step) stayed; 3 (two steps) moved to the front.
         assert_eq!(labels, vec![3, 1, 2]);
-    }
-
-    #[test]
-    fn root_hash_spreads_dense_keys() {
-        use std::hash::BuildHasher;
-        let mut tags = std::collections::HashSet::new();
-        let mut low = std::collections::HashSet::new();
-        let mut all = std::collections::HashSet::new();
-        for function in 0..8u32 {
-            for id in 0..512u64 {
-                let h = RootHash.hash_one((function, id));
-                tags.insert(h >> 57); // hashbrown's 7-bit control tag
-                low.insert(h & 0xfff); // a 4096-bucket table's index
-                all.insert(h);
-            }
-        }
-        assert_eq!(all.len(), 8 * 512);
-        assert_eq!(tags.len(), 128);
-        assert!(low.len() > 2500, "{} of 4096 buckets", low.len());
     }
 
     #[test]

@@ -22,8 +22,9 @@
 //! children, label sequences and subtrees are found without pointers. The conversion reads the
 //! forest only, so it can run at any time: after a normal exit, a trap or an interrupt.
 
-use super::forest::{KSlabForest, LabeledNode, RootHash};
+use super::forest::{KSlabForest, LabeledNode};
 use crate::define_index;
+use crate::path_hash::PathKeyHash;
 use hashbrown::HashMap;
 use serde::Serialize;
 
@@ -259,7 +260,7 @@ impl KSlabForest {
         // Lines 8-13: join every subtree of depth up to k - 1 under the function's dummy root.
         let mut building: Vec<Building> = Vec::new();
         let mut dummies: Vec<(u32, u32)> = Vec::new(); // (function, dummy), ascending
-        let mut child_of: HashMap<(u32, u64), u32, RootHash> = HashMap::with_hasher(RootHash);
+        let mut child_of: HashMap<(u32, u64), u32, PathKeyHash> = HashMap::with_hasher(PathKeyHash);
         let mut join: Vec<(u32, u32, u32)> = Vec::new(); // (ρ, γ, remaining depth)
         for &rho in order {
             let function = function_of[rho as usize];

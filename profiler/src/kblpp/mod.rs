@@ -62,6 +62,6 @@ pub mod ipf;
 pub mod stream;
 
 pub use forest::{
-    Cursor, KSlabForest, KsfNode, LabeledNode, NodeId, PushCounters, RootHash, RootKey, Siblings,
+    Cursor, KSlabForest, KsfNode, LabeledNode, NodeId, PushCounters, RootKey, Siblings,
 };
 pub use ipf::{Ipf, IpfFunction, IpfNode, IpfNodeId, IpfShape, KblppStats};

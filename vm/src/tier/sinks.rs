@@ -12,6 +12,7 @@
 
 use hashbrown::HashMap;
 use lang::bytecode::{FuncIdx, Pc, Program};
+use profiler::path_hash::PathKeyHash;
 use profiler::PathEnds;
 
 use super::tier0::Tier0;
@@ -122,52 +123,6 @@ impl Default for BlCounts {
             counts: HashMap::default(),
             cache: [CachedPath::EMPTY; CACHED_PATHS],
         }
-    }
-}
-
-/// The hash of a (function, path id) key: the id with the function index in its top 16 bits,
-/// times a 64-bit odd constant (Fibonacci hashing). Path ids are dense small integers: the
-/// product's low bits (hashbrown's bucket index) are a bijection of the id's low bits, and its
-/// high bits (hashbrown's 7-bit tags) mix all of them. About a third of the instructions of
-/// hashbrown's default hasher on this key (callgrind, `BENCHMARKS.md`).
-#[derive(Clone, Copy, Debug, Default)]
-pub struct PathKeyHash;
-
-/// The hasher of [`PathKeyHash`].
-#[derive(Clone, Copy, Debug, Default)]
-pub struct PathKeyHasher {
-    state: u64,
-}
-
-impl std::hash::BuildHasher for PathKeyHash {
-    type Hasher = PathKeyHasher;
-    #[inline(always)]
-    fn build_hasher(&self) -> PathKeyHasher {
-        PathKeyHasher::default()
-    }
-}
-
-impl std::hash::Hasher for PathKeyHasher {
-    #[inline(always)]
-    fn finish(&self) -> u64 {
-        self.state.wrapping_mul(0x9E37_79B9_7F4A_7C15)
-    }
-
-    #[inline(always)]
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.state = self.state.rotate_left(8) ^ u64::from(b);
-        }
-    }
-
-    #[inline(always)]
-    fn write_u16(&mut self, v: u16) {
-        self.state ^= u64::from(v) << 48;
-    }
-
-    #[inline(always)]
-    fn write_u64(&mut self, v: u64) {
-        self.state ^= v;
     }
 }
 
