@@ -88,9 +88,9 @@ pub trait PathSink {
 /// `--profile=bl`'s sink: path counts in a hashbrown table keyed by (function, id).
 ///
 /// The table is fronted by a small direct-mapped cache of where recently counted paths'
-/// counters are ([`CACHED_PATHS`] entries, chosen by the low bits of the key's hash): a hot loop
-/// alternates between a few paths, and counting one of them is a key comparison and an
-/// increment instead of a hash lookup. Every count still lands in the table. The cached
+/// counters are ([`CACHED_PATHS`] entries, chosen by the id's low bits plus the function): a
+/// hot loop alternates between a few paths, and counting one of them is a key comparison and
+/// an increment instead of a hash lookup. Every count still lands in the table. The cached
 /// pointers are dropped on every insertion (the only operation that moves the table's values),
 /// and the table is never reachable mutably from outside.
 #[derive(Debug)]
@@ -162,11 +162,7 @@ impl BlCounts {
             }
             None => {
                 self.cache = [CachedPath::EMPTY; CACHED_PATHS];
-                self.counts.insert((func, id), 1);
-                match self.counts.get_mut(&(func, id)) {
-                    Some(count) => count,
-                    None => std::ptr::null_mut(),
-                }
+                self.counts.entry((func, id)).or_insert(1)
             }
         };
         self.cache[slot] = CachedPath {
