@@ -211,7 +211,8 @@ pub fn level_one(ipf: &Ipf, num_functions: usize) -> Vec<Vec<(u64, u64)>> {
 
 /// Every function's profile under `kbl` from the probes and the k-IPF of their forest: the BL
 /// paths of the first level, every k-IPF node as an [`IpfEntry`] (preorder, which is the
-/// lexicographic order of the id sequences), and the statistics (the run-wide ones are [`Ipf::stats`]).
+/// lexicographic order of the id sequences), and the statistics (the run-wide ones are
+/// [`Ipf::stats`]).
 pub fn kbl_profiles(
     probes: &BlProbes<'_, KblSink>,
     ipf: &Ipf,
