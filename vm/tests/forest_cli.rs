@@ -111,7 +111,7 @@ fn text_and_dot() {
     let text = String::from_utf8(out.stdout).unwrap();
     assert!(
         text.starts_with(
-            "4-SF: 23 nodes in 3 trees, 6 levels (at most 6); 14 paths, 5 hash-table operations"
+            "4-SF: 22 nodes in 3 trees, 6 levels (at most 6); 14 paths, 4 hash-table operations (5 slabs)"
         ),
         "{text}"
     );

@@ -102,8 +102,11 @@ fn hand_counted_sequences_and_report() {
     assert_eq!(f.ipf.as_ref().unwrap().len(), 14);
     let stats = f.kbl_stats.unwrap();
     assert_eq!(stats.ipf_nodes, 14);
-    // 11 paths per activation in slabs of k - 1 = 2: 6 root lookups per activation.
-    assert_eq!(stats.hash_ops, 24);
+    // 11 paths per activation in slabs of k - 1 = 2: Figure 6 looks up 6 roots per
+    // activation. Done: one per activation, and one per distinct pair of slabs that another
+    // slab follows: <E,A|B,B>, <B,B|A,B>, <A,B|B,A>, <B,A|B,B>, the same in all 4 activations.
+    assert_eq!(stats.slab_starts, 24);
+    assert_eq!(stats.hash_ops, 4 + 4);
     assert_eq!(stats.ksf_bytes, stats.ksf_nodes * 24);
 
     // Report, pruned at 40%: only B's tree has 40% of f's 44 paths; below B only <B,B>

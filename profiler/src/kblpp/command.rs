@@ -97,12 +97,13 @@ pub fn run(cmd: &ForestCommand) -> Result<String, ForestError> {
             let max_levels = if k == 1 { 1 } else { 2 * u64::from(k) - 2 };
             let _ = writeln!(
                 out,
-                "{k}-SF: {} nodes in {} trees, {} levels (at most {max_levels}); {} paths, {} hash-table operations, {} sibling steps",
+                "{k}-SF: {} nodes in {} trees, {} levels (at most {max_levels}); {} paths, {} hash-table operations ({} slabs), {} sibling steps",
                 s.ksf_nodes,
                 s.ksf_roots,
                 forest.levels(),
                 s.pushes,
                 s.hash_ops,
+                s.slab_starts,
                 s.sibling_steps
             );
             write_text_tree(&mut out, &ksf_nodes);
@@ -217,7 +218,7 @@ mod tests {
         let text = run(&cmd(2, "* 1 1", Format::Text)).unwrap();
         assert!(
             text.contains(
-                "2-SF: 2 nodes in 1 trees, 2 levels (at most 2); 2 paths, 2 hash-table operations"
+                "2-SF: 2 nodes in 1 trees, 2 levels (at most 2); 2 paths, 1 hash-table operations (2 slabs)"
             ),
             "{text}"
         );

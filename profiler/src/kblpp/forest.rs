@@ -2,16 +2,39 @@
 //! Figure 6 (section 2.3), laid out as in section 3.3.
 //!
 //! **Layout.** Nodes live in one arena (`Vec<KsfNode>`, 24 bytes each: label, counter,
-//! first child, next sibling; links are `u32` arena positions with `u32::MAX` for none). Tree
-//! roots are found through a `hashbrown` map keyed by [`RootKey`] (function, BL id); that map is
-//! the only hash table of the profiler. A label below a root is a BL id of the root's function.
+//! first child, next sibling; links are `u32` arena positions). Tree roots are found through a
+//! `hashbrown` map keyed by [`RootKey`] (function, BL id); that map is the only hash table of
+//! the profiler. A label below a root is a BL id of the root's function.
 //!
 //! **Cursor.** The paper's `(n, τ, β)` state belongs to one routine activation: every activation
 //! frame keeps its own [`Cursor`], so recursion and interleaved calls each build their own
-//! slabs while sharing one forest. `n` is only ever used modulo `k - 1`, so the cursor keeps
-//! the number of items left in the current slab (`left`), counting down without a division. A `*` marker (routine entry, or an OSR
-//! entry into a frame whose earlier paths went elsewhere) is a fresh cursor,
-//! [`Cursor::default`].
+//! slabs while sharing one forest. A `*` marker (routine entry, or an OSR entry into a frame
+//! whose earlier paths went elsewhere) is a fresh cursor, [`Cursor::default`].
+//!
+//! **Shortcuts: one step a path instead of two.** Figure 6 walks two nodes for every path after
+//! the first slab: `τ` down the upper chain of the current slab (from a root found in the hash
+//! table), and `β` down the lower part, where it counts. Only `β` is ever counted; `τ` is needed
+//! once a slab, as the node the next slab's `β` starts from. And `τ` at the end of a slab is a
+//! function of `β` there: `β` spells the previous slab and this one, `τ` spells this one. So
+//! the cursor keeps only the counted node and its depth, and each node at depth `2k - 3` (the
+//! last node of a later slab, which never has children) keeps, in its first-child link, a
+//! *shortcut* to that `τ`. A path is then one step: the child of the counted node, or at a slab
+//! end the child of the shortcut's target. The depth tells where the slab is (`n mod (k-1)`): a
+//! first slab ends at depth `k - 2`, a later one at `2k - 3`.
+//!
+//! A shortcut is resolved when it is first needed, at the start of the slab after the one it
+//! ends: the slab's labels are read upwards from its last node (through the *threads*: the last
+//! child of every list keeps a link to its parent in its next-sibling link), and the upper chain
+//! is walked down from its root, adding the nodes missing. That is one root lookup and `k - 2`
+//! child lookups per distinct pair of consecutive slabs followed by a third, instead of one
+//! root lookup per slab and `k - 2` child lookups per slab; and upper chains are created only
+//! when a slab follows, so the forest is exactly Definition 3's (Figure 6 also creates the
+//! zero-count upper chain of each activation's last slab). The paper's work counts remain
+//! available: [`PushCounters::slab_starts`] is Figure 6's number of root lookups.
+//!
+//! Threads and shortcuts are *tagged* links (top bit set, `LINK`); the arena holds fewer
+//! than `2^31 - 1` nodes, so a tagged link, like `NONE`, fails every bounds check: code that
+//! follows children and siblings with `nodes.get(link)` stops at them without a test of its own.
 //!
 //! **K = 1.** Definition 3 needs `k >= 2` (slabs of `k - 1 >= 1` items). For `k = 1` every item
 //! is looked up as a root and counted there, which is Ball-Larus profiling with the same hash
@@ -38,8 +61,24 @@ define_index!(
     pub struct NodeId = "n";
 );
 
-/// "No node" in the arena links and in a [`Cursor`].
+/// "No node": an empty first-child link, the next-sibling link of a root, an empty cursor.
 const NONE: u32 = u32::MAX;
+
+/// The tag bit of a link that is not a child or a sibling (see "Shortcuts" in the module
+/// documentation): the next-sibling link of a last child holds `LINK | parent`, and the
+/// first-child link of a node at depth `2k - 3` holds `LINK | upper` once resolved. The arena
+/// holds fewer than `LINK - 1` nodes, so a tagged link (and `NONE`) fails every bounds check:
+/// "is this a child?" is `nodes.get(link)`.
+const LINK: u32 = 1 << 31;
+
+/// The largest number of nodes the arena may hold (tagged links and `NONE` stay out of range).
+const MAX_NODES: usize = LINK as usize - 1;
+
+/// `link` if it names a child or a sibling (not a thread, a shortcut or `NONE`).
+#[inline(always)]
+fn real(link: u32) -> Option<u32> {
+    (link < LINK).then_some(link)
+}
 
 /// The key of a tree root: the routine and the Ball-Larus path id the tree starts with.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -188,18 +227,19 @@ impl RootSlot {
 
 /// The profiling state of one routine activation: the paper's `(n mod (k-1), τ, β)`.
 ///
-/// [`Cursor::default`] is the state just after a `*` marker.
+/// Only the counted node and its depth are kept: `τ` during the first slab after a `*` (line
+/// 29), `β` after it (line 27). The depth tells where the activation is in its slab (`n mod
+/// (k-1)`): a first slab ends at depth `k - 2`, a later one at `2k - 3`. `τ` of a later slab
+/// is not walked; the next slab finds it through the shortcut of the slab's last node
+/// (module documentation). [`Cursor::default`] is the state just after a `*` marker.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Cursor {
-    /// `τ`: the current node in the upper part of the forest (levels `0..=k-2`), or `NONE`.
-    top: u32,
-    /// `β`: the current node in the lower part (levels `k-1..=2k-3`), or `NONE` during the first
-    /// slab after a `*`.
-    bottom: u32,
-    /// Items still to come in the current slab: `(k-1) - 1 - (n-1) mod (k-1)`, so 0 when the
-    /// next item starts a slab (`n mod (k-1) = 0`; always 0 for `k = 1`).
-    left: u32,
-    /// The function whose root the current slab started at (checked in debug builds).
+    /// The node the last push counted (`τ` in the first slab, `β` after it), or `NONE` right
+    /// after `*`.
+    at: u32,
+    /// The depth of `at` (a root is at depth 0).
+    depth: u32,
+    /// The function of the activation (for the root lookups of its later slabs).
     function: u32,
 }
 
@@ -207,9 +247,8 @@ impl Default for Cursor {
     /// The state just after a `*` marker: `n = 0`, `τ = β = null`.
     fn default() -> Self {
         Cursor {
-            top: NONE,
-            bottom: NONE,
-            left: 0,
+            at: NONE,
+            depth: 0,
             function: 0,
         }
     }
@@ -218,7 +257,7 @@ impl Default for Cursor {
 impl Cursor {
     /// True when no item was pushed since the last `*`.
     pub fn is_fresh(&self) -> bool {
-        self.top == NONE
+        self.at == NONE
     }
 }
 
@@ -227,10 +266,16 @@ impl Cursor {
 pub struct PushCounters {
     /// Items pushed (BL path ends).
     pub pushes: u64,
-    /// Hash-table operations: root lookups (`find(R, r)`, one per slab; an insertion is part
-    /// of the same operation).
+    /// Hash-table operations done: root lookups (`find(R, r)`; an insertion is part of the
+    /// same operation), one at the first item after each `*` and one per shortcut resolved.
     pub hash_ops: u64,
-    /// Children lookups (lines 13 and 21).
+    /// Slab starts: the root lookups Figure 6 does (one per slab of `k - 1` items, the paper's
+    /// `O(1 + N/(k-1))` per activation of `N` items); at least `hash_ops`.
+    pub slab_starts: u64,
+    /// Shortcuts resolved: first uses of the slab end of a later slab as a start (each one root
+    /// lookup and up to `k - 2` child lookups).
+    pub shortcuts: u64,
+    /// Children lookups: one per push but those at a root, `k - 2` per shortcut resolved.
     pub child_lookups: u64,
     /// Siblings stepped over by those lookups before the match (or the end of the list).
     pub sibling_steps: u64,
@@ -248,7 +293,9 @@ pub struct PushCounters {
 /// }
 /// let ipf = forest.to_ipf();
 /// assert_eq!(ipf.count(0, &[2, 0, 0, 2]), 3); // the paper's hot 4-gram
-/// assert_eq!(forest.counters().hash_ops, 5); // one root lookup per slab of k - 1 = 3 items
+/// let work = forest.counters();
+/// assert_eq!(work.slab_starts, 5); // Figure 6: a root lookup per slab of k - 1 = 3 items
+/// assert_eq!(work.hash_ops, 4); // here: after `*`, and for the shortcuts of s1·s2 .. s3·s4
 /// ```
 #[derive(Clone, Debug)]
 pub struct KSlabForest {
@@ -269,6 +316,17 @@ pub struct KSlabForest {
     root_cache: Box<[RootSlot; ROOT_CACHE]>,
     /// Siblings stepped over so far ([`PushCounters::sibling_steps`]).
     sibling_steps: u64,
+    /// Shortcuts resolved so far, by function ([`PushCounters::shortcuts`]).
+    shortcuts: HashMap<u32, u64>,
+    /// The labels of one slab, while a shortcut is resolved (kept to reuse its allocation).
+    slab_labels: Vec<u64>,
+}
+
+/// The position of a node added to an arena of `len` nodes. Panics when the arena is full
+/// ([`MAX_NODES`], 2^31 - 1 nodes: 48 GiB of nodes).
+fn new_position(len: usize) -> u32 {
+    assert!(len < MAX_NODES, "a k-SF holds at most 2^31 - 1 nodes");
+    len as u32
 }
 
 impl KSlabForest {
@@ -289,6 +347,8 @@ impl KSlabForest {
             roots: HashMap::with_hasher(PathKeyHash),
             root_cache: Box::new([RootSlot::EMPTY; ROOT_CACHE]),
             sibling_steps: 0,
+            shortcuts: HashMap::new(),
+            slab_labels: Vec::new(),
         }
     }
 
@@ -304,89 +364,81 @@ impl KSlabForest {
     /// Every push increments exactly one counter. Allocation-free once the forest holds every
     /// node the stream reaches.
     ///
-    /// The common cases are inlined into the caller: inside a slab, the wanted children of
-    /// `τ` and `β` at the head of their lists; at a slab start, the root in the root cache and
-    /// the wanted child of `β` at the head of its list (or no `β`). They touch only the cursor,
-    /// the cache and three nodes; everything else (`push_general`:
-    /// scans, new nodes, the root table) is out of line.
+    /// The common cases are inlined into the caller: inside a slab, the wanted child of the
+    /// counted node at the head of its list; at the start of a later slab, the resolved
+    /// shortcut of the slab that ended and the wanted child of its target at the head of its
+    /// list; right after `*`, the root in the root cache. Each touches the cursor and one or
+    /// two nodes (or the cache slot); everything else (`push_general`: scans, new nodes,
+    /// shortcut resolution, the root table) is out of line.
     #[inline(always)]
     pub fn push(&mut self, cursor: &mut Cursor, key: RootKey) {
-        let label = key.bl_id;
-        if cursor.left != 0 {
-            debug_assert_eq!(cursor.function, key.function, "one cursor, two functions");
-            if let Some(top) = self.head_child(cursor.top, label) {
-                // `β = NONE` fails the bounds check too: it is tested only then.
-                if let Some(bottom) = self.head_child_counted(cursor.bottom, label) {
-                    // Lines 13-18 and 21-27.
-                    cursor.top = top;
-                    cursor.bottom = bottom;
-                    cursor.left -= 1;
-                    return;
+        debug_assert!(
+            cursor.at == NONE || cursor.function == key.function,
+            "one cursor fed paths of two functions"
+        );
+        // A fresh cursor (`NONE`) fails the bounds check.
+        if let Some(node) = self.nodes.get(cursor.at as usize) {
+            let mut next = node.first_child;
+            let mut depth = cursor.depth + 1;
+            if next >= LINK {
+                // The last node of a later slab, with its shortcut resolved (an unresolved
+                // one, `NONE`, or a node without children fails the bounds check): the next
+                // slab starts below the upper node of this one (lines 6-11, 21-27).
+                if let Some(upper) = self.nodes.get((next & !LINK) as usize) {
+                    next = upper.first_child;
+                    depth = self.k - 1;
                 }
-                if cursor.bottom == NONE {
-                    // Lines 13-18 and 29: the first slab, counted on the upper chain.
-                    if let Some(node) = self.nodes.get_mut(top as usize) {
-                        node.count += 1;
-                        cursor.top = top;
-                        cursor.left -= 1;
-                        return;
-                    }
+            }
+            // Lines 13-18 (first slab, `τ`) or 21-27 (later slabs, `β`), the wanted node at
+            // the head of its list.
+            if let Some(head) = self.nodes.get_mut(next as usize) {
+                if head.label == key.bl_id {
+                    head.count += 1;
+                    cursor.at = next;
+                    cursor.depth = depth;
+                    return;
                 }
             }
         } else if let Some(root) = self.cached_root(key) {
-            // Lines 6-11, the root in the cache: β := τ, τ := the root.
-            if cursor.top == NONE || self.k == 1 {
-                // Line 29: right after `*` (or k = 1), counted at the root.
-                if let Some(node) = self.nodes.get_mut(root as usize) {
-                    node.count += 1;
-                    *cursor = Cursor {
-                        top: root,
-                        bottom: NONE,
-                        left: self.slab - 1,
-                        function: key.function,
-                    };
-                    return;
-                }
-            } else if let Some(bottom) = self.head_child_counted(cursor.top, label) {
-                // Lines 21-27.
-                *cursor = Cursor {
-                    top: root,
-                    bottom,
-                    left: self.slab - 1,
-                    function: key.function,
-                };
-                return;
-            }
+            // Line 29 right after `*`: counted at the root.
+            self.nodes[root as usize].count += 1;
+            *cursor = Cursor {
+                at: root,
+                depth: 0,
+                function: key.function,
+            };
+            return;
         }
         self.push_general(cursor, key);
     }
 
     /// Processes `n` consecutive occurrences of the same BL path id in one activation: the
     /// forest, the cursor and the work counters end up exactly as after `n` calls of
-    /// [`push`](Self::push) (same nodes, counters, sibling order and scans), in
+    /// [`push`](Self::push) (same nodes, counters, sibling order, scans and shortcuts), in
     /// `O(k + scans)` pushes instead of `n`.
     ///
-    /// Why: after at most two slabs of `r r r ...`, every slab starts at the root `r`, walks
-    /// the upper chain `r^1 .. r^(k-1)` (ending at the same node `T`) and counts the chain of
-    /// `k - 1` nodes labeled `r` below `T` (depth `k - 1 ..= 2k - 3`), leaving the cursor as
-    /// it found it. Once one such slab created no node and moved no sibling, every further
-    /// slab only adds 1 to those `k - 1` counters (and repeats its scans): the
-    /// whole slabs left are added at once, then the rest is pushed one by one. "Moved no
-    /// sibling": its scans stepped over fewer siblings in all than the order's threshold for a
-    /// move (so [`Siblings::Append`] needs no scan-free slab, and every further slab steps over
-    /// as many siblings, which are added too). For `k = 1` the slab is the root itself.
+    /// Why: after a few slabs of `r r r ...`, every slab starts at the last node `L` of the
+    /// chain `T r^(k-1)`, where `T` is the upper chain end of `r^(k-1)` and `L`'s shortcut,
+    /// counts the `k - 1` nodes of that chain below `T` (depth `k - 1 ..= 2k - 3`) and ends
+    /// at `L` again: the cursor is left as it was found. Once one such slab created no node,
+    /// resolved no shortcut and moved no sibling, every further
+    /// slab only adds 1 to those `k - 1` counters (and repeats its scans): the whole slabs
+    /// left are added at once, then the rest is pushed one by one. "Moved no sibling": its
+    /// scans stepped over fewer siblings in all than the order's threshold for a move (so
+    /// [`Siblings::Append`] needs no scan-free slab, and every further slab steps over as many
+    /// siblings, which are added too). For `k = 1` the slab is the root itself.
     pub fn push_run(&mut self, cursor: &mut Cursor, key: RootKey, n: u64) {
         let slab = u64::from(self.slab);
         let mut left = n;
-        // Short runs: not worth the checks (the first two slabs are pushed one by one anyway).
-        if left <= 3 * slab + 2 {
+        // Short runs: not worth the checks (the first slabs are pushed one by one anyway).
+        if left <= 4 * slab + 2 {
             for _ in 0..left {
                 self.push(cursor, key);
             }
             return;
         }
-        // To a slab start, then one full slab of r's: τ ends at T.
-        while cursor.left != 0 {
+        // To a slab start, then one full slab of r's.
+        while !self.ends_slab(cursor) {
             self.push(cursor, key);
             left -= 1;
         }
@@ -396,14 +448,26 @@ impl KSlabForest {
         left -= slab;
         // Slabs until one that only counted.
         while left >= slab {
-            let (nodes, steps) = (self.nodes.len(), self.sibling_steps);
+            let before = (
+                self.nodes.len(),
+                self.sibling_steps,
+                self.shortcuts_resolved(),
+            );
+            let start = *cursor;
             for _ in 0..slab {
                 self.push(cursor, key);
             }
             left -= slab;
-            let stepped = self.sibling_steps - steps;
-            // No scan of this slab reached `move_after` (their sum did not), so none moved.
-            if self.nodes.len() == nodes && stepped < u64::from(self.move_after) {
+            let stepped = self.sibling_steps - before.1;
+            // Steady: the slab ended where it started, on the last node of a later slab (for
+            // k = 1, at the root), whose shortcut it followed already resolved; it added no
+            // node, and no scan of it reached `move_after` (their sum did not), so none moved.
+            if *cursor == start
+                && (self.k == 1 || start.depth == 2 * self.k - 3)
+                && self.nodes.len() == before.0
+                && self.shortcuts_resolved() == before.2
+                && stepped < u64::from(self.move_after)
+            {
                 let times = left / slab;
                 self.add_to_slab(cursor, key, times);
                 self.sibling_steps += stepped * times;
@@ -416,20 +480,37 @@ impl KSlabForest {
         }
     }
 
+    /// Whether the next push starts a slab (`n mod (k - 1) = 0`): right after `*`, for k = 1
+    /// always, else at the end of the first slab (depth `k - 2`) or of a later one (`2k - 3`).
+    fn ends_slab(&self, cursor: &Cursor) -> bool {
+        cursor.at == NONE
+            || self.k == 1
+            || cursor.depth == self.k - 2
+            || cursor.depth == 2 * self.k - 3
+    }
+
+    /// Shortcuts resolved so far, all functions (a sum over a map of one entry per function).
+    fn shortcuts_resolved(&self) -> u64 {
+        self.shortcuts.values().sum()
+    }
+
     /// Adds `times` to the counters one slab of `key`'s label counts from the steady state of
-    /// [`push_run`](Self::push_run) (the cursor at a slab start, `τ` at the end of the upper
-    /// chain of `r`'s): the root for `k = 1`, else the `k - 1` nodes labeled `r` below `τ`.
+    /// [`push_run`](Self::push_run) (the cursor at a slab start, on the last node of a later
+    /// slab whose shortcut is `T`): the root for `k = 1`, else the `k - 1` nodes labeled `r`
+    /// below `T`.
     fn add_to_slab(&mut self, cursor: &Cursor, key: RootKey, times: u64) {
         if times == 0 {
             return;
         }
-        debug_assert_eq!(cursor.left, 0);
+        debug_assert!(self.ends_slab(cursor));
         if self.k == 1 {
             let root = self.root(key);
             self.nodes[root as usize].count += times;
             return;
         }
-        let mut at = cursor.top;
+        let shortcut = self.nodes[cursor.at as usize].first_child;
+        debug_assert!(shortcut != NONE && shortcut & LINK != 0);
+        let mut at = shortcut & !LINK;
         for _ in 0..self.slab {
             at = self
                 .find_child(at, key.bl_id)
@@ -441,8 +522,7 @@ impl KSlabForest {
     /// The child of `parent` labeled `label`, if any (a scan that changes nothing).
     fn find_child(&self, parent: u32, label: u64) -> Option<u32> {
         let mut at = self.nodes[parent as usize].first_child;
-        while at != NONE {
-            let node = &self.nodes[at as usize];
+        while let Some(node) = self.nodes.get(at as usize) {
             if node.label == label {
                 return Some(at);
             }
@@ -451,57 +531,74 @@ impl KSlabForest {
         None
     }
 
-    /// The child of `parent` labeled `label` if it is the head of `parent`'s list (no change to
-    /// the forest).
-    #[inline(always)]
-    fn head_child(&self, parent: u32, label: u64) -> Option<u32> {
-        let first = self.nodes.get(parent as usize)?.first_child;
-        // `NONE` is never a valid position, so the bounds check also tests for "no child".
-        let head = self.nodes.get(first as usize)?;
-        (head.label == label).then_some(first)
-    }
-
-    /// [`head_child`](Self::head_child), and if found, its counter incremented.
-    #[inline(always)]
-    fn head_child_counted(&mut self, parent: u32, label: u64) -> Option<u32> {
-        let first = self.nodes.get(parent as usize)?.first_child;
-        let head = self.nodes.get_mut(first as usize)?;
-        if head.label != label {
-            return None;
-        }
-        head.count += 1;
-        Some(first)
-    }
-
-    /// [`push`](Self::push) in general (Figure 6, lines 6-29): slab starts, scans, new nodes.
+    /// [`push`](Self::push) in general (Figure 6, lines 6-29): slab starts, scans, new nodes,
+    /// shortcuts.
     #[inline(never)]
     fn push_general(&mut self, cursor: &mut Cursor, key: RootKey) {
         let label = key.bl_id;
-        if cursor.left == 0 {
-            // Lines 6-11: a slab starts; the previous slab's last upper node becomes β.
-            debug_assert!(
-                cursor.top == NONE || cursor.function == key.function,
-                "one cursor fed paths of two functions"
-            );
-            cursor.bottom = if self.k >= 2 { cursor.top } else { NONE };
-            cursor.top = self.root(key);
-            cursor.function = key.function;
-            cursor.left = self.slab - 1;
+        if cursor.at == NONE || self.k == 1 {
+            // Lines 6-11 and 29: the first slab after `*` starts at a root (every item, for
+            // k = 1).
+            *cursor = Cursor {
+                at: self.root(key),
+                depth: 0,
+                function: key.function,
+            };
+        } else if cursor.depth == 2 * self.k - 3 {
+            // Lines 6-11 and 21-27: a slab after a later slab; `β` starts at the upper node
+            // of the slab that ended (`τ`), its last node's shortcut.
+            let upper = self.shortcut(cursor.at, cursor.function);
+            cursor.at = self.child(upper, label);
+            cursor.depth = self.k - 1;
         } else {
-            // Lines 13-18.
-            debug_assert_eq!(cursor.function, key.function, "one cursor, two functions");
-            cursor.top = self.child(cursor.top, label);
-            cursor.left -= 1;
+            // Lines 13-18 (first slab, `τ`; after its end at depth k - 2, `β` starts there)
+            // or 21-27 (later slabs, `β`).
+            cursor.at = self.child(cursor.at, label);
+            cursor.depth += 1;
         }
-        let counted = if cursor.bottom != NONE {
-            // Lines 21-27.
-            cursor.bottom = self.child(cursor.bottom, label);
-            cursor.bottom
-        } else {
-            // Line 29.
-            cursor.top
-        };
-        self.nodes[counted as usize].count += 1;
+        self.nodes[cursor.at as usize].count += 1;
+    }
+
+    /// The upper node of the slab that ended at `last` (a node at depth `2k - 3`): the node
+    /// reached from the root of the slab's first label by its other labels, which Figure 6
+    /// reaches as `τ`. Resolved on first use (root lookup and child walk, adding the nodes
+    /// missing; the slab's labels are read upwards through the threads) and kept as `last`'s
+    /// shortcut.
+    #[inline(never)]
+    fn shortcut(&mut self, last: u32, function: u32) -> u32 {
+        let link = self.nodes[last as usize].first_child;
+        if link != NONE {
+            return link & !LINK;
+        }
+        let mut labels = std::mem::take(&mut self.slab_labels);
+        labels.clear();
+        let mut at = last;
+        labels.push(self.nodes[at as usize].label);
+        for _ in 1..self.slab {
+            at = self.parent(at);
+            labels.push(self.nodes[at as usize].label);
+        }
+        labels.reverse();
+        let mut upper = self.root(RootKey::new(function, labels[0]));
+        for &label in &labels[1..] {
+            upper = self.child(upper, label);
+        }
+        self.slab_labels = labels;
+        self.nodes[last as usize].first_child = LINK | upper;
+        *self.shortcuts.entry(function).or_default() += 1;
+        upper
+    }
+
+    /// The parent of `at` (not a root): the thread at the end of its sibling list.
+    fn parent(&self, mut at: u32) -> u32 {
+        loop {
+            let next = self.nodes[at as usize].next_sibling;
+            if next >= LINK {
+                debug_assert_ne!(next, NONE, "a root has no parent");
+                return next & !LINK;
+            }
+            at = next;
+        }
     }
 
     /// `find(R, r)`, adding the root if missing (lines 8-11): the root cache, then the table.
@@ -530,7 +627,7 @@ impl KSlabForest {
             .roots
             .entry((key.function, key.bl_id))
             .or_insert_with(|| {
-                let node = NodeId::new(nodes.len());
+                let node = NodeId::from_u32(new_position(nodes.len()));
                 nodes.push(KsfNode::new(key.bl_id));
                 node
             });
@@ -550,7 +647,7 @@ impl KSlabForest {
         let mut prev = NONE;
         let mut at = self.nodes[parent as usize].first_child;
         let mut steps = 0u32;
-        // `NONE` is never a valid position, so the bounds check also ends the list.
+        // A thread or `NONE` is never a valid position: the bounds check also ends the list.
         while let Some(node) = self.nodes.get(at as usize) {
             if node.label == label {
                 self.sibling_steps += u64::from(steps);
@@ -568,7 +665,8 @@ impl KSlabForest {
     }
 
     /// Moves `at`, a child of `parent` found past the head of the list right after `prev`, to
-    /// the front, or one place forward for [`Siblings::Transpose`].
+    /// the front, or one place forward for [`Siblings::Transpose`]. The thread to `parent`
+    /// stays on whichever child ends the list.
     #[inline(never)]
     fn move_forward(&mut self, parent: u32, prev: u32, at: u32) {
         let first = self.nodes[parent as usize].first_child;
@@ -593,18 +691,18 @@ impl KSlabForest {
     }
 
     /// Adds a child labeled `label` to `parent`: after `last`, the last child (`NONE`: no
-    /// children), or first for [`Siblings::MoveToFront`].
+    /// children), or first for [`Siblings::MoveToFront`]. A child that ends the list takes
+    /// over the thread to `parent`.
     #[inline(never)]
     fn add_child(&mut self, parent: u32, last: u32, label: u64) -> u32 {
-        let new = u32::try_from(self.nodes.len())
-            .ok()
-            .filter(|&n| n != NONE)
-            .expect("k-SF holds at most 2^32 - 1 nodes");
+        let new = new_position(self.nodes.len());
         let mut node = KsfNode::new(label);
         if self.siblings == Siblings::MoveToFront || last == NONE {
-            node.next_sibling = self.nodes[parent as usize].first_child;
+            let first = self.nodes[parent as usize].first_child;
+            node.next_sibling = real(first).unwrap_or(LINK | parent);
             self.nodes[parent as usize].first_child = new;
         } else {
+            node.next_sibling = self.nodes[last as usize].next_sibling;
             self.nodes[last as usize].next_sibling = new;
         }
         self.nodes.push(node);
@@ -660,50 +758,40 @@ impl KSlabForest {
         roots
     }
 
-    /// The work counters so far. The pushes, root and child lookups are derived from the node
-    /// counters, which keeps them off the hot path (see `for_each_count`);
-    /// this walks the forest.
+    /// The work counters so far. The pushes and lookups are derived from the node counters,
+    /// which keeps them off the hot path (see `for_each_count`); this walks the forest.
     pub fn counters(&self) -> PushCounters {
-        let mut pushes = 0u64;
-        let mut hash_ops = 0u64;
-        let mut lower = 0u64;
-        let lower_depth = if self.k >= 2 { self.k - 1 } else { u32::MAX };
+        let (mut pushes, mut at_roots, mut lower_starts) = (0u64, 0u64, 0u64);
         self.for_each_count(|_, depth, count| {
             pushes += count;
-            if self.starts_slab_at(depth) {
-                hash_ops += count;
-            }
-            if depth >= lower_depth {
-                lower += count;
+            if depth == 0 {
+                at_roots += count;
+            } else if depth == self.k - 1 {
+                lower_starts += count;
             }
         });
+        let shortcuts = self.shortcuts_resolved();
         PushCounters {
             pushes,
-            hash_ops,
-            // Every push but a slab start looks up a child of τ; every push counted in the
-            // lower part (depth >= k - 1) looked up a child of β.
-            child_lookups: pushes - hash_ops + lower,
+            hash_ops: at_roots + shortcuts,
+            slab_starts: at_roots + lower_starts,
+            shortcuts,
+            child_lookups: pushes - at_roots + shortcuts * u64::from(self.slab - 1),
             sibling_steps: self.sibling_steps,
         }
     }
 
-    /// Whether the pushes counted at `depth` were slab starts, each one root lookup. Every push
-    /// increments one counter (Figure 6, lines 27 and 29), at a depth that tells what it did:
-    ///
-    /// - depth 0 (a root): a slab start right after `*` (`β` null; for k = 1, every push);
-    /// - depth `k - 1` (k >= 2): a slab start after a full slab (the child of `β`, the previous
-    ///   slab's last upper node at depth `k - 2`, labeled with the new slab's first path);
-    /// - depth `1 ..= k-2`: a first slab's next paths (children of `τ`);
-    /// - depth `k ..= 2k-3`: a later slab's next paths (children of `τ` and `β`).
-    ///
-    /// So a function's root lookups are the counters at depth 0 and `k - 1` of its trees.
-    #[inline]
-    fn starts_slab_at(&self, depth: u32) -> bool {
-        depth == 0 || (self.k >= 2 && depth == self.k - 1)
-    }
-
     /// Calls `f(function, depth, count)` for every node: its tree's function, its depth (0 for
     /// a root) and its counter.
+    ///
+    /// Every push increments one counter (Figure 6, lines 27 and 29), at a depth that tells
+    /// what it did:
+    ///
+    /// - depth 0 (a root): the first item after `*`, a root lookup (for k = 1, every item);
+    /// - depth `1 ..= k-2`: the first slab's next items (a child of `τ`);
+    /// - depth `k - 1` (k >= 2): a later slab's first item, a child of the previous slab's
+    ///   upper node (Figure 6 looks up a root there too);
+    /// - depth `k ..= 2k-3`: a later slab's next items (a child of `β`).
     fn for_each_count(&self, mut f: impl FnMut(u32, u32, u64)) {
         let mut stack: Vec<(u32, u32, u32)> = self
             .roots
@@ -714,9 +802,9 @@ impl KSlabForest {
             let node = &self.nodes[at as usize];
             f(function, depth, node.count);
             let mut child = node.first_child;
-            while child != NONE {
-                stack.push((function, child, depth + 1));
-                child = self.nodes[child as usize].next_sibling;
+            while let Some(c) = real(child) {
+                stack.push((function, c, depth + 1));
+                child = self.nodes[c as usize].next_sibling;
             }
         }
     }
@@ -727,6 +815,8 @@ impl KSlabForest {
         self.nodes.capacity() * std::mem::size_of::<KsfNode>()
             + self.roots.allocation_size()
             + std::mem::size_of::<[RootSlot; ROOT_CACHE]>()
+            + self.shortcuts.allocation_size()
+            + self.slab_labels.capacity() * std::mem::size_of::<u64>()
             + std::mem::size_of::<Self>()
     }
 
@@ -738,9 +828,9 @@ impl KSlabForest {
         while let Some((at, level)) = stack.pop() {
             deepest = deepest.max(level);
             let mut child = self.nodes[at as usize].first_child;
-            while child != NONE {
-                stack.push((child, level + 1));
-                child = self.nodes[child as usize].next_sibling;
+            while let Some(c) = real(child) {
+                stack.push((c, level + 1));
+                child = self.nodes[c as usize].next_sibling;
             }
         }
         deepest
@@ -774,12 +864,22 @@ impl KSlabForest {
         out
     }
 
-    /// Hash-table operations per function (the lookups that hit each function's roots).
-    pub(crate) fn hash_ops_by_function(&self) -> HashMap<u32, u64> {
-        let mut by_function: HashMap<u32, u64> = HashMap::new();
+    /// Root lookups per function: `(hash_ops, slab_starts)`, those done (its first items
+    /// after `*`, the counters of its roots, and its shortcuts resolved) and those Figure 6
+    /// would do (one per slab: the counters at depths 0 and `k - 1`).
+    pub(crate) fn root_lookups_by_function(&self) -> HashMap<u32, (u64, u64)> {
+        let mut by_function: HashMap<u32, (u64, u64)> = self
+            .shortcuts
+            .iter()
+            .map(|(&function, &n)| (function, (n, 0)))
+            .collect();
         self.for_each_count(|function, depth, count| {
-            if self.starts_slab_at(depth) {
-                *by_function.entry(function).or_default() += count;
+            if depth == 0 || depth == self.k - 1 {
+                let entry = by_function.entry(function).or_default();
+                entry.1 += count;
+                if depth == 0 {
+                    entry.0 += count;
+                }
             }
         });
         by_function
@@ -793,8 +893,7 @@ impl KSlabForest {
     /// The first child and next sibling of arena position `at` (`None` for none).
     pub(crate) fn links(&self, at: u32) -> (Option<u32>, Option<u32>) {
         let n = &self.nodes[at as usize];
-        let some = |x: u32| (x != NONE).then_some(x);
-        (some(n.first_child), some(n.next_sibling))
+        (real(n.first_child), real(n.next_sibling))
     }
 }
 
@@ -820,12 +919,9 @@ pub struct Children<'a> {
 impl Iterator for Children<'_> {
     type Item = NodeId;
     fn next(&mut self) -> Option<NodeId> {
-        if self.at == NONE {
-            return None;
-        }
-        let id = NodeId::from_u32(self.at);
-        self.at = self.nodes[self.at as usize].next_sibling;
-        Some(id)
+        let at = real(self.at)?;
+        self.at = self.nodes[at as usize].next_sibling;
+        Some(NodeId::from_u32(at))
     }
 }
 
@@ -834,9 +930,9 @@ mod tests {
     use super::*;
 
     #[test]
-    fn node_is_24_bytes_and_cursor_16() {
+    fn node_is_24_bytes_and_cursor_12() {
         assert_eq!(std::mem::size_of::<KsfNode>(), 24);
-        assert_eq!(std::mem::size_of::<Cursor>(), 16);
+        assert_eq!(std::mem::size_of::<Cursor>(), 12);
     }
 
     #[test]

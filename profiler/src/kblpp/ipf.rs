@@ -88,8 +88,11 @@ pub struct IpfShape {
 pub struct IpfFunction {
     /// The routine.
     pub function: u32,
-    /// Hash-table operations on this function's roots (Figure 9).
+    /// Hash-table operations on this function's roots (Figure 9): one per activation and one
+    /// per shortcut resolved.
     pub hash_ops: u64,
+    /// The root lookups Figure 6 would do for this function: one per slab.
+    pub slab_starts: u64,
     /// Nodes of this function's k-SF trees (Figure 11).
     pub ksf_nodes: u64,
     /// The shape of this function's k-IPF trees.
@@ -115,8 +118,12 @@ pub struct KblppStats {
     pub k: u32,
     /// BL path ids pushed.
     pub pushes: u64,
-    /// Hash-table operations (root lookups; Figure 9 compares them with one per path for BL).
+    /// Hash-table operations done (root lookups; Figure 9 compares them with one per path for
+    /// BL): one per activation and one per shortcut resolved.
     pub hash_ops: u64,
+    /// The root lookups Figure 6 would do: one per slab (`O(1 + N/(k-1))` per activation of
+    /// `N` paths).
+    pub slab_starts: u64,
     /// Children lookups during construction (Figure 6, lines 13 and 21).
     pub child_lookups: u64,
     /// Siblings scanned over by those lookups (section 4.2's "node scans").
@@ -389,12 +396,13 @@ impl KSlabForest {
 
     /// The k-IPF from its preorder nodes and each function's range `(function, start, end)`.
     fn assemble(&self, nodes: Vec<IpfNode>, parts: Vec<(u32, u32, u32)>, g: &Grouped) -> Ipf {
-        let hash_ops_of = self.hash_ops_by_function();
+        let lookups_of = self.root_lookups_by_function();
         let functions = parts
             .into_iter()
             .map(|(function, start, end)| IpfFunction {
                 function,
-                hash_ops: hash_ops_of.get(&function).copied().unwrap_or(0),
+                hash_ops: lookups_of.get(&function).map_or(0, |l| l.0),
+                slab_starts: lookups_of.get(&function).map_or(0, |l| l.1),
                 ksf_nodes: g.ksf_nodes_of.get(&function).copied().unwrap_or(0),
                 shape: shape(&nodes[start as usize..end as usize], start as usize),
                 start,
@@ -406,6 +414,7 @@ impl KSlabForest {
             k: self.k(),
             pushes: counters.pushes,
             hash_ops: counters.hash_ops,
+            slab_starts: counters.slab_starts,
             child_lookups: counters.child_lookups,
             sibling_steps: counters.sibling_steps,
             ksf_nodes: self.len() as u64,

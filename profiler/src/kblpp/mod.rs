@@ -10,23 +10,25 @@
 //! *k-slab forest* (k-SF, Definition 3), and the k-IPF is derived from it once, at the end.
 //!
 //! **k-SF construction** ([`KSlabForest::push`], Figure 6). Between two `*`, the stream is cut
-//! into slabs of `k - 1` paths. Each slab starts at a tree root, found through the only hash
-//! table (keyed by function and BL id); the rest of the slab descends from it (`τ`, the upper
-//! part, levels `0..=k-2`). From the second slab on, each path is also appended below the last
-//! node of the previous slab (`β`, the lower part, levels `k-1..=2k-3`), and that lower node is
-//! the one counted. So a k-SF has at most `2k - 2` levels, a hash-table operation happens once
-//! every `k - 1` paths (`O(1 + N/(k-1))` per call of `N` paths), and every other step follows a
-//! first-child/next-sibling list:
+//! into slabs of `k - 1` paths. The first slab descends from a tree root, found through the
+//! only hash table (keyed by function and BL id), and is counted there (`τ`, the upper part,
+//! levels `0..=k-2`). Each later slab is appended below the last upper node of the slab before
+//! it (`β`, the lower part, levels `k-1..=2k-3`), and the lower node is the one counted. So a
+//! k-SF has at most `2k - 2` levels, and Figure 6 does a hash-table operation once every
+//! `k - 1` paths (`O(1 + N/(k-1))` per call of `N` paths). Figure 6 also walks each later
+//! slab's upper chain (`τ`) beside `β`; here a *shortcut* from the last node of a slab to its
+//! upper chain end replaces that walk (module [`forest`]), so a path is one child step, and
+//! root lookups happen once per activation and once per distinct slab pair:
 //!
 //! ```text
 //!   Example 3 (k = 4):  * | 6 2 0 | 0 2 2 | 0 0 2 | 2 0 0 | 2 3      slabs s1 .. s5
 //!
 //!   6 (1)                      0 (0)                       2 (0)
-//!   └ 2 (1)                    ├ 2 (0)                     ├ 0 (0)
-//!     └ 0 (1)     <- s1        │ └ 2 (0)                   │ └ 0 (0)
-//!       └ 0 (1)                │   └ 0 (1)   <- s2 s3      │   └ 2 (1)   <- s4 s5
-//!         └ 2 (1)              │     └ 0 (1)               │     └ 3 (1)
-//!           └ 2 (1) <- s1 s2   │       └ 2 (1)             └ 3 (0)       <- s5 (upper)
+//!   └ 2 (1)                    ├ 2 (0)                     └ 0 (0)
+//!     └ 0 (1)     <- s1        │ └ 2 (0)                     └ 0 (0)
+//!       └ 0 (1)                │   └ 0 (1)   <- s2 s3          └ 2 (1)   <- s4 s5
+//!         └ 2 (1)              │     └ 0 (1)                     └ 3 (1)
+//!           └ 2 (1) <- s1 s2   │       └ 2 (1)
 //!                              └ 0 (0)
 //!                                └ 2 (0)
 //!                                  └ 2 (1)   <- s3 s4
@@ -35,9 +37,9 @@
 //! ```
 //!
 //! Each counter counts the stream positions that ended there; upper nodes of slabs after the
-//! first are created with count 0. Definition 3 leaves out the upper nodes of the *last* slab of
-//! an activation (above, `<2, 3>`), which Figure 6 still creates; they are the only difference
-//! between Figure 6's forest and Definition 3's, and they carry count 0 (the tests check both).
+//! first are created with count 0, when a slab follows them. This is exactly Definition 3's
+//! forest (the prefix forest of the paper's list L); Figure 6 would also create the upper chain
+//! `<2, 3>` of the last slab, with count 0 (the tests check both facts).
 //!
 //! **Per-activation state.** The paper's `(n, τ, β)` is a [`Cursor`] (16 bytes, `Copy`), one
 //! per activation frame, so recursive and interleaved activations build their own slabs in the

@@ -13,7 +13,7 @@
 //!         {"ids": [2], "count": 10},
 //!         {"ids": [2, 2], "count": 9}
 //!       ],
-//!       "stats": {"hash_ops": 6, "ksf_nodes": 4, "ipf_nodes": 4, "avg_internal_degree": 1.0, "avg_leaf_depth": 1.0, "ksf_bytes": 96}
+//!       "stats": {"hash_ops": 1, "slab_starts": 6, "ksf_nodes": 4, "ipf_nodes": 4, "avg_internal_degree": 1.0, "avg_leaf_depth": 1.0, "ksf_bytes": 96}
 //! ```
 
 use serde::{Deserialize, Serialize};
@@ -35,9 +35,12 @@ pub struct IpfEntry {
 /// (equality compares their bits).
 #[derive(Clone, Copy, Debug, Default, Serialize, Deserialize)]
 pub struct KblFunctionStats {
-    /// Hash-table operations on the function's k-SF roots (one per slab of `k - 1` paths;
-    /// `bl` does one per path).
+    /// Hash-table operations on the function's k-SF roots: one per activation and one per
+    /// shortcut resolved (`bl` does one per path).
     pub hash_ops: u64,
+    /// The root lookups the paper's Figure 6 would do: one per slab of `k - 1` paths.
+    #[serde(default)]
+    pub slab_starts: u64,
     /// Nodes of its k-SF trees.
     pub ksf_nodes: u64,
     /// Nodes of its k-IPF trees (the number of `ipf` entries).
@@ -54,6 +57,7 @@ pub struct KblFunctionStats {
 impl PartialEq for KblFunctionStats {
     fn eq(&self, other: &Self) -> bool {
         self.hash_ops == other.hash_ops
+            && self.slab_starts == other.slab_starts
             && self.ksf_nodes == other.ksf_nodes
             && self.ipf_nodes == other.ipf_nodes
             && self.avg_internal_degree.to_bits() == other.avg_internal_degree.to_bits()
@@ -72,7 +76,7 @@ fn round4(x: f64) -> f64 {
 impl KblFunctionStats {
     /// The statistics, with the averages rounded to 4 decimals.
     pub fn new(
-        hash_ops: u64,
+        (hash_ops, slab_starts): (u64, u64),
         ksf_nodes: u64,
         ipf_nodes: u64,
         avg_internal_degree: f64,
@@ -81,6 +85,7 @@ impl KblFunctionStats {
     ) -> KblFunctionStats {
         KblFunctionStats {
             hash_ops,
+            slab_starts,
             ksf_nodes,
             ipf_nodes,
             avg_internal_degree: round4(avg_internal_degree),
@@ -118,9 +123,11 @@ pub(super) fn write_json(o: &mut String, f: &FunctionProfile) {
     }
     if let Some(s) = &f.kbl_stats {
         o.push_str(&format!(
-            "      \"stats\": {{\"hash_ops\": {}, \"ksf_nodes\": {}, \"ipf_nodes\": {}, \
-             \"avg_internal_degree\": {}, \"avg_leaf_depth\": {}, \"ksf_bytes\": {}}}\n",
+            "      \"stats\": {{\"hash_ops\": {}, \"slab_starts\": {}, \"ksf_nodes\": {}, \
+             \"ipf_nodes\": {}, \"avg_internal_degree\": {}, \"avg_leaf_depth\": {}, \
+             \"ksf_bytes\": {}}}\n",
             s.hash_ops,
+            s.slab_starts,
             s.ksf_nodes,
             s.ipf_nodes,
             float(s.avg_internal_degree),

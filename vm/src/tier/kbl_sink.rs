@@ -37,29 +37,39 @@ use crate::ProfileSettings;
 /// The function of [`KblSink::top`] when no frame is active: never equal to a `u16` index.
 const NO_FRAME: u32 = u32::MAX;
 
+/// [`KblSink::last`] when the running frame has no path to repeat: never a BL id (ids are
+/// below the number of paths, which fits a `u64`).
+const NO_PATH: u64 = u64::MAX;
+
+/// Repeats of the running frame's last path pushed one by one before the next ones are held
+/// back (a short run costs less pushed than held and pushed with [`KSlabForest::push_run`]).
+const PUSH_REPEATS: u64 = 8;
+
 /// The `kbl` mode's [`PathSink`]: a k-slab forest and one cursor per active frame.
 ///
 /// The running frame's cursor is kept apart from the callers' (in `top`, at a fixed place in
 /// the sink), so a path end reads and updates it without going through the stack.
 ///
-/// **Runs.** A hot loop often repeats one path (`bl` counts those with a last-path cache).
-/// The running frame's latest path id and how many times in a row it came are kept in `run`;
-/// a repeat is one comparison and one increment, and the run goes into the forest with
-/// [`KSlabForest::push_run`] (exactly its pushes one by one, in `O(k)`) when another path
-/// comes, and before any call, return, on-stack replacement or read of the forest. So the
-/// forest receives the pushes in stream order and ends up exactly as with one push per path
-/// (same nodes, counters, sibling order and work counters).
+/// **Repeats.** A hot loop often repeats one path (`bl` counts those with a last-path cache).
+/// A path is pushed when it completes, except the repeats of the running frame's previous
+/// path after the first [`PUSH_REPEATS`]: those are held back (one comparison and one
+/// increment each) and go into the forest with [`KSlabForest::push_run`] (exactly their
+/// pushes one by one, in `O(k)`) when another path comes, and before any call, return,
+/// on-stack replacement or read of the forest. So the forest receives the pushes in stream
+/// order and ends up exactly as with one push per path (same nodes, counters, sibling order
+/// and work counters).
 #[derive(Clone, Debug)]
 pub struct KblSink {
-    /// The k-SF built so far, except the pending run.
+    /// The k-SF built so far, except the held repeats.
     forest: KSlabForest,
     /// The running frame: its function as a `u32` (`NO_FRAME` when none) and its cursor.
     top: (u32, Cursor),
-    /// The running frame's pending run: a path id and how many times in a row it completed
-    /// since the forest last saw this frame (0: none, whatever the id).
-    run: (u64, u64),
+    /// The running frame's last path (`NO_PATH`: none since it started, called or returned).
+    last: u64,
+    /// Completions of `last` in a row after its first; those above [`PUSH_REPEATS`] are held.
+    repeats: u64,
     /// The callers' `top`s, innermost last (the first one entered is `NO_FRAME`'s); their
-    /// runs were pushed when they called.
+    /// repeats were pushed when they called.
     stack: Vec<(u32, Cursor)>,
 }
 
@@ -76,12 +86,13 @@ impl KblSink {
         KblSink {
             forest,
             top,
-            run: (0, 0),
+            last: NO_PATH,
+            repeats: 0,
             stack: Vec::with_capacity(64),
         }
     }
 
-    /// The forest with every path completed so far (the pending run pushed first).
+    /// The forest with every path completed so far (the held repeats pushed first).
     pub fn finish(&mut self) -> &KSlabForest {
         self.flush();
         &self.forest
@@ -93,24 +104,24 @@ impl KblSink {
         saved + usize::from(self.top.0 != NO_FRAME)
     }
 
-    /// Pushes the running frame's pending run into the forest.
+    /// Pushes the running frame's held repeats and forgets its last path (the frame is about
+    /// to change, or the forest to be read).
     #[inline(always)]
     fn flush(&mut self) {
-        let (id, n) = std::mem::take(&mut self.run);
-        if n != 0 {
-            self.push_run(id, n);
+        if self.repeats > PUSH_REPEATS {
+            self.push_held();
         }
+        self.repeats = 0;
+        self.last = NO_PATH;
     }
 
-    /// Pushes `n` (at least 1) completions of `id` by the running frame.
-    #[inline(always)]
-    fn push_run(&mut self, id: u64, n: u64) {
-        let key = RootKey::new(self.top.0, id);
-        if n == 1 {
-            self.forest.push(&mut self.top.1, key);
-        } else {
-            self.forest.push_run(&mut self.top.1, key, n);
-        }
+    /// Pushes the held repeats of `last` (those above [`PUSH_REPEATS`]).
+    #[inline(never)]
+    fn push_held(&mut self) {
+        let key = RootKey::new(self.top.0, self.last);
+        let held = self.repeats - PUSH_REPEATS;
+        self.repeats = 0;
+        self.forest.push_run(&mut self.top.1, key, held);
     }
 
     /// The path of `func` arrived with no matching frame on top: a fresh sequence for it, in
@@ -120,18 +131,28 @@ impl KblSink {
     fn unbalanced(&mut self, func: FuncIdx, id: u64) {
         self.flush();
         self.top = (u32::from(func.0), self.forest.start());
-        self.run = (id, 1);
+        self.advance(id);
     }
 
-    /// A path of the running frame other than its pending run's: pushes the run, starts
-    /// another. Out of line, so that a repeat (the caller's other branch) needs no registers
-    /// saved.
+    /// A path of the running frame other than its last one: pushes the held repeats, then the
+    /// path.
     #[inline(never)]
-    fn new_run(&mut self, id: u64) {
-        let (last, n) = std::mem::replace(&mut self.run, (id, 1));
-        if n != 0 {
-            self.push_run(last, n);
+    fn advance(&mut self, id: u64) {
+        if self.repeats > PUSH_REPEATS {
+            self.push_held();
         }
+        self.repeats = 0;
+        self.last = id;
+        self.forest
+            .push(&mut self.top.1, RootKey::new(self.top.0, id));
+    }
+
+    /// Pushes a path of the running frame (out of line, so that a held repeat, the caller's
+    /// other branch, needs no registers saved).
+    #[inline(never)]
+    fn push(&mut self, id: u64) {
+        self.forest
+            .push(&mut self.top.1, RootKey::new(self.top.0, id));
     }
 }
 
@@ -159,11 +180,13 @@ impl PathSink for KblSink {
     fn on_path(&mut self, func: FuncIdx, id: u64) {
         if self.top.0 != u32::from(func.0) {
             self.unbalanced(func, id);
-        } else if self.run.0 == id {
-            // Also right when the run is empty: it becomes one completion of `id`.
-            self.run.1 += 1;
+        } else if self.last != id {
+            self.advance(id);
         } else {
-            self.new_run(id);
+            self.repeats += 1;
+            if self.repeats <= PUSH_REPEATS {
+                self.push(id);
+            }
         }
     }
 }
@@ -236,7 +259,7 @@ pub fn kbl_profiles(
                 });
             }
             stats = KblFunctionStats::new(
-                f.hash_ops,
+                (f.hash_ops, f.slab_starts),
                 f.ksf_nodes,
                 f.shape.nodes,
                 f.shape.avg_internal_degree,
