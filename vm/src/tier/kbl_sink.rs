@@ -134,12 +134,14 @@ impl KblSink {
         self.advance(id);
     }
 
-    /// A path of the running frame other than its last one: pushes the held repeats, then the
-    /// path.
+    /// A path of the running frame other than its last one: pushes the held repeats (in
+    /// another function, so that this one calls nothing on its common path and saves no
+    /// registers), then the path.
     #[inline(never)]
     fn advance(&mut self, id: u64) {
         if self.repeats > PUSH_REPEATS {
-            self.push_held();
+            self.advance_after_held(id);
+            return;
         }
         self.repeats = 0;
         self.last = id;
@@ -147,12 +149,21 @@ impl KblSink {
             .push(&mut self.top.1, RootKey::new(self.top.0, id));
     }
 
-    /// Pushes a path of the running frame (out of line, so that a held repeat, the caller's
-    /// other branch, needs no registers saved).
+    /// [`advance`](Self::advance) after held repeats.
     #[inline(never)]
-    fn push(&mut self, id: u64) {
+    fn advance_after_held(&mut self, id: u64) {
+        self.push_held();
+        self.last = id;
         self.forest
             .push(&mut self.top.1, RootKey::new(self.top.0, id));
+    }
+
+    /// Pushes a repeat of the running frame's last path (out of line, so that a held repeat,
+    /// the caller's other branch, needs no registers saved).
+    #[inline(never)]
+    fn push_repeat(&mut self) {
+        self.forest
+            .push(&mut self.top.1, RootKey::new(self.top.0, self.last));
     }
 }
 
@@ -185,7 +196,7 @@ impl PathSink for KblSink {
         } else {
             self.repeats += 1;
             if self.repeats <= PUSH_REPEATS {
-                self.push(id);
+                self.push_repeat();
             }
         }
     }
