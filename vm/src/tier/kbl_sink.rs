@@ -52,7 +52,7 @@ const PUSH_REPEATS: u64 = 8;
 ///
 /// **Repeats.** A hot loop often repeats one path (`bl` counts those with a last-path cache).
 /// A path is pushed when it completes, except the repeats of the running frame's previous
-/// path after the first [`PUSH_REPEATS`]: those are held back (one comparison and one
+/// path after the first 8 (`PUSH_REPEATS`): those are held back (one comparison and one
 /// increment each) and go into the forest with [`KSlabForest::push_run`] (exactly their
 /// pushes one by one, in `O(k)`) when another path comes, and before any call, return,
 /// on-stack replacement or read of the forest. So the forest receives the pushes in stream
