@@ -303,6 +303,9 @@ pub struct KSlabForest {
     k: u32,
     /// Items per slab: `k - 1`, or 1 when `k = 1`.
     slab: u32,
+    /// The depth of the last node of a later slab, where a shortcut is kept: `2k - 3`
+    /// (`u32::MAX` for `k = 1`, which has no later slab).
+    last_depth: u32,
     /// How children are ordered.
     siblings: Siblings,
     /// `siblings.move_after()`, cached for the scan loop.
@@ -341,6 +344,7 @@ impl KSlabForest {
         KSlabForest {
             k,
             slab: (k - 1).max(1),
+            last_depth: (2 * k).checked_sub(3).unwrap_or(u32::MAX),
             siblings,
             move_after: siblings.move_after(),
             nodes: Vec::new(),
@@ -463,7 +467,7 @@ impl KSlabForest {
             // k = 1, at the root), whose shortcut it followed already resolved; it added no
             // node, and no scan of it reached `move_after` (their sum did not), so none moved.
             if *cursor == start
-                && (self.k == 1 || start.depth == 2 * self.k - 3)
+                && (self.k == 1 || start.depth == self.last_depth)
                 && self.nodes.len() == before.0
                 && self.shortcuts_resolved() == before.2
                 && stepped < u64::from(self.move_after)
@@ -486,7 +490,7 @@ impl KSlabForest {
         cursor.at == NONE
             || self.k == 1
             || cursor.depth == self.k - 2
-            || cursor.depth == 2 * self.k - 3
+            || cursor.depth == self.last_depth
     }
 
     /// Shortcuts resolved so far, all functions (a sum over a map of one entry per function).
@@ -544,7 +548,7 @@ impl KSlabForest {
                 depth: 0,
                 function: key.function,
             };
-        } else if cursor.depth == 2 * self.k - 3 {
+        } else if cursor.depth == self.last_depth {
             // Lines 6-11 and 21-27: a slab after a later slab; `β` starts at the upper node
             // of the slab that ended (`τ`), its last node's shortcut.
             let upper = self.shortcut(cursor.at, cursor.function);

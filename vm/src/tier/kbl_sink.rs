@@ -145,8 +145,7 @@ impl KblSink {
         }
         self.repeats = 0;
         self.last = id;
-        self.forest
-            .push(&mut self.top.1, RootKey::new(self.top.0, id));
+        self.push(id);
     }
 
     /// [`advance`](Self::advance) after held repeats.
@@ -154,16 +153,21 @@ impl KblSink {
     fn advance_after_held(&mut self, id: u64) {
         self.push_held();
         self.last = id;
-        self.forest
-            .push(&mut self.top.1, RootKey::new(self.top.0, id));
+        self.push(id);
     }
 
     /// Pushes a repeat of the running frame's last path (out of line, so that a held repeat,
     /// the caller's other branch, needs no registers saved).
     #[inline(never)]
     fn push_repeat(&mut self) {
+        self.push(self.last);
+    }
+
+    /// Pushes a completion of `id` by the running frame.
+    #[inline(always)]
+    fn push(&mut self, id: u64) {
         self.forest
-            .push(&mut self.top.1, RootKey::new(self.top.0, self.last));
+            .push(&mut self.top.1, RootKey::new(self.top.0, id));
     }
 }
 
