@@ -18,6 +18,7 @@ pub mod printf;
 pub mod probes;
 pub mod profile;
 pub mod run;
+pub mod run_stats;
 pub mod signals;
 pub mod tier;
 pub mod trap;
@@ -106,6 +107,9 @@ pub struct RunResult {
     /// [`RunOptions::collect_profile`] asked for it (also after a trap or an interrupt, then
     /// marked incomplete).
     pub profile: Option<profile::Profile>,
+    /// The tier-ups done during the run and the time they took (zero for `none`, `edge` and
+    /// `trace`, which never tier up).
+    pub tier_ups: tier::tiering::TierUpStats,
 }
 
 /// Compiles and runs a program; its stdout bytes go to `stdout` (flushed also on traps).
@@ -125,6 +129,7 @@ pub fn run_source(
             exit_status: EXIT_COMPILE_ERROR,
             stderr: diags.render(file_name, source),
             profile: None,
+            tier_ups: Default::default(),
         },
     }
 }

@@ -11,6 +11,7 @@ use crate::probes::{NoProbes, Probes};
 use crate::profile::{FunctionProfile, Mode, Profile};
 use crate::tier::cfg_build::FunctionCfg;
 use crate::tier::sinks::{BlCounts, BlProbes, EdgeProbes, TierSettings};
+use crate::tier::tiering::TierUpStats;
 use crate::tier::trace_sink::TraceProbes;
 use crate::trap::{Trap, TrapKind};
 use crate::{RunOptions, RunResult, EXIT_RUNTIME_ERROR};
@@ -29,11 +30,7 @@ pub fn run_program(
     stdout: &mut dyn Write,
 ) -> RunResult {
     if let Err(e) = lang::bytecode::verify::verify(program) {
-        return RunResult {
-            exit_status: EXIT_RUNTIME_ERROR,
-            stderr: format!("{file_name}: internal error: {e}\n"),
-            profile: None,
-        };
+        return internal_error(file_name, &e.to_string());
     }
     let settings = options.profile;
     let tiering = TierSettings {
@@ -42,58 +39,66 @@ pub fn run_program(
     };
     let mut machine = Machine::new(program, options.max_depth);
     let m = &mut machine;
-    match settings.mode {
+    let run = match settings.mode {
         Mode::None => {
             let (result, _) = execute(m, NoProbes, stdout);
-            finish(file_name, result, None, Vec::new())
+            return finish(file_name, SinkRun::without_profile(result), None);
         }
         Mode::Edge => {
             let probes = EdgeProbes::new(program, m.branch_counts().clone());
             let (result, _) = execute(m, probes, stdout);
-            let functions: ProfileBuilder<'_> = Box::new(|| untiered_profiles(program, options));
-            finish(file_name, result, Some((options, functions)), Vec::new())
+            SinkRun {
+                result,
+                warnings: Vec::new(),
+                tier_ups: TierUpStats::default(),
+                functions: Box::new(|| untiered_profiles(program, options)),
+            }
         }
         Mode::Bl => {
             let counts = m.branch_counts().clone();
             let probes = BlProbes::new(program, tiering, BlCounts::default(), counts);
             let (result, probes) = execute(m, probes, stdout);
-            let warnings = probes.warnings().to_vec();
-            let functions: ProfileBuilder<'_> = Box::new(move || {
-                let counts = probes.sink.by_function(program.functions.len());
-                probes.function_profiles(&counts)
-            });
-            finish(file_name, result, Some((options, functions)), warnings)
+            SinkRun {
+                result,
+                warnings: probes.warnings().to_vec(),
+                tier_ups: probes.tier_up_stats(),
+                functions: Box::new(move || {
+                    let counts = probes.sink.by_function(program.functions.len());
+                    probes.function_profiles(&counts)
+                }),
+            }
         }
         Mode::Kiter => match crate::tier::kiter_sink::run(m, program, &settings, stdout) {
-            Ok((result, warnings, functions)) => {
-                finish(file_name, result, Some((options, functions)), warnings)
-            }
-            Err(e) => RunResult {
-                exit_status: EXIT_RUNTIME_ERROR,
-                stderr: format!("{file_name}: internal error: {e}\n"),
-                profile: None,
-            },
+            Ok(run) => run,
+            Err(e) => return internal_error(file_name, &e),
         },
-        Mode::Kbl => {
-            let (result, warnings, functions) =
-                crate::tier::kbl_sink::run(m, program, &settings, stdout);
-            finish(file_name, result, Some((options, functions)), warnings)
-        }
+        Mode::Kbl => crate::tier::kbl_sink::run(m, program, &settings, stdout),
         Mode::Trace => match TraceProbes::new(program, settings.path_ends) {
             Ok(probes) => {
                 let (result, mut probes) = execute(m, probes, stdout);
                 probes.close_unfinished();
                 let mut warnings = probes.errors.clone();
                 warnings.truncate(20);
-                let functions: ProfileBuilder<'_> = Box::new(move || probes.function_profiles());
-                finish(file_name, result, Some((options, functions)), warnings)
+                SinkRun {
+                    result,
+                    warnings,
+                    tier_ups: TierUpStats::default(),
+                    functions: Box::new(move || probes.function_profiles()),
+                }
             }
-            Err(e) => RunResult {
-                exit_status: EXIT_RUNTIME_ERROR,
-                stderr: format!("{file_name}: internal error: cannot instrument: {e}\n"),
-                profile: None,
-            },
+            Err(e) => return internal_error(file_name, &format!("cannot instrument: {e}")),
         },
+    };
+    finish(file_name, run, Some(options))
+}
+
+/// The result of a run that could not start: an internal error of the VM.
+fn internal_error(file_name: &str, message: &str) -> RunResult {
+    RunResult {
+        exit_status: EXIT_RUNTIME_ERROR,
+        stderr: format!("{file_name}: internal error: {message}\n"),
+        profile: None,
+        tier_ups: TierUpStats::default(),
     }
 }
 
@@ -132,22 +137,39 @@ fn untiered_profiles(
 /// Assembles the functions' profiles (only called when the profile is wanted).
 pub type ProfileBuilder<'a> = Box<dyn FnOnce() -> Result<Vec<FunctionProfile>, String> + 'a>;
 
-/// What a mode's run gives back: how the program ended, the profiler's warnings, and how to
-/// build the profile.
-pub type SinkRun<'a> = (Result<Exit, Trap>, Vec<String>, ProfileBuilder<'a>);
+/// What a mode's run gives back: how the program ended, the profiler's warnings, what tiering
+/// cost, and how to build the profile.
+pub struct SinkRun<'a> {
+    /// How the program ended.
+    pub result: Result<Exit, Trap>,
+    /// The profiler's warnings (a function it could not instrument), one line each.
+    pub warnings: Vec<String>,
+    /// The tier-ups done and their time.
+    pub tier_ups: TierUpStats,
+    /// Builds the functions' profiles (called only when the profile is wanted).
+    pub functions: ProfileBuilder<'a>,
+}
 
-/// The run's result: exit status, stderr text and profile.
-fn finish(
-    file_name: &str,
-    result: Result<Exit, Trap>,
-    profile: Option<(&RunOptions, ProfileBuilder<'_>)>,
-    warnings: Vec<String>,
-) -> RunResult {
+impl SinkRun<'_> {
+    /// The run of a mode that profiles nothing (`none`).
+    fn without_profile(result: Result<Exit, Trap>) -> Self {
+        SinkRun {
+            result,
+            warnings: Vec::new(),
+            tier_ups: TierUpStats::default(),
+            functions: Box::new(|| Ok(Vec::new())),
+        }
+    }
+}
+
+/// The run's result: exit status, stderr text, tier-up costs and profile (if `options` asks
+/// for one).
+fn finish(file_name: &str, run: SinkRun<'_>, options: Option<&RunOptions>) -> RunResult {
     let mut stderr = String::new();
-    for w in &warnings {
+    for w in &run.warnings {
         stderr.push_str(&format!("{file_name}: warning: {w}\n"));
     }
-    let (exit_status, complete) = match &result {
+    let (exit_status, complete) = match &run.result {
         Ok(exit) => (exit.status(), true),
         Err(trap) => {
             stderr.push_str(&trap.render(file_name));
@@ -157,9 +179,9 @@ fn finish(
             }
         }
     };
-    let profile = profile
-        .filter(|(options, _)| options.collect_profile)
-        .and_then(|(options, functions)| match functions() {
+    let profile = options
+        .filter(|options| options.collect_profile)
+        .and_then(|options| match (run.functions)() {
             Ok(functions) => {
                 let s = options.profile;
                 let mut p = Profile::new(file_name, s.mode, s.path_ends, s.tier_up, complete);
@@ -176,5 +198,6 @@ fn finish(
         exit_status,
         stderr,
         profile,
+        tier_ups: run.tier_ups,
     }
 }

@@ -15,6 +15,7 @@ use std::path::{Path, PathBuf};
 use clap::{Args, Parser, Subcommand};
 use profiler::PathEnds;
 use vm::profile::report::{self, ReportOptions};
+use vm::run_stats::RunStats;
 use vm::{
     Mode, ProfileSettings, RunOptions, DEFAULT_MAX_DEPTH, DEFAULT_TIER_UP, EXIT_COMPILE_ERROR,
     EXIT_NO_INPUT,
@@ -44,9 +45,10 @@ pub struct Cli {
 /// Options of a run (the default command).
 #[derive(Args, Debug)]
 pub struct RunArgs {
-    /// The program to run (C-subset source; any extension).
+    /// The program to run (C-subset source; any extension). A program is one file for now:
+    /// giving several is refused with a clear message.
     #[arg(required = true, value_name = "FILE")]
-    file: Option<PathBuf>,
+    files: Vec<PathBuf>,
     /// Maximum number of active calls, `main` included; a deeper call stops the program with a
     /// runtime error.
     #[arg(long, value_name = "N", default_value_t = DEFAULT_MAX_DEPTH)]
@@ -72,6 +74,11 @@ pub struct RunArgs {
     /// or an interrupt (then marked `"complete": false`).
     #[arg(long, value_name = "FILE")]
     profile_out: Option<PathBuf>,
+    /// Write the run's statistics as JSON to FILE: exit status, tier-ups and the time they
+    /// took, run time and peak memory (docs/profile-format.md, "Run statistics"); `vmrun
+    /// bench` reads them.
+    #[arg(long, value_name = "FILE")]
+    stats_out: Option<PathBuf>,
     /// Print the human report (hot paths per function as source lines) to stderr, or with
     /// `--report=FILE` to FILE.
     #[arg(
@@ -185,9 +192,19 @@ pub fn read_source(path: &Path) -> Result<String, i32> {
 }
 
 fn run(args: &RunArgs) -> i32 {
-    let Some(path) = &args.file else {
-        return vm::EXIT_USAGE;
+    let path = match args.files.as_slice() {
+        [] => return vm::EXIT_USAGE,
+        [path] => path,
+        several => {
+            let names: Vec<String> = several.iter().map(|p| p.display().to_string()).collect();
+            eprintln!(
+                "vmrun: a program of several files ({}) is not supported yet: give one file",
+                names.join(", ")
+            );
+            return vm::EXIT_USAGE;
+        }
     };
+    let started = std::time::Instant::now();
     let source = match read_source(path) {
         Ok(s) => s,
         Err(code) => return code,
@@ -221,12 +238,15 @@ fn run(args: &RunArgs) -> i32 {
         eprintln!("vmrun: {name}: compile error");
     }
     let mut status = result.exit_status;
+    let mut write = |out: &Path, text: String| {
+        if let Err(e) = std::fs::write(out, text) {
+            eprintln!("vmrun: cannot write {}: {e}", out.display());
+            status = status.max(1);
+        }
+    };
     if let Some(profile) = &result.profile {
         if let Some(out) = &args.profile_out {
-            if let Err(e) = std::fs::write(out, profile.to_json()) {
-                eprintln!("vmrun: cannot write {}: {e}", out.display());
-                status = status.max(1);
-            }
+            write(out, profile.to_json());
         }
         if let Some(out) = &args.report {
             let text = report::render(
@@ -238,11 +258,15 @@ fn run(args: &RunArgs) -> i32 {
             );
             if out.as_os_str() == "-" {
                 eprint!("{text}");
-            } else if let Err(e) = std::fs::write(out, text) {
-                eprintln!("vmrun: cannot write {}: {e}", out.display());
-                status = status.max(1);
+            } else {
+                write(out, text);
             }
         }
+    }
+    if let Some(out) = &args.stats_out {
+        let seconds = started.elapsed().as_secs_f64();
+        let stats = RunStats::new(&name, args.profile.mode, args.profile.k, &result, seconds);
+        write(out, stats.to_json());
     }
     status
 }

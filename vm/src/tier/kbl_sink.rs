@@ -28,10 +28,9 @@ use lang::bytecode::{FuncIdx, Program};
 use profiler::kblpp::{Cursor, Ipf, KSlabForest, RootKey, Siblings};
 
 use super::sinks::{BlProbes, PathSink, TierSettings};
-use crate::interp::{Exit, Machine};
+use crate::interp::Machine;
 use crate::profile::{FunctionProfile, IpfEntry, KblFunctionStats};
-use crate::run::{execute, ProfileBuilder};
-use crate::trap::Trap;
+use crate::run::{execute, SinkRun};
 use crate::ProfileSettings;
 
 /// The function of [`KblSink::top`] when no frame is active: never equal to a `u16` index.
@@ -215,7 +214,7 @@ pub fn run<'p>(
     program: &'p Program,
     settings: &ProfileSettings,
     stdout: &mut dyn Write,
-) -> (Result<Exit, Trap>, Vec<String>, ProfileBuilder<'p>) {
+) -> SinkRun<'p> {
     let tiering = TierSettings {
         threshold: settings.tier_up,
         path_ends: settings.path_ends,
@@ -223,13 +222,16 @@ pub fn run<'p>(
     let counts = m.branch_counts().clone();
     let probes = BlProbes::new(program, tiering, KblSink::new(settings.k), counts);
     let (result, probes) = execute(m, probes, stdout);
-    let warnings = probes.warnings().to_vec();
-    let functions: ProfileBuilder<'p> = Box::new(move || {
-        let mut probes = probes;
-        let ipf = probes.sink.finish().to_ipf();
-        kbl_profiles(&probes, &ipf, program.functions.len())
-    });
-    (result, warnings, functions)
+    SinkRun {
+        result,
+        warnings: probes.warnings().to_vec(),
+        tier_ups: probes.tier_up_stats(),
+        functions: Box::new(move || {
+            let mut probes = probes;
+            let ipf = probes.sink.finish().to_ipf();
+            kbl_profiles(&probes, &ipf, program.functions.len())
+        }),
+    }
 }
 
 /// The `(id, count)` pairs of the k-IPF's first level (the BL path counts) of every function,

@@ -26,11 +26,11 @@ use profiler::{Block, Edge, PathEnds};
 use super::cfg_build::FunctionCfg;
 use super::codegen::{instrument, ProbeCode};
 use super::kiter::KiterRuntime;
-use super::tiering::Tiering;
+use super::tiering::{TierUpStats, Tiering};
 use crate::branch_counts::BranchCounts;
 use crate::interp::{Machine, Version};
 use crate::probes::{Osr, Probes};
-use crate::run::{execute, ProfileBuilder, SinkRun};
+use crate::run::{execute, SinkRun};
 use crate::ProfileSettings;
 
 /// A function with instrumented code.
@@ -80,8 +80,9 @@ impl<'p> KiterProbes<'p> {
     #[cold]
     #[inline(never)]
     fn tier_up(&mut self, f: FuncIdx) {
+        let started = std::time::Instant::now();
         let made = self.make_version(f);
-        self.tiering.install(f, made);
+        self.tiering.install(f, made, started);
     }
 
     fn make_version(&mut self, f: FuncIdx) -> Result<(Tiered, Version), String> {
@@ -157,6 +158,11 @@ impl<'p> KiterProbes<'p> {
     pub fn warnings(&self) -> &[String] {
         &self.tiering.warnings
     }
+
+    /// The tier-ups done so far and the time they took.
+    pub fn tier_up_stats(&self) -> TierUpStats {
+        self.tiering.stats
+    }
 }
 
 impl Probes for KiterProbes<'_> {
@@ -227,12 +233,15 @@ pub fn run<'p>(
         counts,
     )?;
     let (result, probes) = execute(m, probes, stdout);
-    let warnings = probes.warnings().to_vec();
-    let functions: ProfileBuilder<'p> = Box::new(move || {
-        probes
-            .runtime
-            .into_profiles(program, |f| probes.tiered_up_at(f))
-            .map_err(|e| e.to_string())
-    });
-    Ok((result, warnings, functions))
+    Ok(SinkRun {
+        result,
+        warnings: probes.warnings().to_vec(),
+        tier_ups: probes.tier_up_stats(),
+        functions: Box::new(move || {
+            probes
+                .runtime
+                .into_profiles(program, |f| probes.tiered_up_at(f))
+                .map_err(|e| e.to_string())
+        }),
+    })
 }

@@ -16,7 +16,7 @@ use profiler::path_hash::PathKeyHash;
 use profiler::PathEnds;
 
 use super::tier0::Tier0;
-use super::tiering::Tiering;
+use super::tiering::{TierUpStats, Tiering};
 use super::tierup::{tier_up_bl, TieredBl};
 use crate::branch_counts::BranchCounts;
 use crate::interp::Version;
@@ -233,6 +233,7 @@ impl<'p, S: PathSink> BlProbes<'p, S> {
     #[cold]
     #[inline(never)]
     fn tier_up(&mut self, f: FuncIdx) {
+        let started = std::time::Instant::now();
         let t = &self.tiering;
         let func = &t.program.functions[f.index()];
         let profile = |fc: &super::cfg_build::FunctionCfg| t.tier0.edge_profile(f, fc);
@@ -245,7 +246,7 @@ impl<'p, S: PathSink> BlProbes<'p, S> {
         let index = t.next_version_index();
         let heat = t.tier0.heat[f.index()];
         let made = tier_up_bl(f, func, self.settings.path_ends, edges, index, heat);
-        self.tiering.install(f, made);
+        self.tiering.install(f, made, started);
     }
 
     /// The profile of every function, in program order: a tiered-up function's counted
@@ -290,6 +291,11 @@ impl<'p, S: PathSink> BlProbes<'p, S> {
     /// Tier-up failures, one line each.
     pub fn warnings(&self) -> &[String] {
         &self.tiering.warnings
+    }
+
+    /// The tier-ups done so far and the time they took.
+    pub fn tier_up_stats(&self) -> TierUpStats {
+        self.tiering.stats
     }
 }
 

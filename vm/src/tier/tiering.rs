@@ -6,6 +6,7 @@
 //! `kiter`); [`Tiering::install`] records the outcome.
 
 use std::collections::VecDeque;
+use std::time::{Duration, Instant};
 
 use lang::bytecode::{FuncIdx, Program};
 
@@ -42,6 +43,19 @@ pub struct Tiering<'p, T> {
     versions_made: u32,
     /// Tier-up failures, one line each.
     pub warnings: Vec<String>,
+    /// How many tier-ups were done and how long they took.
+    pub stats: TierUpStats,
+}
+
+/// What tiering cost a run: the tier-ups done (successful or not) and the wall time spent in
+/// them (building the CFG, numbering, planning and generating the instrumented code).
+/// `vmrun --stats-out` writes it; `vmrun bench` reports it per program and mode.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct TierUpStats {
+    /// Functions tiered up (or that failed to).
+    pub count: u32,
+    /// Total time spent tiering up.
+    pub time: Duration,
 }
 
 impl<'p, T> Tiering<'p, T> {
@@ -57,6 +71,7 @@ impl<'p, T> Tiering<'p, T> {
             ready: VecDeque::new(),
             versions_made: 0,
             warnings: Vec::new(),
+            stats: TierUpStats::default(),
         }
     }
 
@@ -89,9 +104,11 @@ impl<'p, T> Tiering<'p, T> {
         self.program.functions.len() as u32 + self.versions_made
     }
 
-    /// Records the outcome of tiering `f` up: its instrumented version is queued for the loop,
-    /// or the failure reported, and `f` stays at tier 0 for good.
-    pub fn install(&mut self, f: FuncIdx, made: Result<(T, Version), String>) {
+    /// Records the outcome of tiering `f` up, begun at `started`: its instrumented version is
+    /// queued for the loop, or the failure reported, and `f` stays at tier 0 for good.
+    pub fn install(&mut self, f: FuncIdx, made: Result<(T, Version), String>, started: Instant) {
+        self.stats.count += 1;
+        self.stats.time += started.elapsed();
         match made {
             Ok((tiered, version)) => {
                 self.versions_made += 1;
