@@ -4,6 +4,7 @@
 //! Exit statuses: the program's own (0..=255), or 2 for a usage error, 65 when the program does
 //! not compile, 66 when the file cannot be read, 70 after a runtime error.
 
+mod bench;
 mod cfg;
 mod disasm;
 mod forest;
@@ -115,7 +116,18 @@ pub struct ModeSpec {
 /// The largest `K` of `kbl:K` and `kiter:K`.
 const MAX_K: u32 = 64;
 
-fn parse_mode(s: &str) -> Result<ModeSpec, String> {
+impl std::fmt::Display for ModeSpec {
+    /// The `--profile` value: `bl`, `kbl:8`.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.mode {
+            Mode::Kbl | Mode::Kiter => write!(f, "{}:{}", self.mode, self.k),
+            _ => write!(f, "{}", self.mode),
+        }
+    }
+}
+
+/// Parses a `--profile` value (`none`, `bl`, `kbl:8`, ...).
+pub(crate) fn parse_mode(s: &str) -> Result<ModeSpec, String> {
     let (name, k) = match s.split_once(':') {
         Some((name, k)) => (name, Some(k)),
         None => (s, None),
@@ -156,6 +168,9 @@ enum Command {
     /// Static path counts of every function of a program: Ball-Larus and k-iteration paths for
     /// each K of a range (see `vmrun paths --help`).
     Paths(paths::PathsArgs),
+    /// Run a benchmark suite under every profiling mode: overheads, profile statistics and the
+    /// papers' figures (see `vmrun bench --help`).
+    Bench(bench::BenchArgs),
 }
 
 /// Parses the command line, runs the command and returns the exit status.
@@ -166,6 +181,7 @@ pub fn main() -> i32 {
         Some(Command::Cfg(args)) => cfg::run(&args),
         Some(Command::Forest(args)) => forest::run(&args),
         Some(Command::Paths(args)) => paths::run(&args),
+        Some(Command::Bench(args)) => bench::run(&args),
         None => run(&cli.run),
     }
 }

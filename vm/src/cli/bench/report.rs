@@ -1,0 +1,479 @@
+//! The human side of a benchmark's results: the summary printed on the terminal (overheads
+//! against `none` and `bl`, the goals, the failures) and `report.md`, which adds every figure
+//! (its chart and its table), Roy & Srikant's static path counts, memory, tier-up times and
+//! the profiles' statistics, under a header saying what was run, where and when.
+
+use std::fmt::Write as _;
+
+use super::figures::{figures, goals, Figure, Goal};
+use super::results::{BenchResults, CellStatus, Metric, ProgramResult};
+use super::table::{count, fixed, Table};
+
+/// A figure as a table: one row per program (loop-heavy ones marked `*`) and mean, one
+/// column per series.
+pub fn figure_table(figure: &Figure, results: &BenchResults) -> Table {
+    let mut t = Table::new(
+        std::iter::once("program".to_string()).chain(figure.series.iter().map(|s| s.name.clone())),
+    );
+    for (i, category) in figure.categories.iter().enumerate() {
+        let name = match results.programs.get(i) {
+            Some(p) if i < figure.programs => program_label(p),
+            _ => category.clone(),
+        };
+        let mut row = vec![name];
+        row.extend(
+            figure
+                .series
+                .iter()
+                .map(|s| fixed(s.values[i], figure.decimals)),
+        );
+        t.row(row);
+    }
+    t
+}
+
+/// A program's name, with `*` when it is loop-heavy.
+fn program_label(p: &ProgramResult) -> String {
+    if p.loop_heavy == Some(true) {
+        format!("{} *", p.name)
+    } else {
+        p.name.clone()
+    }
+}
+
+/// The overhead table: `none`'s median time (or instructions) and every mode relative to it.
+fn overhead_table(results: &BenchResults, overhead: &Figure) -> Table {
+    let metric = results.metric();
+    let mut t = figure_table(overhead, results);
+    let unit = match metric {
+        Metric::Instructions => "none (M instr.)".to_string(),
+        _ => format!("none {} (s)", metric.name()),
+    };
+    t.header.insert(1, unit);
+    for (i, row) in t.rows.iter_mut().enumerate() {
+        let value = results
+            .programs
+            .get(i)
+            .filter(|_| i < overhead.programs)
+            .and_then(|p| p.cell("none"))
+            .and_then(|c| c.value(metric))
+            .map(|v| match metric {
+                Metric::Instructions => v / 1e6,
+                _ => v,
+            });
+        row.insert(1, fixed(value, 3));
+    }
+    t
+}
+
+/// One line per goal: the median ratio, the limit, met or not, and the worst program.
+fn goal_lines(goals: &[Goal], metric: Metric) -> Vec<String> {
+    goals
+        .iter()
+        .map(|g| {
+            let shown: Vec<String> = g
+                .medians
+                .iter()
+                .map(|(m, v)| format!("{} {}", fixed(*v, 3), m.name()))
+                .collect();
+            let verdict = match g.median(metric) {
+                Some(v) if v <= g.limit => "met",
+                Some(_) => "NOT MET",
+                None => "not measured",
+            };
+            let worst = g
+                .worst
+                .as_ref()
+                .map(|(name, r)| format!("; worst {name} {r:.3}"))
+                .unwrap_or_default();
+            format!(
+                "{} / {} <= {:.2}: median {} over {} loop-heavy programs: {verdict} (in {}){worst}",
+                g.mode,
+                g.base,
+                g.limit,
+                shown.join(", "),
+                g.programs,
+                metric.name()
+            )
+        })
+        .collect()
+}
+
+/// Every failed cell and program, one line each.
+fn failures(results: &BenchResults) -> Vec<String> {
+    let mut out = Vec::new();
+    for p in &results.programs {
+        if let Some(why) = &p.failure {
+            out.push(format!("{}: program failed: {why}", p.name));
+            continue;
+        }
+        for c in &p.cells {
+            if !matches!(c.status, CellStatus::Ok | CellStatus::NotRun) {
+                let status = serde_json::to_value(c.status)
+                    .ok()
+                    .and_then(|v| v.as_str().map(str::to_string))
+                    .unwrap_or_default();
+                out.push(format!(
+                    "{} {}: {status}: {}",
+                    p.name,
+                    c.mode,
+                    c.message.as_deref().unwrap_or("")
+                ));
+            }
+        }
+    }
+    out
+}
+
+/// One line on how instructions were counted, or why not.
+fn instructions_line(results: &BenchResults) -> String {
+    let s = &results.settings;
+    match (s.instructions.as_str(), &s.instructions_note) {
+        ("none", Some(note)) => format!("instructions: not counted: {note}"),
+        ("none", None) => "instructions: not counted".to_string(),
+        (tool, _) => format!("instructions: counted by {tool}"),
+    }
+}
+
+/// The terminal summary.
+pub fn terminal(results: &BenchResults) -> String {
+    let metric = results.metric();
+    let figs = figures(results);
+    let mut o = String::new();
+    let _ = writeln!(
+        o,
+        "vmrun bench: {} programs x {} modes, {} timed run(s) each; {}; ratios of {} medians{}",
+        results.programs.len(),
+        results.settings.modes.len(),
+        results.settings.runs,
+        instructions_line(results),
+        metric.name(),
+        if results.complete {
+            ""
+        } else {
+            " (INTERRUPTED: partial results)"
+        }
+    );
+    if let Some(overhead) = figs.iter().find(|f| f.file == "overhead-vs-none.svg") {
+        let _ = writeln!(
+            o,
+            "\nOverhead relative to none ({}; * loop-heavy)",
+            metric.name()
+        );
+        o.push_str(&overhead_table(results, overhead).text());
+    }
+    let mut against_bl = Vec::new();
+    for file in ["table3-kiter-vs-bl.svg", "fig08-kbl-vs-bl.svg"] {
+        if let Some(f) = figs.iter().find(|f| f.file == file) {
+            against_bl.extend(f.series.iter().cloned());
+        }
+    }
+    if let Some(base) = figs.iter().find(|f| f.file == "fig08-kbl-vs-bl.svg") {
+        let combined = Figure {
+            series: against_bl,
+            ..base.clone()
+        };
+        let _ = writeln!(o, "\nRelative to bl ({})", metric.name());
+        o.push_str(&figure_table(&combined, results).text());
+    }
+    let goal_text = goal_lines(&goals(results), metric);
+    if !goal_text.is_empty() {
+        let _ = writeln!(o, "\nGoals (median over the loop-heavy programs):");
+        for line in goal_text {
+            let _ = writeln!(o, "  {line}");
+        }
+    }
+    let failed = failures(results);
+    if failed.is_empty() {
+        let _ = writeln!(
+            o,
+            "\nEvery mode printed what none printed and exited as it did, on every program."
+        );
+    } else {
+        let _ = writeln!(o, "\nFailures ({}):", failed.len());
+        for line in failed {
+            let _ = writeln!(o, "  {line}");
+        }
+    }
+    o
+}
+
+/// `report.md`, linking the charts written beside it (`charts`: the files that were written).
+pub fn markdown(results: &BenchResults, charts: &[String]) -> String {
+    let metric = results.metric();
+    let figs = figures(results);
+    let s = &results.settings;
+    let m = &results.machine;
+    let mut o = String::new();
+    let _ = writeln!(
+        o,
+        "# Benchmark results: {} programs, {} modes\n",
+        results.programs.len(),
+        s.modes.len()
+    );
+    if !results.complete {
+        let _ = writeln!(
+            o,
+            "**INCOMPLETE**: the run was interrupted; the programs and runs after that point are missing.\n"
+        );
+    }
+    let _ = writeln!(o, "- command: `{}`", results.command_line.join(" "));
+    let _ = writeln!(
+        o,
+        "- date: {}; duration {:.0} s",
+        results.date, results.duration_seconds
+    );
+    let _ = writeln!(
+        o,
+        "- machine: {} ({}, {} cores, {:.1} GiB), {}",
+        m.hostname,
+        m.cpu,
+        m.cores,
+        m.memory_kib as f64 / (1 << 20) as f64,
+        m.os
+    );
+    match &results.commit {
+        Some(c) => {
+            let dirty = if c.dirty {
+                " with uncommitted changes"
+            } else {
+                ""
+            };
+            let _ = writeln!(o, "- commit: {}{dirty}; vmrun: `{}`", c.id, results.vmrun);
+        }
+        None => {
+            let _ = writeln!(
+                o,
+                "- commit: not a git checkout; vmrun: `{}`",
+                results.vmrun
+            );
+        }
+    }
+    let _ = writeln!(
+        o,
+        "- modes: {}; {} timed run(s) per program and mode, interleaved, {}; tier-up {}, path ends {}; time limit {} s per run",
+        s.modes.join(", "),
+        s.runs,
+        if s.warmup {
+            "after a warm-up run that wrote the profile"
+        } else {
+            "no warm-up (--quick: the timed run also wrote the profile)"
+        },
+        s.tier_up,
+        s.path_ends,
+        s.timeout_seconds
+    );
+    let _ = writeln!(
+        o,
+        "- compared: medians of {}; {}",
+        metric.name(),
+        instructions_line(results)
+    );
+    let _ = writeln!(
+        o,
+        "- `*` marks loop-heavy programs (the suite's manifest); the goals are read off them\n"
+    );
+
+    let _ = writeln!(o, "## Failures\n");
+    let failed = failures(results);
+    if failed.is_empty() {
+        let _ = writeln!(
+            o,
+            "None: every mode printed exactly what `none` printed and exited as it did, on every program.\n"
+        );
+    } else {
+        for line in failed {
+            let _ = writeln!(o, "- {line}");
+        }
+        o.push('\n');
+    }
+
+    let goal_text = goal_lines(&goals(results), metric);
+    if !goal_text.is_empty() {
+        let _ = writeln!(o, "## Goals\n");
+        for line in goal_text {
+            let _ = writeln!(o, "- {line}");
+        }
+        o.push('\n');
+    }
+
+    for f in &figs {
+        let _ = writeln!(o, "## {}\n", f.title);
+        if charts.iter().any(|c| c == f.file) {
+            let _ = writeln!(o, "![{}]({})\n", f.title, f.file);
+        }
+        let table = if f.file == "overhead-vs-none.svg" {
+            overhead_table(results, f)
+        } else {
+            figure_table(f, results)
+        };
+        o.push_str(&table.markdown());
+        o.push('\n');
+    }
+
+    o.push_str(&static_paths_section(results));
+    o.push_str(&resources_section(results));
+    o.push_str(&profiles_section(results));
+    o
+}
+
+/// Roy & Srikant's Table 4 for our programs: static paths per function with loops.
+fn static_paths_section(results: &BenchResults) -> String {
+    let mut o = String::new();
+    let ks = results
+        .programs
+        .iter()
+        .find_map(|p| p.static_paths.as_ref().map(|s| s.k.clone()));
+    let Some(ks) = ks else {
+        return o;
+    };
+    let _ = writeln!(
+        o,
+        "## Roy & Srikant Table 4: static paths per function\n\n\
+         Ball-Larus paths (K = 1) and k-iteration paths for K = 2..{}, for the functions whose \
+         count grows with K (those with innermost loops); `*` marks a count for which the \
+         numbering profiled a loop acyclically or took extra cuts (`vmrun paths` lists them; \
+         Roy & Srikant gave up above 60,000 paths instead).\n",
+        ks.last().copied().unwrap_or(1)
+    );
+    let mut t = Table::new(
+        ["program", "function", "line"]
+            .into_iter()
+            .map(str::to_string)
+            .chain(ks.iter().map(|k| {
+                if *k == 1 {
+                    "BL".into()
+                } else {
+                    format!("k={k}")
+                }
+            })),
+    );
+    for p in &results.programs {
+        let Some(sp) = &p.static_paths else { continue };
+        for f in &sp.functions {
+            if f.paths.iter().all(|&n| n == f.paths[0]) {
+                continue;
+            }
+            let mut row = vec![p.name.clone(), f.name.clone(), f.line.to_string()];
+            row.extend(f.paths.iter().zip(&f.fallback).map(|(n, fb)| {
+                let mark = if *fb { "*" } else { "" };
+                format!("{}{mark}", count(Some(*n)))
+            }));
+            t.row(row);
+        }
+    }
+    o.push_str(&t.markdown());
+    o.push('\n');
+    o
+}
+
+/// Peak memory and tier-up time per program and mode.
+fn resources_section(results: &BenchResults) -> String {
+    let modes = &results.settings.modes;
+    let mut o = String::new();
+    let _ = writeln!(o, "## Peak memory (RSS, MiB, median of the runs)\n");
+    let mut mem = Table::new(std::iter::once("program".to_string()).chain(modes.iter().cloned()));
+    let mut tier = Table::new(std::iter::once("program".to_string()).chain(modes.iter().cloned()));
+    for p in &results.programs {
+        let mut m_row = vec![program_label(p)];
+        let mut t_row = vec![program_label(p)];
+        for mode in modes {
+            let median = p.cell(mode).and_then(|c| c.median);
+            m_row.push(fixed(median.map(|s| s.max_rss_kib as f64 / 1024.0), 1));
+            t_row.push(match median {
+                Some(s) if s.tier_ups > 0 => {
+                    format!("{:.2} ({})", s.tier_up_seconds * 1e3, s.tier_ups)
+                }
+                Some(_) => "0".into(),
+                None => "-".into(),
+            });
+        }
+        mem.row(m_row);
+        tier.row(t_row);
+    }
+    o.push_str(&mem.markdown());
+    let _ = writeln!(o, "\n## Tier-up time (ms, and functions tiered up)\n");
+    o.push_str(&tier.markdown());
+    o.push('\n');
+    o
+}
+
+/// What the profiles say about each program: how loop-heavy it really is, and how many paths.
+fn profiles_section(results: &BenchResults) -> String {
+    let mut o = String::new();
+    let _ = writeln!(
+        o,
+        "## Profiles\n\n\
+         From the `bl` profile of each program: paths completed, distinct paths (the entries of \
+         `bl`'s hash table), and the share of paths that end at a loop header (how much of the \
+         run iterates loops: a check of the manifest's loop-heavy mark); from `kbl:K`, the k-SF \
+         and k-IPF sizes.\n"
+    );
+    let kbl: Vec<&String> = results
+        .settings
+        .modes
+        .iter()
+        .filter(|m| m.starts_with("kbl:"))
+        .collect();
+    let mut header = vec![
+        "program".to_string(),
+        "loop-heavy".into(),
+        "loop path share".into(),
+        "paths".into(),
+        "distinct".into(),
+    ];
+    for m in &kbl {
+        header.push(format!("{m} k-SF nodes"));
+        header.push(format!("{m} k-IPF nodes"));
+    }
+    let mut t = Table::new(header);
+    for p in &results.programs {
+        let bl = p.cell("bl").and_then(|c| c.profile);
+        let mut row = vec![
+            p.name.clone(),
+            p.loop_heavy
+                .map_or("?".into(), |b| if b { "yes".into() } else { "no".into() }),
+            fixed(bl.map(|s| s.loop_path_share), 3),
+            count(bl.map(|s| s.paths_executed)),
+            count(bl.map(|s| s.distinct_paths)),
+        ];
+        for m in &kbl {
+            let s = p.cell(m).and_then(|c| c.profile);
+            row.push(count(s.and_then(|s| s.ksf_nodes)));
+            row.push(count(s.and_then(|s| s.ipf_nodes)));
+        }
+        t.row(row);
+    }
+    o.push_str(&t.markdown());
+    o
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::results::tests::example;
+    use super::*;
+
+    #[test]
+    fn the_terminal_summary_has_the_overheads_goals_and_failures() {
+        let text = terminal(&example());
+        assert!(text.contains("2 programs x 3 modes"), "{text}");
+        assert!(text.contains("loops *"), "loop-heavy marked: {text}");
+        assert!(text.contains("bl / none <= 1.15: median"), "{text}");
+        assert!(text.contains("over 1 loop-heavy programs"), "{text}");
+        assert!(
+            text.contains("calls kbl:8: mismatch: exit status 70"),
+            "{text}"
+        );
+    }
+
+    #[test]
+    fn the_report_links_its_charts_and_says_where_it_ran() {
+        let results = example();
+        let md = markdown(&results, &["fig08-kbl-vs-bl.svg".to_string()]);
+        assert!(md.contains("- commit: 0123abcd;"), "{md}");
+        assert!(md.contains("![k-BLPP Figure 8"), "{md}");
+        assert!(!md.contains("![k-BLPP Figure 9"), "chart not written: {md}");
+        assert!(md.contains("## Roy & Srikant Table 4"), "{md}");
+        assert!(md.contains("| loops | main | 3 | 10 | 25 |"), "{md}");
+    }
+}
