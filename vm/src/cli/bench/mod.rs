@@ -148,6 +148,7 @@ fn parse_modes(list: &str) -> Result<Vec<String>, String> {
 
 /// Everything a run needs, checked before the first run.
 fn prepare(args: &BenchArgs) -> Result<runner::Plan, String> {
+    let modes = parse_modes(&args.modes)?;
     let paths = if args.paths.is_empty() {
         let suite = PathBuf::from(DEFAULT_SUITE);
         if !suite.is_dir() {
@@ -160,7 +161,6 @@ fn prepare(args: &BenchArgs) -> Result<runner::Plan, String> {
         args.paths.clone()
     };
     let programs = suite::discover(&paths)?;
-    let modes = parse_modes(&args.modes)?;
     if !(args.timeout > 0.0 && args.timeout.is_finite()) {
         return Err(format!(
             "--timeout must be a positive number of seconds, not {}",
