@@ -5,7 +5,7 @@
 //! (one per call and one per shortcut resolved), children lookups and sibling steps, k-SF
 //! nodes and roots, the forest's bytes (`KSlabForest::memory_bytes`: node arena capacity and
 //! root table) and bytes per node, and k-IPF nodes. Deterministic counts, not timings (those
-//! are in `scripts/bench-kbl.sh`: callgrind and hyperfine on the `vmrun` binary).
+//! come from `vmrun bench`, which runs the `vmrun` binary under every mode).
 //!
 //! `cargo bench -p vm --bench kbl [-- PROGRAM.c ...]` (default: the programs listed in
 //! `BENCHMARKS.md`, "k-BLPP overhead"); `KBL_KS="2 8"` restricts K; `KBL_SIBLINGS=transpose`

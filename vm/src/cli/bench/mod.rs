@@ -214,6 +214,8 @@ fn measure(args: &BenchArgs, plan: runner::Plan) -> i32 {
         eprintln!("vmrun bench: warning: {e} (Ctrl-C will not keep partial results)");
     }
     let date = machine::now_rfc3339();
+    let commit = machine::current_commit();
+    let host = machine::this_machine();
     let started = Instant::now();
     let progress = progress::Progress::new(plan.programs.len(), true);
     let gathered = runner::run(&plan, &progress);
@@ -227,8 +229,8 @@ fn measure(args: &BenchArgs, plan: runner::Plan) -> i32 {
         version: results::VERSION,
         date,
         command_line: std::env::args().collect(),
-        machine: machine::this_machine(),
-        commit: machine::current_commit(),
+        machine: host,
+        commit,
         vmrun: plan.vmrun.display().to_string(),
         settings: Settings {
             modes: plan.modes.clone(),

@@ -41,6 +41,35 @@ fn program_label(p: &ProgramResult) -> String {
     }
 }
 
+/// A program is loop-heavy when at least this share of the Ball-Larus paths it completes end
+/// at a loop header (the manifest's marks are checked against it).
+pub const LOOP_HEAVY_SHARE: f64 = 0.5;
+
+/// The programs whose manifest mark the `bl` profile contradicts: `name (share S, marked M)`.
+fn contradicted_marks(results: &BenchResults) -> Vec<String> {
+    results
+        .programs
+        .iter()
+        .filter_map(|p| {
+            let marked = p.loop_heavy?;
+            let share = p.cell("bl")?.profile?.loop_path_share;
+            let measured = share >= LOOP_HEAVY_SHARE;
+            (marked != measured).then(|| {
+                format!(
+                    "{} (marked {}, but {:.0}% of its paths end at a loop header)",
+                    p.name,
+                    if marked {
+                        "loop-heavy"
+                    } else {
+                        "not loop-heavy"
+                    },
+                    share * 100.0
+                )
+            })
+        })
+        .collect()
+}
+
 /// The overhead table: `none`'s median time (or instructions) and every mode relative to it.
 fn overhead_table(results: &BenchResults, overhead: &Figure) -> Table {
     let metric = results.metric();
@@ -183,6 +212,15 @@ pub fn terminal(results: &BenchResults) -> String {
             let _ = writeln!(o, "  {line}");
         }
     }
+    let contradicted = contradicted_marks(results);
+    if !contradicted.is_empty() {
+        let _ = writeln!(
+            o,
+            "\nLoop-heavy marks the bl profiles contradict (at least {:.0}% of paths ending at a loop header): {}",
+            LOOP_HEAVY_SHARE * 100.0,
+            contradicted.join("; ")
+        );
+    }
     let failed = failures(results);
     if failed.is_empty() {
         let _ = writeln!(
@@ -296,6 +334,14 @@ pub fn markdown(results: &BenchResults, charts: &[String]) -> String {
         }
         o.push('\n');
     }
+    let contradicted = contradicted_marks(results);
+    if !contradicted.is_empty() {
+        let _ = writeln!(
+            o,
+            "Loop-heavy marks of the manifest that the `bl` profiles contradict: {}.\n",
+            contradicted.join("; ")
+        );
+    }
 
     for f in &figs {
         let _ = writeln!(o, "## {}\n", f.title);
@@ -406,8 +452,8 @@ fn profiles_section(results: &BenchResults) -> String {
         "## Profiles\n\n\
          From the `bl` profile of each program: paths completed, distinct paths (the entries of \
          `bl`'s hash table), and the share of paths that end at a loop header (how much of the \
-         run iterates loops: a check of the manifest's loop-heavy mark); from `kbl:K`, the k-SF \
-         and k-IPF sizes.\n"
+         run iterates loops: a program is loop-heavy when at least half do, and `!` marks a \
+         manifest mark this contradicts); from `kbl:K`, the k-SF and k-IPF sizes.\n"
     );
     let kbl: Vec<&String> = results
         .settings
@@ -429,10 +475,19 @@ fn profiles_section(results: &BenchResults) -> String {
     let mut t = Table::new(header);
     for p in &results.programs {
         let bl = p.cell("bl").and_then(|c| c.profile);
+        let measured = bl.map(|s| s.loop_path_share >= LOOP_HEAVY_SHARE);
+        let mark = match p.loop_heavy {
+            Some(true) => "yes",
+            Some(false) => "no",
+            None => "?",
+        };
+        let flag = match (p.loop_heavy, measured) {
+            (Some(a), Some(b)) if a != b => " !",
+            _ => "",
+        };
         let mut row = vec![
             p.name.clone(),
-            p.loop_heavy
-                .map_or("?".into(), |b| if b { "yes".into() } else { "no".into() }),
+            format!("{mark}{flag}"),
             fixed(bl.map(|s| s.loop_path_share), 3),
             count(bl.map(|s| s.paths_executed)),
             count(bl.map(|s| s.distinct_paths)),
@@ -451,6 +506,7 @@ fn profiles_section(results: &BenchResults) -> String {
 #[cfg(test)]
 mod tests {
     use super::super::results::tests::example;
+    use super::super::results::ProfileStats;
     use super::*;
 
     #[test]
@@ -464,6 +520,28 @@ mod tests {
             text.contains("calls kbl:8: mismatch: exit status 70"),
             "{text}"
         );
+    }
+
+    #[test]
+    fn manifest_marks_the_profiles_contradict_are_flagged() {
+        let mut results = example();
+        assert!(
+            contradicted_marks(&results).is_empty(),
+            "no bl profile, nothing to check"
+        );
+        let stats = |share: f64| ProfileStats {
+            loop_path_share: share,
+            ..ProfileStats::default()
+        };
+        results.programs[0].cells[1].profile = Some(stats(0.3));
+        results.programs[1].cells[1].profile = Some(stats(0.4));
+        assert_eq!(
+            contradicted_marks(&results),
+            ["loops (marked loop-heavy, but 30% of its paths end at a loop header)"],
+            "calls is marked not loop-heavy and 40% agrees"
+        );
+        assert!(terminal(&results).contains("Loop-heavy marks the bl profiles contradict"));
+        assert!(markdown(&results, &[]).contains("| loops | yes ! | 0.300 |"));
     }
 
     #[test]
