@@ -5,8 +5,8 @@
 //!   writes results.json (read back, every cell ok, the profile statistics present where a
 //!   mode has them), results.csv (a row per program and mode), report.md and SVG charts that
 //!   parse as XML, and prints the summary;
-//! - a program that does not compile and one that runs past `--timeout` are failed rows, and
-//!   the other programs are still measured (exit status 1);
+//! - a program that does not compile, one that runs past `--timeout` and one of several files
+//!   (a directory) are failed rows, and the other programs are still measured (exit status 1);
 //! - SIGINT during a run stops the benchmark, writes what was gathered marked incomplete, and
 //!   exits with 130;
 //! - `--compare` of a run with itself finds no significant change; bad arguments exit with 2.
@@ -191,6 +191,12 @@ fn failing_and_timed_out_programs_are_reported_in_their_rows() {
     .unwrap();
     let fine = dir.join("fine.c");
     std::fs::write(&fine, CALLS).unwrap();
+    // A directory holding a directory of .c files: one program of several files.
+    let parent = dir.join("multi");
+    let several = parent.join("several");
+    std::fs::create_dir_all(&several).unwrap();
+    std::fs::write(several.join("main.c"), CALLS).unwrap();
+    std::fs::write(several.join("util.c"), "int util(void) { return 1; }\n").unwrap();
     let out = dir.join("out");
     let o = run(&[
         "bench",
@@ -204,6 +210,7 @@ fn failing_and_timed_out_programs_are_reported_in_their_rows() {
         broken.to_str().unwrap(),
         endless.to_str().unwrap(),
         fine.to_str().unwrap(),
+        parent.to_str().unwrap(),
     ]);
     let stdout = String::from_utf8_lossy(&o.stdout);
     assert_eq!(o.status.code(), Some(1), "{stdout}");
@@ -226,6 +233,10 @@ fn failing_and_timed_out_programs_are_reported_in_their_rows() {
         assert_eq!(c["status"], "ok", "the run went on: {c}");
     }
     assert!(stdout.contains("broken: program failed"), "{stdout}");
+    // A directory of several files is one program, which vmrun cannot run yet: its row says so.
+    assert_eq!(programs[3]["name"], "several");
+    assert_eq!(programs[3]["files"].as_array().unwrap().len(), 2);
+    assert!(failure(3).contains("several files"), "{}", failure(3));
 }
 
 #[test]

@@ -12,8 +12,10 @@
 //! tables are keyed by it).
 //!
 //! A directory may hold a manifest, `suite.json` (schema in `docs/bench.md`), that marks its
-//! programs' family and whether they are loop-heavy (most of their time spent iterating
-//! loops): the tables and the goals of `vmrun bench` are read off the loop-heavy ones.
+//! programs' family and whether they are loop-heavy (at least half of the Ball-Larus paths
+//! they complete end at a loop header): the tables and the goals of `vmrun bench` are read off
+//! the loop-heavy ones. It applies to the programs of its directory, also when a file of the
+//! directory is given as a PATH.
 
 use std::path::{Path, PathBuf};
 
@@ -78,11 +80,16 @@ pub fn discover(paths: &[PathBuf]) -> Result<Vec<Program>, String> {
         let found = if path.is_dir() {
             directory_programs(path)?
         } else if path.is_file() {
-            vec![Program {
+            let mut program = vec![Program {
                 name: stem(path),
                 files: vec![path.clone()],
                 info: ProgramInfo::default(),
-            }]
+            }];
+            let manifest = path.parent().unwrap_or(Path::new(".")).join(MANIFEST);
+            if manifest.is_file() {
+                apply_manifest(&manifest, &mut program, Listed::MayBeElsewhere)?;
+            }
+            program
         } else {
             return Err(format!("{}: no such file or directory", path.display()));
         };
@@ -133,14 +140,22 @@ fn directory_programs(dir: &Path) -> Result<Vec<Program>, String> {
     }
     let manifest = dir.join(MANIFEST);
     if manifest.is_file() {
-        apply_manifest(&manifest, &mut programs)?;
+        apply_manifest(&manifest, &mut programs, Listed::AllHere)?;
     }
     Ok(programs)
 }
 
-/// Reads `path` and sets the info of the programs it lists; every name it lists must be one
-/// of `programs`.
-fn apply_manifest(path: &Path, programs: &mut [Program]) -> Result<(), String> {
+/// Whether every program a manifest lists must be among those it is applied to.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Listed {
+    /// Applied to its whole directory: a name without a program is an error.
+    AllHere,
+    /// Applied to one file of its directory: the other names are not checked.
+    MayBeElsewhere,
+}
+
+/// Reads `path` and sets the info of the programs it lists.
+fn apply_manifest(path: &Path, programs: &mut [Program], listed: Listed) -> Result<(), String> {
     let text = std::fs::read_to_string(path)
         .map_err(|e| format!("{}: cannot read: {e}", path.display()))?;
     let manifest: Manifest = serde_json::from_str(&text).map_err(|e| {
@@ -154,6 +169,9 @@ fn apply_manifest(path: &Path, programs: &mut [Program]) -> Result<(), String> {
     })?;
     for entry in manifest.programs {
         let Some(program) = programs.iter_mut().find(|p| p.name == entry.name) else {
+            if listed == Listed::MayBeElsewhere {
+                continue;
+            }
             return Err(format!(
                 "{}: program '{}' is listed but there is no {}.c or {}/ beside it",
                 path.display(),
@@ -296,6 +314,12 @@ mod tests {
         assert_eq!(programs[0].info, ProgramInfo::default(), "not listed");
         assert_eq!(programs[1].info.loop_heavy, Some(true));
         assert_eq!(programs[1].info.family.as_deref(), Some("wcet"));
+        let alone = discover(&[dir.join("loops.c")]).unwrap();
+        assert_eq!(
+            alone[0].info.loop_heavy,
+            Some(true),
+            "a file gets its directory's mark"
+        );
 
         std::fs::write(
             dir.join(MANIFEST),
