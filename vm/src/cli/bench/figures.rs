@@ -51,56 +51,62 @@ pub struct Series {
 }
 
 /// How a figure's value is read off a program for a mode.
-type ValueOf<'a> = &'a dyn Fn(&ProgramResult, &str) -> Option<f64>;
+type ValueOf<'a> = Box<dyn Fn(&ProgramResult, &str) -> Option<f64> + 'a>;
 
-/// Builds a figure over every program of `results` for `modes`, with geometric means over
-/// all programs and over the loop-heavy ones.
-#[allow(clippy::too_many_arguments)]
-fn figure(
-    results: &BenchResults,
+/// What a figure plots, before it is read off the results.
+struct Spec<'a> {
     file: &'static str,
     title: String,
     y_label: String,
-    modes: &[String],
-    value: ValueOf<'_>,
-    log_y: bool,
+    modes: Vec<String>,
+    value: ValueOf<'a>,
+    /// Counts spanning orders of magnitude: a logarithmic axis, no decimals.
+    counts: bool,
     baseline: Option<f64>,
     decimals: usize,
-) -> Figure {
-    let programs = &results.programs;
-    let mut categories: Vec<String> = programs.iter().map(|p| p.name.clone()).collect();
-    categories.push("geomean".into());
-    categories.push("geomean loop-heavy".into());
-    let series = modes
-        .iter()
-        .map(|mode| {
-            let mut values: Vec<Option<f64>> = programs.iter().map(|p| value(p, mode)).collect();
-            let all = geomean(values.iter().flatten().copied());
-            let loop_heavy = geomean(
-                programs
-                    .iter()
-                    .zip(&values)
-                    .filter(|(p, _)| p.loop_heavy == Some(true))
-                    .filter_map(|(_, v)| *v),
-            );
-            values.push(all);
-            values.push(loop_heavy);
-            Series {
-                name: mode.clone(),
-                values,
-            }
-        })
-        .collect();
-    Figure {
-        file,
-        title,
-        y_label,
-        categories,
-        programs: programs.len(),
-        series,
-        log_y,
-        baseline,
-        decimals,
+}
+
+impl Spec<'_> {
+    /// The figure over every program of `results`, with geometric means over all programs
+    /// and over the loop-heavy ones.
+    fn read(self, results: &BenchResults) -> Figure {
+        let programs = &results.programs;
+        let mut categories: Vec<String> = programs.iter().map(|p| p.name.clone()).collect();
+        categories.push("geomean".into());
+        categories.push("geomean loop-heavy".into());
+        let series = self
+            .modes
+            .iter()
+            .map(|mode| {
+                let mut values: Vec<Option<f64>> =
+                    programs.iter().map(|p| (self.value)(p, mode)).collect();
+                let all = geomean(values.iter().flatten().copied());
+                let loop_heavy = geomean(
+                    programs
+                        .iter()
+                        .zip(&values)
+                        .filter(|(p, _)| p.loop_heavy == Some(true))
+                        .filter_map(|(_, v)| *v),
+                );
+                values.push(all);
+                values.push(loop_heavy);
+                Series {
+                    name: mode.clone(),
+                    values,
+                }
+            })
+            .collect();
+        Figure {
+            file: self.file,
+            title: self.title,
+            y_label: self.y_label,
+            categories,
+            programs: programs.len(),
+            series,
+            log_y: self.counts,
+            baseline: self.baseline,
+            decimals: self.decimals,
+        }
     }
 }
 
@@ -125,156 +131,125 @@ fn stats<'a>(p: &'a ProgramResult, mode: &str) -> Option<&'a ProfileStats> {
 pub fn figures(results: &BenchResults) -> Vec<Figure> {
     let metric = results.metric();
     let what = metric.name();
+    let modes = &results.settings.modes;
     let kbl = modes_with(results, "kbl:");
     let kiter = modes_with(results, "kiter:");
-    let has_bl = results.settings.modes.iter().any(|m| m == "bl");
-    let mut out = Vec::new();
-
-    let others: Vec<String> = results
-        .settings
-        .modes
-        .iter()
-        .filter(|m| *m != "none")
-        .cloned()
+    let has_bl = modes.iter().any(|m| m == "bl");
+    let bl_and_kbl: Vec<String> = std::iter::once("bl".to_string())
+        .chain(kbl.iter().cloned())
         .collect();
+
+    // `metric` of each mode relative to `base`.
+    let ratio = |file, title: String, modes: Vec<String>, base: &'static str| Spec {
+        file,
+        title,
+        y_label: format!("{what} / {base}"),
+        modes,
+        value: Box::new(move |p: &ProgramResult, m: &str| p.ratio(m, base, metric)),
+        counts: false,
+        baseline: Some(1.0),
+        decimals: 3,
+    };
+    // A k-SF count of each `kbl:K` relative to `bl`'s hash operations (one per path).
+    let per_bl_path = |file, title: &str, count: fn(&ProfileStats) -> Option<u64>, decimals| Spec {
+        file,
+        title: title.to_string(),
+        y_label: "hash operations / bl's".into(),
+        modes: kbl.clone(),
+        value: Box::new(move |p: &ProgramResult, m: &str| {
+            let n = count(stats(p, m)?)?;
+            let bl = stats(p, "bl")?.hash_ops.filter(|&n| n > 0)?;
+            Some(n as f64 / bl as f64)
+        }),
+        counts: true,
+        baseline: Some(1.0),
+        decimals,
+    };
+    // `bl`'s distinct paths beside a count of each `kbl:K`.
+    let against_bl =
+        |file, title: &str, y_label: &str, count: fn(&ProfileStats) -> Option<u64>| Spec {
+            file,
+            title: title.to_string(),
+            y_label: y_label.to_string(),
+            modes: bl_and_kbl.clone(),
+            value: Box::new(move |p: &ProgramResult, m: &str| {
+                let s = stats(p, m)?;
+                let n = if m == "bl" {
+                    s.distinct_paths
+                } else {
+                    count(s)?
+                };
+                Some(n as f64)
+            }),
+            counts: true,
+            baseline: None,
+            decimals: 0,
+        };
+    // A k-IPF shape statistic of each `kbl:K`.
+    let shape = |file, title: &str, y_label: &str, value: fn(&ProfileStats) -> Option<f64>| Spec {
+        file,
+        title: title.to_string(),
+        y_label: y_label.to_string(),
+        modes: kbl.clone(),
+        value: Box::new(move |p: &ProgramResult, m: &str| value(stats(p, m)?)),
+        counts: false,
+        baseline: None,
+        decimals: 3,
+    };
+
+    let mut specs = Vec::new();
+    let others: Vec<String> = modes.iter().filter(|m| *m != "none").cloned().collect();
     if !others.is_empty() {
-        out.push(figure(
-            results,
-            "overhead-vs-none.svg",
-            format!("Profiling overhead: {what} of each mode relative to none"),
-            format!("{what} / none"),
-            &others,
-            &|p, m| p.ratio(m, "none", metric),
-            false,
-            Some(1.0),
-            3,
-        ));
+        let title = format!("Profiling overhead: {what} of each mode relative to none");
+        specs.push(ratio("overhead-vs-none.svg", title, others, "none"));
     }
     if has_bl && !kbl.is_empty() {
-        out.push(figure(
-            results,
-            "fig08-kbl-vs-bl.svg",
-            format!("k-BLPP Figure 8: {what} of kbl:K relative to bl"),
-            format!("{what} / bl"),
-            &kbl,
-            &|p, m| p.ratio(m, "bl", metric),
-            false,
-            Some(1.0),
-            3,
-        ));
-        let bl_hash_ops = |p: &ProgramResult| stats(p, "bl").and_then(|s| s.hash_ops);
-        out.push(figure(
-            results,
+        let title = format!("k-BLPP Figure 8: {what} of kbl:K relative to bl");
+        specs.push(ratio("fig08-kbl-vs-bl.svg", title, kbl.clone(), "bl"));
+        specs.push(per_bl_path(
             "fig09-hash-ops-vs-bl.svg",
-            "k-BLPP Figure 9: hash-table operations of kbl:K relative to bl (done by this VM's k-SF)"
-                .into(),
-            "hash operations / bl's".into(),
-            &kbl,
-            &|p, m| {
-                let done = stats(p, m)?.hash_ops?;
-                let bl = bl_hash_ops(p).filter(|&n| n > 0)?;
-                Some(done as f64 / bl as f64)
-            },
-            true,
-            Some(1.0),
+            "k-BLPP Figure 9: hash-table operations of kbl:K relative to bl (done by this VM's k-SF)",
+            |s| s.hash_ops,
             6,
         ));
-        out.push(figure(
-            results,
+        specs.push(per_bl_path(
             "fig09-figure6-hash-ops-vs-bl.svg",
-            "k-BLPP Figure 9: hash-table operations of kbl:K relative to bl (the paper's Figure 6: one per slab)"
-                .into(),
-            "hash operations / bl's".into(),
-            &kbl,
-            &|p, m| {
-                let starts = stats(p, m)?.slab_starts?;
-                let bl = bl_hash_ops(p).filter(|&n| n > 0)?;
-                Some(starts as f64 / bl as f64)
-            },
-            true,
-            Some(1.0),
+            "k-BLPP Figure 9: hash-table operations of kbl:K relative to bl (the paper's Figure 6: one per slab)",
+            |s| s.slab_starts,
             4,
         ));
-        let with_bl = |label: &str| -> Vec<String> {
-            std::iter::once(label.to_string())
-                .chain(kbl.iter().cloned())
-                .collect()
-        };
-        out.push(figure(
-            results,
+        specs.push(against_bl(
             "fig11-space.svg",
-            "k-BLPP Figure 11: space, bl's hash-table entries and kbl:K's k-SF nodes".into(),
-            "entries / nodes".into(),
-            &with_bl("bl"),
-            &|p, m| {
-                let s = stats(p, m)?;
-                Some(if m == "bl" {
-                    s.distinct_paths
-                } else {
-                    s.ksf_nodes?
-                } as f64)
-            },
-            true,
-            None,
-            0,
+            "k-BLPP Figure 11: space, bl's hash-table entries and kbl:K's k-SF nodes",
+            "entries / nodes",
+            |s| s.ksf_nodes,
         ));
-        out.push(figure(
-            results,
+        specs.push(against_bl(
             "fig12-paths-profiled.svg",
-            "k-BLPP Figure 12: paths profiled, bl's distinct paths and kbl:K's k-IPF nodes".into(),
-            "paths".into(),
-            &with_bl("bl"),
-            &|p, m| {
-                let s = stats(p, m)?;
-                Some(if m == "bl" {
-                    s.distinct_paths
-                } else {
-                    s.ipf_nodes?
-                } as f64)
-            },
-            true,
-            None,
-            0,
+            "k-BLPP Figure 12: paths profiled, bl's distinct paths and kbl:K's k-IPF nodes",
+            "paths",
+            |s| s.ipf_nodes,
         ));
     }
     if !kbl.is_empty() {
-        out.push(figure(
-            results,
+        specs.push(shape(
             "fig13-ipf-degree.svg",
-            "k-BLPP Figure 13: average degree of k-IPF internal nodes".into(),
-            "children per internal node".into(),
-            &kbl,
-            &|p, m| stats(p, m)?.avg_internal_degree,
-            false,
-            None,
-            3,
+            "k-BLPP Figure 13: average degree of k-IPF internal nodes",
+            "children per internal node",
+            |s| s.avg_internal_degree,
         ));
-        out.push(figure(
-            results,
+        specs.push(shape(
             "fig14-ipf-leaf-depth.svg",
-            "k-BLPP Figure 14: average depth of k-IPF leaves".into(),
-            "depth (roots at 0)".into(),
-            &kbl,
-            &|p, m| stats(p, m)?.avg_leaf_depth,
-            false,
-            None,
-            3,
+            "k-BLPP Figure 14: average depth of k-IPF leaves",
+            "depth (roots at 0)",
+            |s| s.avg_leaf_depth,
         ));
     }
     if has_bl && !kiter.is_empty() {
-        out.push(figure(
-            results,
-            "table3-kiter-vs-bl.svg",
-            format!("Roy & Srikant Table 3: {what} of kiter:K relative to bl"),
-            format!("{what} / bl"),
-            &kiter,
-            &|p, m| p.ratio(m, "bl", metric),
-            false,
-            Some(1.0),
-            3,
-        ));
+        let title = format!("Roy & Srikant Table 3: {what} of kiter:K relative to bl");
+        specs.push(ratio("table3-kiter-vs-bl.svg", title, kiter, "bl"));
     }
-    out
+    specs.into_iter().map(|spec| spec.read(results)).collect()
 }
 
 /// A profiling goal of the project, checked on the loop-heavy programs: the median over them
