@@ -38,7 +38,7 @@ pub struct RunStats {
     /// Wall time from reading the source to the end of the run, in seconds (compiling,
     /// running, and assembling the profile when one is written).
     pub seconds: f64,
-    /// Peak resident memory of the process, in KiB (`getrusage`'s `ru_maxrss`).
+    /// Peak resident memory of the process, in KiB (`VmHWM` of `/proc/self/status`).
     pub max_rss_kib: u64,
 }
 
@@ -82,17 +82,18 @@ impl RunStats {
     }
 }
 
-/// The peak resident set size of this process so far, in KiB (0 if the system does not say).
+/// The peak resident set size of this process so far, in KiB: `VmHWM` of
+/// `/proc/self/status`, the high-water mark of this program image (0 where there is no
+/// `/proc`). Not `getrusage`'s `ru_maxrss`: Linux carries that across `exec`, so a process
+/// started by a large parent (`vmrun bench` after reading a big profile) would report the
+/// parent's resident set from before the `exec`.
 pub fn peak_rss_kib() -> u64 {
-    // SAFETY: `getrusage` only writes into the zero-initialised struct it is given.
-    let usage = unsafe {
-        let mut usage: ::libc::rusage = std::mem::zeroed();
-        if ::libc::getrusage(::libc::RUSAGE_SELF, &mut usage) != 0 {
-            return 0;
-        }
-        usage
-    };
-    u64::try_from(usage.ru_maxrss).unwrap_or(0)
+    let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
+    status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmHWM:"))
+        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
+        .unwrap_or(0)
 }
 
 #[cfg(test)]

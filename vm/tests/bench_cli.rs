@@ -125,6 +125,9 @@ fn quick_smoke_run_writes_every_output() {
                 assert_eq!(*profile, Value::Null);
                 continue;
             }
+            // vmrun's own peak memory: a few MiB for these programs (not the benchmark's).
+            let rss = c["median"]["max_rss_kib"].as_u64().unwrap();
+            assert!((500..200_000).contains(&rss), "{mode}: {rss} KiB");
             if mode != "edge" {
                 assert!(profile["paths_executed"].as_u64().unwrap() > 0, "{mode}");
                 assert!(

@@ -1,7 +1,10 @@
 //! Running one measured process: its stdout captured whole, the end of its stderr kept, its
-//! wall time, CPU time and peak memory taken from the kernel (`wait4`'s resource usage), a
-//! time limit, and an interrupt of the benchmark (SIGINT/SIGTERM, see `vm::signals`) passed
-//! on to it.
+//! wall time and CPU time (CPU time from the kernel, `wait4`'s resource usage), a time limit,
+//! and an interrupt of the benchmark (SIGINT/SIGTERM, see `vm::signals`) passed on to it.
+//!
+//! Peak memory is not taken from `wait4`: Linux keeps a process's `ru_maxrss` across `exec`,
+//! so a child would report the benchmark's own resident set from before it became `vmrun`.
+//! `vmrun --stats-out` reports its own peak (`VmHWM`, reset by `exec`) instead.
 //!
 //! The wall time runs from just before the process is spawned to the moment `wait4` returns
 //! (a separate thread blocks in it, so nothing polls); it includes starting the process, as
@@ -51,8 +54,6 @@ pub struct ChildRun {
     pub wall: Duration,
     /// User plus system CPU time.
     pub cpu: Duration,
-    /// Peak resident memory, in KiB.
-    pub max_rss_kib: u64,
 }
 
 impl ChildRun {
@@ -135,7 +136,6 @@ pub fn run(mut command: Command, limit: Duration) -> Result<ChildRun, String> {
         end,
         wall: waited.wall,
         cpu: timeval(usage.ru_utime) + timeval(usage.ru_stime),
-        max_rss_kib: u64::try_from(usage.ru_maxrss).unwrap_or(0),
     })
 }
 
@@ -249,7 +249,6 @@ mod tests {
         assert_eq!(run.stdout, b"out\n");
         assert_eq!(run.stderr_line(), "err");
         assert_eq!(run.end, End::Exited(3));
-        assert!(run.max_rss_kib > 0);
         assert!(!run.stdout_overflow);
     }
 

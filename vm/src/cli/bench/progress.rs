@@ -73,15 +73,16 @@ impl Progress {
         self.programs_done.set(done);
         let seconds = self.program_started.get().elapsed().as_secs_f64();
         self.program_started.set(Instant::now());
-        let bad = result
-            .cells
-            .iter()
-            .filter(|c| !matches!(c.status, CellStatus::Ok))
-            .count();
-        let summary = match (&result.failure, bad) {
-            (Some(why), _) => format!("FAILED: {why}"),
-            (None, 0) => "ok".to_string(),
-            (None, n) => format!("{n} of {} modes failed", result.cells.len()),
+        let count = |wanted: fn(CellStatus) -> bool| {
+            result.cells.iter().filter(|c| wanted(c.status)).count()
+        };
+        let failed = count(|s| !matches!(s, CellStatus::Ok | CellStatus::NotRun));
+        let not_run = count(|s| s == CellStatus::NotRun);
+        let summary = match (&result.failure, failed, not_run) {
+            (Some(why), _, _) => format!("FAILED: {why}"),
+            (None, 0, 0) => "ok".to_string(),
+            (None, 0, _) => "interrupted".to_string(),
+            (None, n, _) => format!("{n} of {} modes failed", result.cells.len()),
         };
         self.line(&format!(
             "[{done}/{}] {} in {seconds:.0} s: {summary}",

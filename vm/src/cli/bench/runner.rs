@@ -16,13 +16,12 @@ use std::process::Command;
 use std::time::Duration;
 
 use profiler::PathEnds;
-use vm::profile::Profile;
 use vm::run_stats::RunStats;
 
 use super::check::{difference, Reference};
 use super::child::{self, ChildRun, End};
 use super::instructions::{self, Counter};
-use super::profile_stats::profile_stats;
+use super::profile_stats::profile_file_stats;
 use super::progress::Progress;
 use super::results::{Cell, CellStatus, FunctionPaths, ProgramResult, Sample, StaticPaths};
 use super::schedule::{schedule, Round, Rounds, Step};
@@ -270,11 +269,8 @@ fn run_step(plan: &Plan, step: &Step, s: &mut ProgramState, progress: &Progress)
                 }
             };
             if writes_profile {
-                let read = std::fs::read_to_string(&files.profile)
-                    .map_err(|e| e.to_string())
-                    .and_then(|t| Profile::from_json(&t));
-                match read {
-                    Ok(profile) => cell.profile = Some(profile_stats(&profile)),
+                match profile_file_stats(&files.profile) {
+                    Ok(stats) => cell.profile = Some(stats),
                     Err(e) => {
                         cell.fail(CellStatus::Failed, format!("{round} run: no profile: {e}"));
                         return true;
@@ -294,7 +290,7 @@ fn run_step(plan: &Plan, step: &Step, s: &mut ProgramState, progress: &Progress)
             cell.runs.push(Sample {
                 wall_seconds: ran.wall.as_secs_f64(),
                 cpu_seconds: ran.cpu.as_secs_f64(),
-                max_rss_kib: ran.max_rss_kib,
+                max_rss_kib: stats.max_rss_kib,
                 instructions,
                 tier_ups: stats.tier_ups,
                 tier_up_seconds: stats.tier_up_seconds,
