@@ -9,7 +9,8 @@
 //!   (a directory) are failed rows, and the other programs are still measured (exit status 1);
 //! - SIGINT during a run stops the benchmark, writes what was gathered marked incomplete, and
 //!   exits with 130;
-//! - `--compare` of a run with itself finds no significant change; bad arguments exit with 2.
+//! - `--keep-profiles` keeps each mode's profile; `--compare` of a run with itself finds no
+//!   significant change; bad arguments exit with 2.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};

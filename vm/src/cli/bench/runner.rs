@@ -196,6 +196,7 @@ fn run_step(plan: &Plan, step: &Step, s: &mut ProgramState, progress: &Progress)
             _ => false,
         };
     let files = RunFiles::new(&plan.scratch, plan.keep_profiles.as_deref(), program, mode);
+    files.clear(writes_profile);
     let command = command(
         plan,
         step.round,
@@ -388,6 +389,18 @@ struct RunFiles {
 }
 
 impl RunFiles {
+    /// Removes what an earlier run left, so that a run that writes nothing is not credited
+    /// with another's statistics or profile (a kept profile stays unless this run writes
+    /// it again).
+    fn clear(&self, writes_profile: bool) {
+        for f in [&self.stats, &self.perf, &self.log] {
+            let _ = std::fs::remove_file(f);
+        }
+        if writes_profile {
+            let _ = std::fs::remove_file(&self.profile);
+        }
+    }
+
     fn new(scratch: &Path, keep: Option<&Path>, program: &Program, mode: &str) -> Self {
         let profile_name = format!("{}.{}.json", program.name, mode.replace(':', "-"));
         RunFiles {
