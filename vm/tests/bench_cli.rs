@@ -10,7 +10,7 @@
 //! - SIGINT during a run stops the benchmark, writes what was gathered marked incomplete, and
 //!   exits with 130;
 //! - `--keep-profiles` keeps each mode's profile; `--compare` of a run with itself finds no
-//!   significant change; bad arguments exit with 2.
+//!   significant change; `--render` writes the same outputs again; bad arguments exit with 2.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
@@ -284,7 +284,7 @@ fn sigint_writes_the_results_gathered_so_far() {
 }
 
 #[test]
-fn compare_of_a_run_with_itself_finds_no_significant_change() {
+fn compare_and_render_read_a_saved_run() {
     let dir = tempdir("compare");
     let prog = dir.join("loops.c");
     std::fs::write(&prog, LOOPS).unwrap();

@@ -44,12 +44,14 @@ pub fn render(figure: &Figure) -> Result<String, String> {
             } else {
                 let hi = hi.max(figure.baseline.unwrap_or(0.0));
                 let lo = lo.min(figure.baseline.unwrap_or(f64::INFINITY));
-                (lo / 2.0, hi * 2.0)
+                // Room above the tallest bar for the legend (a quarter of the axis).
+                (lo / 2.0, hi * (hi / lo * 4.0).powf(0.25).max(2.0))
             };
             draw(&root, figure, (lo..hi).log_scale(), lo)?;
         } else {
             let hi = values.fold(figure.baseline.unwrap_or(0.0), f64::max);
-            let hi = if hi > 0.0 { hi * 1.12 } else { 1.0 };
+            // Room above the tallest bar for the legend.
+            let hi = if hi > 0.0 { hi * 1.3 } else { 1.0 };
             draw(&root, figure, 0.0..hi, 0.0)?;
         }
         root.present().map_err(|e| e.to_string())?;
@@ -144,9 +146,9 @@ where
     Ok(())
 }
 
-/// A y tick label: short decimals (`0.25`, `1.5`, `120`), powers of ten beyond (`1e6`).
+/// A y tick label: short decimals (`0.25`, `1.5`, `120`), powers of ten beyond (`1e4`).
 fn tick(v: f64) -> String {
-    if v != 0.0 && (v.abs() >= 1e5 || v.abs() < 1e-3) {
+    if v != 0.0 && (v.abs() >= 1e4 || v.abs() < 1e-3) {
         let exponent = v.abs().log10().floor();
         let mantissa = v / 10f64.powf(exponent);
         if (mantissa - mantissa.round()).abs() < 1e-6 {
@@ -182,6 +184,7 @@ mod tests {
         assert_eq!(tick(0.5), "0.5");
         assert_eq!(tick(0.30000000000000004), "0.3");
         assert_eq!(tick(120.0), "120");
+        assert_eq!(tick(10_000.0), "1e4");
         assert_eq!(tick(0.0), "0");
         assert_eq!(tick(1_000_000.0), "1e6");
         assert_eq!(tick(2.5e-5), "2.5e-5");

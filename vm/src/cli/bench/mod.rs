@@ -55,7 +55,8 @@ stdout and exit status must equal the program's none run: a difference fails tha
 benchmark. Ctrl-C stops after the run in progress and writes what was gathered. Outputs in \
 --out: results.json, results.csv, report.md and one SVG chart per figure; the summary is \
 printed. Exit status: 0, 1 if a program or cell failed, 2 usage error, 130/143 interrupted \
-(results written). Details: docs/bench.md.")]
+(results written). --compare OLD NEW compares two runs; --render RESULTS redraws a run's report \
+and charts. Details: docs/bench.md.")]
 pub struct BenchArgs {
     /// Programs to run: a program file, or a directory whose .c files are programs and whose
     /// subdirectories holding .c files are programs of several files (default:
@@ -95,8 +96,12 @@ pub struct BenchArgs {
     #[arg(long)]
     pub keep_profiles: bool,
     /// Compare two results.json files (before and after a change) instead of running.
-    #[arg(long, num_args = 2, value_names = ["OLD", "NEW"], conflicts_with_all = ["paths", "quick", "keep_profiles"])]
+    #[arg(long, num_args = 2, value_names = ["OLD", "NEW"], conflicts_with_all = ["paths", "quick", "keep_profiles", "render"])]
     pub compare: Option<Vec<PathBuf>>,
+    /// Write report.md, results.csv and the charts again into --out from a results.json,
+    /// without running anything (after a change to how they are drawn).
+    #[arg(long, value_name = "RESULTS", conflicts_with_all = ["paths", "quick", "keep_profiles"])]
+    pub render: Option<PathBuf>,
 }
 
 fn parse_path_ends(s: &str) -> Result<PathEnds, String> {
@@ -107,6 +112,9 @@ fn parse_path_ends(s: &str) -> Result<PathEnds, String> {
 pub fn run(args: &BenchArgs) -> i32 {
     if let Some(files) = &args.compare {
         return run_compare(&files[0], &files[1]);
+    }
+    if let Some(file) = &args.render {
+        return run_render(file, &args.out);
     }
     match prepare(args) {
         Ok(plan) => measure(args, plan),
@@ -129,6 +137,31 @@ fn run_compare(old: &Path, new: &Path) -> i32 {
         (Err((status, message)), _) | (_, Err((status, message))) => {
             eprintln!("{message}");
             status
+        }
+    }
+}
+
+/// `--render`: the outputs of a saved run, written again.
+fn run_render(file: &Path, out: &Path) -> i32 {
+    let results = match compare::read(file) {
+        Ok(r) => r,
+        Err((status, message)) => {
+            eprintln!("{message}");
+            return status;
+        }
+    };
+    if let Err(e) = std::fs::create_dir_all(out) {
+        eprintln!("vmrun bench: cannot create {}: {e}", out.display());
+        return 1;
+    }
+    match write_outputs(out, &results, false) {
+        Ok(written) => {
+            eprintln!("Written in {}: {}", out.display(), written.join(", "));
+            0
+        }
+        Err(e) => {
+            eprintln!("vmrun bench: {e}");
+            1
         }
     }
 }
@@ -247,7 +280,7 @@ fn measure(args: &BenchArgs, plan: runner::Plan) -> i32 {
         programs: gathered.programs,
     };
     let mut status = 0;
-    match write_outputs(&args.out, &results) {
+    match write_outputs(&args.out, &results, true) {
         Ok(written) => {
             super::print_output(&report::terminal(&results));
             eprintln!("Results in {}: {}", args.out.display(), written.join(", "));
@@ -275,15 +308,22 @@ fn measure(args: &BenchArgs, plan: runner::Plan) -> i32 {
     }
 }
 
-/// Writes results.json, results.csv, report.md and the charts into `dir`; the names written.
-fn write_outputs(dir: &Path, results: &BenchResults) -> Result<Vec<String>, String> {
+/// Writes results.json (if `with_json`), results.csv, report.md and the charts into `dir`;
+/// the names written.
+fn write_outputs(
+    dir: &Path,
+    results: &BenchResults,
+    with_json: bool,
+) -> Result<Vec<String>, String> {
     let write = |name: &str, text: &str| {
         let path = dir.join(name);
         std::fs::write(&path, text).map_err(|e| format!("cannot write {}: {e}", path.display()))
     };
     let mut written = Vec::new();
-    write("results.json", &results.to_json())?;
-    written.push("results.json".to_string());
+    if with_json {
+        write("results.json", &results.to_json())?;
+        written.push("results.json".to_string());
+    }
     write("results.csv", &csv_file::render(results)?)?;
     written.push("results.csv".to_string());
     let mut charts = Vec::new();
