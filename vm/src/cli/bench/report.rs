@@ -413,11 +413,25 @@ fn static_paths_section(results: &BenchResults) -> String {
     o
 }
 
-/// Peak memory and tier-up time per program and mode.
+/// Wall and CPU time, peak memory and tier-up time per program and mode.
 fn resources_section(results: &BenchResults) -> String {
     let modes = &results.settings.modes;
     let mut o = String::new();
-    let _ = writeln!(o, "## Peak memory (RSS, MiB, median of the runs)\n");
+    let _ = writeln!(o, "## Times (seconds, median of the runs: wall / CPU)\n");
+    let mut times = Table::new(std::iter::once("program".to_string()).chain(modes.iter().cloned()));
+    for p in &results.programs {
+        let mut row = vec![program_label(p)];
+        for mode in modes {
+            let median = p.cell(mode).filter(|c| c.usable()).and_then(|c| c.median);
+            row.push(match median {
+                Some(m) => format!("{:.3} / {:.3}", m.wall_seconds, m.cpu_seconds),
+                None => "-".into(),
+            });
+        }
+        times.row(row);
+    }
+    o.push_str(&times.markdown());
+    let _ = writeln!(o, "\n## Peak memory (RSS, MiB, median of the runs)\n");
     let mut mem = Table::new(std::iter::once("program".to_string()).chain(modes.iter().cloned()));
     let mut tier = Table::new(std::iter::once("program".to_string()).chain(modes.iter().cloned()));
     for p in &results.programs {
@@ -553,5 +567,9 @@ mod tests {
         assert!(!md.contains("![k-BLPP Figure 9"), "chart not written: {md}");
         assert!(md.contains("## Roy & Srikant Table 4"), "{md}");
         assert!(md.contains("| loops | main | 3 | 10 | 25 |"), "{md}");
+        assert!(
+            md.contains("| loops * | 1.000 / 0.900 | 1.150 / 1.035 |"),
+            "{md}"
+        );
     }
 }
