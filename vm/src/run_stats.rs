@@ -69,15 +69,7 @@ impl RunStats {
     /// Reads a document written by [`RunStats::to_json`]; the error names what is wrong.
     pub fn from_json(text: &str) -> Result<Self, String> {
         let stats: RunStats = serde_json::from_str(text).map_err(|e| e.to_string())?;
-        if stats.format != FORMAT {
-            return Err(format!("format is '{}', expected '{FORMAT}'", stats.format));
-        }
-        if stats.version != VERSION {
-            return Err(format!(
-                "version {} is not supported (expected {VERSION})",
-                stats.version
-            ));
-        }
+        crate::profile::check_header(&stats.format, stats.version, FORMAT, VERSION)?;
         Ok(stats)
     }
 }

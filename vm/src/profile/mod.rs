@@ -297,6 +297,27 @@ impl FunctionProfile {
     }
 }
 
+/// Checks the `format` and `version` members of one of `vmrun`'s JSON documents (profile,
+/// run statistics, benchmark results) against what its reader expects.
+pub fn check_header(
+    format: &str,
+    version: u32,
+    expected_format: &str,
+    expected_version: u32,
+) -> Result<(), String> {
+    if format != expected_format {
+        return Err(format!(
+            "format is '{format}', expected '{expected_format}'"
+        ));
+    }
+    if version != expected_version {
+        return Err(format!(
+            "version {version} is not supported (expected {expected_version})"
+        ));
+    }
+    Ok(())
+}
+
 /// Sorts paths in the profile's order: count descending, then id ascending.
 pub fn sort_paths(paths: &mut [PathCount]) {
     paths.sort_by(|a, b| b.count.cmp(&a.count).then(a.id.cmp(&b.id)));
@@ -420,15 +441,7 @@ impl Profile {
     /// paths in order, every block of a path and its `end` an existing block, a path that
     /// reached the exit ending with the exit block.
     pub fn check(&self) -> Result<(), String> {
-        if self.format != FORMAT {
-            return Err(format!("format is '{}', expected '{FORMAT}'", self.format));
-        }
-        if self.version != VERSION {
-            return Err(format!(
-                "version {} is not supported (expected {VERSION})",
-                self.version
-            ));
-        }
+        check_header(&self.format, self.version, FORMAT, VERSION)?;
         for f in &self.functions {
             let err = |what: String| Err(format!("function {}: {what}", f.name));
             let n = f.blocks.len() as u32;

@@ -385,18 +385,7 @@ impl BenchResults {
     pub fn from_json(text: &str) -> Result<Self, String> {
         let results: BenchResults =
             serde_json::from_str(text).map_err(|e| format!("{}:{}: {e}", e.line(), e.column()))?;
-        if results.format != FORMAT {
-            return Err(format!(
-                "format is '{}', expected '{FORMAT}'",
-                results.format
-            ));
-        }
-        if results.version != VERSION {
-            return Err(format!(
-                "version {} is not supported (expected {VERSION})",
-                results.version
-            ));
-        }
+        vm::profile::check_header(&results.format, results.version, FORMAT, VERSION)?;
         Ok(results)
     }
 }
