@@ -10,7 +10,6 @@
 //! only one of the runs are listed as such.
 
 use std::fmt::Write as _;
-use std::path::Path;
 
 use super::results::{geomean, BenchResults, Cell, Metric};
 use super::table::{fixed, Table};
@@ -182,18 +181,6 @@ pub fn render(old_name: &str, new_name: &str, old: &BenchResults, new: &BenchRes
         }
     }
     o
-}
-
-/// Reads a `results.json`; the error is the exit status and the message to print.
-pub fn read(path: &Path) -> Result<BenchResults, (i32, String)> {
-    let text = std::fs::read_to_string(path).map_err(|e| {
-        (
-            vm::EXIT_NO_INPUT,
-            format!("vmrun: cannot read {}: {e}", path.display()),
-        )
-    })?;
-    BenchResults::from_json(&text)
-        .map_err(|e| (vm::EXIT_COMPILE_ERROR, format!("{}:{e}", path.display())))
 }
 
 #[cfg(test)]

@@ -126,8 +126,7 @@ pub fn run(args: &BenchArgs) -> i32 {
 }
 
 fn run_compare(old: &Path, new: &Path) -> i32 {
-    let read = |p: &Path| compare::read(p);
-    match (read(old), read(new)) {
+    match (BenchResults::read_file(old), BenchResults::read_file(new)) {
         (Ok(o), Ok(n)) => super::print_output(&compare::render(
             &old.display().to_string(),
             &new.display().to_string(),
@@ -143,7 +142,7 @@ fn run_compare(old: &Path, new: &Path) -> i32 {
 
 /// `--render`: the outputs of a saved run, written again.
 fn run_render(file: &Path, out: &Path) -> i32 {
-    let results = match compare::read(file) {
+    let results = match BenchResults::read_file(file) {
         Ok(r) => r,
         Err((status, message)) => {
             eprintln!("{message}");

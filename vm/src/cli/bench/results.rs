@@ -381,6 +381,19 @@ impl BenchResults {
         text
     }
 
+    /// Reads the `results.json` at `path`; the error is the exit status to use (66: cannot
+    /// be read, 65: not a results file) and the message to print.
+    pub fn read_file(path: &std::path::Path) -> Result<Self, (i32, String)> {
+        let text = std::fs::read_to_string(path).map_err(|e| {
+            (
+                vm::EXIT_NO_INPUT,
+                format!("vmrun: cannot read {}: {e}", path.display()),
+            )
+        })?;
+        Self::from_json(&text)
+            .map_err(|e| (vm::EXIT_COMPILE_ERROR, format!("{}:{e}", path.display())))
+    }
+
     /// Reads a `results.json`; the error says what is wrong and where.
     pub fn from_json(text: &str) -> Result<Self, String> {
         let results: BenchResults =
