@@ -3,7 +3,7 @@
 //! shape over the whole program (the k-BLPP paper's Figures 9 and 11-14).
 //!
 //! A `kbl:16` profile can hold millions of k-IPF entries (hundreds of megabytes of JSON), so
-//! the file is not read into a [`Profile`]: it is streamed through a reader that keeps only
+//! the file is not read into a [`vm::profile::Profile`]: it is streamed through a reader that keeps only
 //! what the statistics need (`Summary`): per function whether it tiered up, its paths' counts
 //! and ends, its `stats`, and its `ipf` entries folded into counts on the fly. Blocks and id
 //! lists are skipped without being stored. (The benchmark's own memory matters: a process it
