@@ -33,7 +33,7 @@
 use std::io::Write;
 
 use lang::bytecode::{
-    ArrayRef, FuncIdx, Function, Instr, JumpTable, Loc, MathFn, Pc, Program, Site, SiteArg,
+    ArrayRef, FuncIdx, Function, Instr, JumpTable, MathFn, Pc, Program, Site, SiteArg,
 };
 
 use lang::bytecode::verify::{verify_instrumented, Body, VerifyError};
@@ -42,28 +42,7 @@ use crate::branch_counts::{BranchCounts, Counters};
 use crate::printf::{self, PrintfArg};
 use crate::probes::{Osr, Probes};
 use crate::trap::{TraceEntry, Trap, TrapKind};
-
-/// One executable version of a function's code.
-#[derive(Clone, Debug)]
-pub struct Version {
-    /// The function this is a version of.
-    pub func: FuncIdx,
-    /// The instructions (verified).
-    pub code: Box<[Instr]>,
-    /// Source location of each instruction.
-    pub locs: Box<[Loc]>,
-    /// Jump tables of the `JTab` instructions of this version.
-    pub tables: Box<[JumpTable]>,
-    /// The constants of its path instructions (`PathSet q3` reads `probe_consts[3]`); empty
-    /// for compiled code.
-    pub probe_consts: Box<[u64]>,
-    /// Whether this is an instrumented copy: the tier-0 hooks (jump tables, backward jumps)
-    /// are not called for it in modes that tier up, since its probes replace them.
-    pub instrumented: bool,
-    /// Its tier-0 branch counters (see [`crate::branch_counts`]); [`Machine::add_version`]
-    /// gives every added version fresh ones of the right size.
-    pub counters: Counters,
-}
+use crate::version::Version;
 
 /// What a call needs to know about its callee, in one place (one load per call).
 #[derive(Clone, Copy, Debug)]

@@ -22,6 +22,7 @@ pub mod run_stats;
 pub mod signals;
 pub mod tier;
 pub mod trap;
+pub mod version;
 
 use std::io::Write;
 

@@ -35,7 +35,7 @@
 
 use lang::bytecode::{FuncIdx, Pc, ProbeIdx};
 
-use crate::interp::Version;
+use crate::version::Version;
 
 /// A request to switch the running frame to another code version at a loop header
 /// (on-stack replacement). The version must be a version of the same function with the same

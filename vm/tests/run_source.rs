@@ -6,8 +6,9 @@
 //! programs is compared in the e2e differential tests).
 
 use lang::bytecode::{FuncIdx, Pc};
-use vm::interp::{execute, Exit, Machine, Version};
+use vm::interp::{execute, Exit, Machine};
 use vm::probes::{Osr, Probes};
+use vm::version::Version;
 use vm::{run_source, RunOptions, EXIT_COMPILE_ERROR, EXIT_RUNTIME_ERROR};
 
 fn run_with(src: &str, options: &RunOptions) -> (i32, String, String) {

@@ -37,7 +37,7 @@ use profiler::index::IndexVec;
 use profiler::{Block, Edge};
 
 use super::cfg_build::{BcEdge, BlockKind, FunctionCfg, Way};
-use crate::interp::Version;
+use crate::version::Version;
 
 /// What to insert: the probe instructions of each place, and the constants they read.
 #[derive(Clone, Debug, Default)]

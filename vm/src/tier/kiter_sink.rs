@@ -28,9 +28,10 @@ use super::codegen::{instrument, ProbeCode};
 use super::kiter::KiterRuntime;
 use super::tiering::{TierUpStats, Tiering};
 use crate::branch_counts::BranchCounts;
-use crate::interp::{Machine, Version};
+use crate::interp::Machine;
 use crate::probes::{Osr, Probes};
 use crate::run::{execute, SinkRun};
+use crate::version::Version;
 use crate::ProfileSettings;
 
 /// A function with instrumented code.

@@ -19,9 +19,9 @@ use super::tier0::Tier0;
 use super::tiering::{TierUpStats, Tiering};
 use super::tierup::{tier_up_bl, TieredBl};
 use crate::branch_counts::BranchCounts;
-use crate::interp::Version;
 use crate::probes::{Osr, Probes};
 use crate::profile::FunctionProfile;
+use crate::version::Version;
 
 /// `--profile=edge`: the tier-0 counters, everywhere, for the whole run.
 #[derive(Clone, Debug)]

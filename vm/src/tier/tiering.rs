@@ -12,7 +12,7 @@ use lang::bytecode::{FuncIdx, Program};
 
 use super::tier0::Tier0;
 use crate::branch_counts::BranchCounts;
-use crate::interp::Version;
+use crate::version::Version;
 
 /// Where a function stands.
 #[derive(Debug)]

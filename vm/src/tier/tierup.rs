@@ -24,8 +24,8 @@ use smallvec::{smallvec, SmallVec};
 
 use super::cfg_build::FunctionCfg;
 use super::codegen::{self, ProbeCode};
-use crate::interp::Version;
 use crate::probes::Osr;
+use crate::version::Version;
 
 /// A function after Ball-Larus tier-up: what its instrumented code was generated from.
 #[derive(Debug)]

@@ -22,9 +22,9 @@ use profiler::{BallLarus, Block, Cfg, Edge, Numbering, Path, PathEnds};
 use super::cfg_build::FunctionCfg;
 use super::codegen::{instrument, ProbeCode};
 use super::oracle::Oracle;
-use crate::interp::Version;
 use crate::probes::Probes;
 use crate::profile::FunctionProfile;
+use crate::version::Version;
 
 /// One function as the trace sees it.
 struct Traced {

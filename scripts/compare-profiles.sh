@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# Checks that two vmrun binaries write byte-identical profiles: every program under programs/
+# (twins and the benchmark suite included, the textual CFGs of programs/cfgs/ excepted), under
+# every profiling mode, with the default tier-up and with --tier-up 0; also their stdout and
+# exit status. For refactorings that must not change behaviour (issue 13).
+#
+# Usage: scripts/compare-profiles.sh OLD_VMRUN NEW_VMRUN [OUT_DIR]
+#   MODES="edge bl trace kiter:2 kiter:3 kbl:2 kbl:8"   the modes compared (default: these)
+# Prints one line per difference and a summary; exits 1 if anything differs.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+old=$1 new=$2 out=${3:-$(mktemp -d)}
+modes=${MODES:-"edge bl trace kiter:2 kiter:3 kbl:2 kbl:8"}
+mkdir -p "$out/old" "$out/new"
+programs=$(find programs -name '*.c' -not -path 'programs/cfgs/*' | sort)
+compared=0 differ=0
+for p in $programs; do
+  name=$(echo "$p" | sed 's|^programs/||; s|/|_|g; s|\.c$||')
+  for m in $modes; do
+    for t in 1000 0; do
+      # The trace mode records every block: on the benchmark suite only with --tier-up 0 (the
+      # mode ignores the threshold anyway).
+      if [ "$m" = trace ] && [ "$t" != 0 ]; then continue; fi
+      key="$name.${m/:/-}.t$t"
+      for side in old new; do
+        bin=$old; [ $side = new ] && bin=$new
+        status=0
+        "$bin" --profile="$m" --tier-up="$t" --profile-out "$out/$side/$key.json" "$p" \
+          > "$out/$side/$key.stdout" 2> /dev/null < /dev/null || status=$?
+        echo "$status" >> "$out/$side/$key.stdout"
+      done
+      compared=$((compared + 1))
+      for ext in json stdout; do
+        if ! cmp -s "$out/old/$key.$ext" "$out/new/$key.$ext"; then
+          echo "DIFFERS: $p --profile=$m --tier-up=$t ($ext)"
+          differ=$((differ + 1))
+        fi
+      done
+    done
+  done
+done
+echo "$compared runs compared ($(echo $programs | wc -w) programs, modes: $modes), $differ differences; files in $out"
+[ "$differ" -eq 0 ]

@@ -1,0 +1,31 @@
+//! A code version: one executable copy of a function's code, as the interpreter runs it. The
+//! compiled code of every function is its first version; tier-up adds instrumented copies
+//! (`crate::tier::codegen`), which the probes hand to the loop ([`crate::probes::Probes`]) and
+//! the loop installs ([`crate::interp::Machine`]). Its own module, so that the interpreter and
+//! the probes both use it without importing each other.
+
+use lang::bytecode::{FuncIdx, Instr, JumpTable, Loc};
+
+use crate::branch_counts::Counters;
+
+/// One executable version of a function's code.
+#[derive(Clone, Debug)]
+pub struct Version {
+    /// The function this is a version of.
+    pub func: FuncIdx,
+    /// The instructions (verified).
+    pub code: Box<[Instr]>,
+    /// Source location of each instruction.
+    pub locs: Box<[Loc]>,
+    /// Jump tables of the `JTab` instructions of this version.
+    pub tables: Box<[JumpTable]>,
+    /// The constants of its path instructions (`PathSet q3` reads `probe_consts[3]`); empty
+    /// for compiled code.
+    pub probe_consts: Box<[u64]>,
+    /// Whether this is an instrumented copy: the tier-0 hooks (jump tables, backward jumps)
+    /// are not called for it in modes that tier up, since its probes replace them.
+    pub instrumented: bool,
+    /// Its tier-0 branch counters (see [`crate::branch_counts`]); [`crate::interp::Machine::add_version`]
+    /// gives every added version fresh ones of the right size.
+    pub counters: Counters,
+}
