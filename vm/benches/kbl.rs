@@ -15,8 +15,8 @@ use std::path::PathBuf;
 
 use profiler::kblpp::Siblings;
 use vm::interp::Machine;
-use vm::tier::kbl_sink::KblSink;
-use vm::tier::sinks::{BlProbes, TierSettings};
+use vm::modes::bl::{BlProbes, TierSettings};
+use vm::modes::kbl::KblSink;
 use vm::{DEFAULT_MAX_DEPTH, DEFAULT_TIER_UP};
 
 /// The programs of `BENCHMARKS.md`, "k-BLPP overhead": the three `bench_*` programs and those

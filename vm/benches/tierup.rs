@@ -8,8 +8,8 @@
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
 use lang::bytecode::FuncIdx;
 use profiler::{EdgeProfile, PathEnds};
+use vm::modes::bl::tierup::tier_up_bl;
 use vm::tier::cfg_build::FunctionCfg;
-use vm::tier::tierup::tier_up_bl;
 
 /// A program whose function `work` has about `n` branching statements.
 fn source(n: usize) -> String {

@@ -14,6 +14,7 @@
 pub mod branch_counts;
 pub mod interp;
 pub mod libc;
+pub mod modes;
 pub mod printf;
 pub mod probes;
 pub mod profile;

@@ -7,12 +7,13 @@ use std::io::Write;
 use lang::bytecode::Program;
 
 use crate::interp::{self, Exit, Machine};
+use crate::modes::bl::{BlCounts, BlProbes, TierSettings};
+use crate::modes::edge::EdgeProbes;
+use crate::modes::trace::TraceProbes;
 use crate::probes::{NoProbes, Probes};
 use crate::profile::{FunctionProfile, Mode, Profile};
 use crate::tier::cfg_build::FunctionCfg;
-use crate::tier::sinks::{BlCounts, BlProbes, EdgeProbes, TierSettings};
 use crate::tier::tiering::TierUpStats;
-use crate::tier::trace_sink::TraceProbes;
 use crate::trap::{Trap, TrapKind};
 use crate::{RunOptions, RunResult, EXIT_RUNTIME_ERROR};
 
@@ -68,11 +69,11 @@ pub fn run_program(
                 }),
             }
         }
-        Mode::Kiter => match crate::tier::kiter_sink::run(m, program, &settings, stdout) {
+        Mode::Kiter => match crate::modes::kiter::run(m, program, &settings, stdout) {
             Ok(run) => run,
             Err(e) => return internal_error(file_name, &e),
         },
-        Mode::Kbl => crate::tier::kbl_sink::run(m, program, &settings, stdout),
+        Mode::Kbl => crate::modes::kbl::run(m, program, &settings, stdout),
         Mode::Trace => match TraceProbes::new(program, settings.path_ends) {
             Ok(probes) => {
                 let (result, mut probes) = execute(m, probes, stdout);

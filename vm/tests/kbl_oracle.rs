@@ -30,9 +30,9 @@ use lang::bytecode::{FuncIdx, Program};
 use profiler::{BallLarus, Numbering, Path, PathEnds};
 use tier_support::{run_k, sources, Ran};
 use vm::interp::Machine;
+use vm::modes::trace::oracle::Oracle;
+use vm::modes::trace::{path_id, TraceProbes};
 use vm::profile::{FunctionProfile, Mode, Profile};
-use vm::tier::oracle::Oracle;
-use vm::tier::trace_sink::{path_id, TraceProbes};
 use vm::{DEFAULT_MAX_DEPTH, DEFAULT_TIER_UP};
 
 /// The K tested.

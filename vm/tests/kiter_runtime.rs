@@ -25,9 +25,9 @@ use lang::bytecode::FuncIdx;
 use profiler::k_iteration::{KIterConfig, KIterState, KIteration, KPlacement};
 use profiler::{Block, Cfg, DepthFirst, Edge, Fallback, Loops, Path, PathEnds};
 use tier_support::{programs, record, Recorded};
+use vm::modes::kiter::runtime::{KiterRuntime, ENTRY_PROBE};
+use vm::modes::trace::oracle::{Oracle, PathCounts};
 use vm::tier::cfg_build::FunctionCfg;
-use vm::tier::kiter::{KiterRuntime, ENTRY_PROBE};
-use vm::tier::oracle::{Oracle, PathCounts};
 
 // ---------------------------------------------------------------------------------------------
 // The reference semantics, from the design note.

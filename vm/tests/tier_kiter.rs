@@ -1,4 +1,4 @@
-//! `--profile=kiter:K` in the running VM (`vm::tier::kiter_sink`: tiering, `Probe`
+//! `--profile=kiter:K` in the running VM (`vm::modes::kiter`: tiering, `Probe`
 //! instructions placed by codegen, OSR) against the profiler's reference executor of the
 //! k-iteration plan (`KIterState::take_edge`/`finish`, itself tested against the design note's
 //! reference semantics in the profiler crate), fed with the block sequences of every
@@ -19,9 +19,9 @@ use std::path::PathBuf;
 use lang::bytecode::FuncIdx;
 use profiler::k_iteration::{KIterConfig, KIterState, KIteration, KPlacement};
 use profiler::{DepthFirst, Loops, PathEnds};
+use vm::modes::trace::TraceProbes;
 use vm::profile::{Mode, Profile};
 use vm::tier::cfg_build::FunctionCfg;
-use vm::tier::trace_sink::TraceProbes;
 
 /// The programs of `programs/` fast enough to trace in a debug build.
 fn programs() -> Vec<(String, String)> {

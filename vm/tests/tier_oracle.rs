@@ -11,8 +11,8 @@ use std::path::PathBuf;
 use profiler::generate::{arbitrary, random_walk, structured, Rng};
 use profiler::trace::edge_profile;
 use profiler::{execute, BallLarus, Block, Cfg, Numbering, Path, PathEnds, Placement, Trace};
+use vm::modes::trace::oracle::Oracle;
 use vm::tier::cfg_build::FunctionCfg;
-use vm::tier::oracle::Oracle;
 
 /// Counts from executing the plan along the walks, mapped through regeneration.
 fn counts_by_plan(

@@ -9,8 +9,8 @@ use profiler::trace::edge_profile;
 use profiler::PathEnds;
 use profiler::{execute, BallLarus, DepthFirst, Numbering, Placement, Trace};
 use tier_support::{oracle_counts, profile_from_counts, programs, record};
+use vm::modes::trace::oracle::Oracle;
 use vm::profile::FunctionProfile;
-use vm::tier::oracle::Oracle;
 
 #[test]
 fn recorded_activations_split_into_paths_in_both_strategies() {
@@ -34,7 +34,7 @@ fn recorded_activations_split_into_paths_in_both_strategies() {
             let f = &rec.program.functions[i].name;
             let acts = rec.finished[i].len() as u64;
             // Each finished activation ends with exactly one path at the exit.
-            let at_exit = |c: &vm::tier::oracle::PathCounts| -> u64 {
+            let at_exit = |c: &vm::modes::trace::oracle::PathCounts| -> u64 {
                 c.counts
                     .iter()
                     .filter(|(p, _)| p.end.is_none())

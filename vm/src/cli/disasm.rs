@@ -7,7 +7,7 @@ use std::path::PathBuf;
 use clap::Args;
 use lang::bytecode::{FuncIdx, Program};
 use profiler::PathEnds;
-use vm::tier::tierup::tier_up_bl;
+use vm::modes::bl::tierup::tier_up_bl;
 use vm::{EXIT_COMPILE_ERROR, EXIT_RUNTIME_ERROR};
 
 /// Arguments of `vmrun disasm`.

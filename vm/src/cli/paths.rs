@@ -1,7 +1,7 @@
 //! `vmrun paths FILE --k 1..5`: the static path counts of every function, Ball-Larus and
 //! k-iteration for each K of the range (Roy & Srikant's Table 4 for our programs), with the
 //! fallbacks the numbering took (innermost loops demoted to acyclic profiling, extra cut
-//! blocks). The counts come from [`vm::tier::kiter::static_path_counts`]; this file parses the
+//! blocks). The counts come from [`vm::modes::kiter::static_counts::static_path_counts`]; this file parses the
 //! arguments and renders them as text or JSON.
 //!
 //! Exit status: 0, 2 for a bad option (an empty or zero K range), 65 when the program does not
@@ -14,7 +14,7 @@ use std::path::PathBuf;
 
 use clap::Args;
 use profiler::{Block, PathEnds};
-use vm::tier::kiter::{static_path_counts, StaticPathCounts};
+use vm::modes::kiter::static_counts::{static_path_counts, StaticPathCounts};
 use vm::{EXIT_COMPILE_ERROR, EXIT_RUNTIME_ERROR};
 
 /// The largest K accepted: the unrolled graph has about K + 1 states per block of a k-loop, and

@@ -13,12 +13,5 @@
 
 pub mod cfg_build;
 pub mod codegen;
-pub mod kbl_sink;
-pub mod kiter;
-pub mod kiter_sink;
-pub mod oracle;
-pub mod sinks;
 pub mod tier0;
 pub mod tiering;
-pub mod tierup;
-pub mod trace_sink;

@@ -30,10 +30,10 @@ use std::collections::HashMap;
 use lang::bytecode::{FuncIdx, Pc, Program};
 use profiler::{BallLarus, Block, DepthFirst, Numbering, Path, PathEnds};
 use vm::interp::{execute, Machine};
+use vm::modes::trace::oracle::{Oracle, PathCounts};
 use vm::probes::{Osr, Probes};
 use vm::profile::{FunctionProfile, Mode, Profile};
 use vm::tier::cfg_build::{BcEdge, FunctionCfg, Way};
-use vm::tier::oracle::{Oracle, PathCounts};
 use vm::{ProfileSettings, RunOptions, RunResult, DEFAULT_TIER_UP};
 
 /// One activation being recorded.
@@ -294,7 +294,7 @@ pub fn profile_from_counts(
             .counts
             .into_iter()
             .map(|(p, n)| {
-                let id = vm::tier::trace_sink::path_id(&bl, fc.cfg(), &p)
+                let id = vm::modes::trace::path_id(&bl, fc.cfg(), &p)
                     .expect("a path by definition has a canonical id");
                 (id, n, p)
             })
@@ -327,14 +327,14 @@ pub enum Event {
     Return(FuncIdx),
 }
 
-/// The real `trace` sink ([`vm::tier::trace_sink::TraceProbes`]) with its block probes, and a
+/// The real `trace` sink ([`vm::modes::trace::TraceProbes`]) with its block probes, and a
 /// time-ordered [`Event`] stream handed to `on_event` as the run goes (the sink itself keeps
 /// paths per activation; tiering depends on the global order of calls and loop iterations).
 /// The sink's code versions (every function instrumented) are installed before the run, so
 /// the wrapper only forwards the hooks the instrumented code calls.
 pub struct Chrono<'p, F: FnMut(Event)> {
     /// The wrapped sink.
-    pub inner: vm::tier::trace_sink::TraceProbes<'p>,
+    pub inner: vm::modes::trace::TraceProbes<'p>,
     cfgs: &'p [FunctionCfg],
     on_event: F,
 }
@@ -373,7 +373,7 @@ pub fn run_chrono(
     ends: PathEnds,
     on_event: impl FnMut(Event),
 ) -> (Vec<FunctionProfile>, Vec<u8>, bool) {
-    let mut inner = vm::tier::trace_sink::TraceProbes::new(program, ends).unwrap();
+    let mut inner = vm::modes::trace::TraceProbes::new(program, ends).unwrap();
     let mut m = Machine::new(program, vm::DEFAULT_MAX_DEPTH);
     let mut installed = 0;
     while let Some(v) = inner.take_version() {
@@ -1122,7 +1122,7 @@ pub fn check_tiering(name: &str, src: &str, thresholds: &[(PathEnds, &[u64])], d
 #[derive(Default)]
 pub struct Observed {
     /// The counts, as `bl`'s own sink keeps them.
-    pub counts: vm::tier::sinks::BlCounts,
+    pub counts: vm::modes::bl::BlCounts,
     /// Activations started.
     pub entries: HashMap<FuncIdx, u64>,
     /// Activations ended.
@@ -1136,7 +1136,7 @@ pub struct Observed {
     stack: Vec<FuncIdx>,
 }
 
-impl vm::tier::sinks::PathSink for Observed {
+impl vm::modes::bl::PathSink for Observed {
     fn on_entry(&mut self, func: FuncIdx) {
         *self.entries.entry(func).or_insert(0) += 1;
         self.stack.push(func);
@@ -1165,7 +1165,7 @@ pub fn run_observed(
     n: u64,
     ends: PathEnds,
 ) -> (Vec<FunctionProfile>, Observed, Vec<u8>) {
-    use vm::tier::sinks::{BlProbes, TierSettings};
+    use vm::modes::bl::{BlProbes, TierSettings};
     let settings = TierSettings {
         threshold: n,
         path_ends: ends,

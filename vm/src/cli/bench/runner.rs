@@ -153,7 +153,9 @@ fn static_paths(program: &Program, path_ends: PathEnds) -> Option<StaticPaths> {
     };
     let source = std::fs::read_to_string(file).ok()?;
     let compiled = lang::compile_source(&file.display().to_string(), &source).ok()?;
-    let counts = vm::tier::kiter::static_path_counts(&compiled, STATIC_KS, path_ends).ok()?;
+    let counts =
+        vm::modes::kiter::static_counts::static_path_counts(&compiled, STATIC_KS, path_ends)
+            .ok()?;
     let functions: Vec<FunctionPaths> = counts
         .iter()
         .map(|c| FunctionPaths {

@@ -1,6 +1,6 @@
 //! `--profile=kiter:K`: Roy & Srikant's k-iteration paths in the running VM.
 //!
-//! The same tiering as `bl` ([`super::sinks::BlProbes`]: tier-0 counters, a function tiers
+//! The same tiering as `bl` ([`crate::modes::bl::BlProbes`]: tier-0 counters, a function tiers
 //! up once its heat passes the threshold, new calls run the instrumented copy, running frames
 //! switch at their next backward jump), with the k-iteration plan instead of Ball-Larus
 //! increments: [`KiterRuntime::tier_up_weighted`] numbers the function's k-iteration paths
@@ -8,12 +8,15 @@
 //! the increments by event counting (only the chords of a maximum spanning tree of the unrolled
 //! DAG, weighted by the tier-0 edge counts, carry one) and lists the CFG edges whose probes do
 //! something; codegen puts one `Probe k` instruction on each of them, and the runtime
-//! ([`super::kiter`]) runs Algorithm 3 on its own per-activation accumulators when they run.
+//! ([`runtime`]) runs Algorithm 3 on its own per-activation accumulators when they run.
 //! A call of a tiered-up function starts counting in [`Probes::on_entry`]
 //! ([`KiterRuntime::on_entry_instrumented`]: new calls always run the instrumented code), so
 //! the instrumented code has no entry probe.
 //! A frame that switches mid-loop counts only the k-iteration paths that start after the
 //! switch ([`KiterRuntime::on_osr_at`]: the backward jump's own probe runs first).
+
+pub mod runtime;
+pub mod static_counts;
 
 use std::io::Write;
 
@@ -23,16 +26,16 @@ use profiler::index::IndexVec;
 use profiler::k_iteration::KPlacement;
 use profiler::{Block, Edge, PathEnds};
 
-use super::cfg_build::FunctionCfg;
-use super::codegen::{instrument, ProbeCode};
-use super::kiter::KiterRuntime;
-use super::tiering::{TierUpStats, Tiering};
 use crate::branch_counts::BranchCounts;
 use crate::interp::Machine;
 use crate::probes::{Osr, Probes};
 use crate::run::{execute, SinkRun};
+use crate::tier::cfg_build::FunctionCfg;
+use crate::tier::codegen::{instrument, ProbeCode};
+use crate::tier::tiering::{TierUpStats, Tiering};
 use crate::version::Version;
 use crate::ProfileSettings;
+use runtime::KiterRuntime;
 
 /// A function with instrumented code.
 struct Tiered {

@@ -5,60 +5,25 @@
 //!   counters alone);
 //! - [`BlProbes`] (`bl`, and the base of the path modes built on Ball-Larus ids): tier-0
 //!   counters until a function's heat passes the threshold, then tier-up
-//!   ([`super::tierup`]), a new code version for new calls and on-stack replacement of running
+//!   ([`tierup`]), a new code version for new calls and on-stack replacement of running
 //!   frames at their next backward jump; each completed path id goes to a [`PathSink`]
 //!   ([`BlCounts`] for `bl`: a hashbrown table keyed by function and id);
-//! - [`super::trace_sink::TraceProbes`] (`trace`): every block entered.
+//! - [`crate::modes::trace::TraceProbes`] (`trace`): every block entered.
+
+pub mod tierup;
 
 use hashbrown::HashMap;
 use lang::bytecode::{FuncIdx, Pc, Program};
 use profiler::path_hash::PathKeyHash;
 use profiler::PathEnds;
 
-use super::tier0::Tier0;
-use super::tiering::{TierUpStats, Tiering};
-use super::tierup::{tier_up_bl, TieredBl};
 use crate::branch_counts::BranchCounts;
 use crate::probes::{Osr, Probes};
 use crate::profile::FunctionProfile;
+use crate::tier::tier0::Tier0;
+use crate::tier::tiering::{TierUpStats, Tiering};
 use crate::version::Version;
-
-/// `--profile=edge`: the tier-0 counters, everywhere, for the whole run.
-#[derive(Clone, Debug)]
-pub struct EdgeProbes {
-    /// The counters.
-    pub tier0: Tier0,
-}
-
-impl EdgeProbes {
-    /// Zero counters for `program`, with the machine's branch counters `branch`.
-    pub fn new(program: &Program, branch: BranchCounts) -> EdgeProbes {
-        EdgeProbes {
-            tier0: Tier0::new(program, branch),
-        }
-    }
-}
-
-impl Probes for EdgeProbes {
-    const ENABLED: bool = true;
-    const COUNTS: bool = true;
-
-    #[inline(always)]
-    fn on_entry(&mut self, func: FuncIdx) {
-        self.tier0.entry(func);
-    }
-
-    #[inline(always)]
-    fn on_switch(&mut self, func: FuncIdx, pc: Pc, target: Pc) {
-        self.tier0.switch(func, pc, target);
-    }
-
-    #[inline(always)]
-    fn on_back_edge(&mut self, func: FuncIdx, _pc: Pc, _target: Pc) -> Option<Osr> {
-        self.tier0.back_edge(func);
-        None
-    }
-}
+use tierup::{tier_up_bl, TieredBl};
 
 /// Where completed Ball-Larus path ids go.
 pub trait PathSink {
@@ -229,15 +194,15 @@ impl<'p, S: PathSink> BlProbes<'p, S> {
         probes
     }
 
-    /// Tiers `f` up (see [`super::tierup`]).
+    /// Tiers `f` up (see [`tierup`]).
     #[cold]
     #[inline(never)]
     fn tier_up(&mut self, f: FuncIdx) {
         let started = std::time::Instant::now();
         let t = &self.tiering;
         let func = &t.program.functions[f.index()];
-        let profile = |fc: &super::cfg_build::FunctionCfg| t.tier0.edge_profile(f, fc);
-        let edges: Option<&dyn Fn(&super::cfg_build::FunctionCfg) -> profiler::EdgeProfile> =
+        let profile = |fc: &crate::tier::cfg_build::FunctionCfg| t.tier0.edge_profile(f, fc);
+        let edges: Option<&dyn Fn(&crate::tier::cfg_build::FunctionCfg) -> profiler::EdgeProfile> =
             if self.settings.threshold == 0 {
                 None
             } else {
@@ -269,7 +234,7 @@ impl<'p, S: PathSink> BlProbes<'p, S> {
                     counts.get(i).into_iter().flatten().copied(),
                 )?,
                 None => {
-                    let fc = super::cfg_build::FunctionCfg::of_function(func)
+                    let fc = crate::tier::cfg_build::FunctionCfg::of_function(func)
                         .map_err(|e| format!("function {}: {e}", func.name))?;
                     FunctionProfile::not_tiered(&func.name, line, &fc, self.settings.path_ends)
                 }

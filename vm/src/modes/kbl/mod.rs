@@ -27,8 +27,8 @@ use std::io::Write;
 use lang::bytecode::{FuncIdx, Program};
 use profiler::kblpp::{Cursor, Ipf, KSlabForest, RootKey, Siblings};
 
-use super::sinks::{BlProbes, PathSink, TierSettings};
 use crate::interp::Machine;
+use crate::modes::bl::{BlProbes, PathSink, TierSettings};
 use crate::profile::{FunctionProfile, IpfEntry, KblFunctionStats};
 use crate::run::{execute, SinkRun};
 use crate::ProfileSettings;

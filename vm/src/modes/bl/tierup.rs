@@ -5,7 +5,7 @@
 //! Steps, for function `f`:
 //! 1. [`FunctionCfg::of_function`] on the compiled code (kept: the profile reports its blocks);
 //! 2. [`BallLarus::new`] under the run's path-end strategy: smart numbering from the tier-0
-//!    edge profile ([`super::tier0::Tier0::edge_profile`]: the hottest successor of every
+//!    edge profile ([`crate::tier::tier0::Tier0::edge_profile`]: the hottest successor of every
 //!    branch gets increment 0), or canonical numbering when the function tiers up before
 //!    running (`--tier-up 0`, no counts yet); no limit but the 64-bit id width, beyond which
 //!    the profiler cuts paths at extra blocks by itself (reported as a fallback);
@@ -22,9 +22,9 @@ use profiler::index::IndexVec;
 use profiler::{BallLarus, BlPlan, Block, EdgeProfile, Numbering, PathEnds, Placement, Probe};
 use smallvec::{smallvec, SmallVec};
 
-use super::cfg_build::FunctionCfg;
-use super::codegen::{self, ProbeCode};
 use crate::probes::Osr;
+use crate::tier::cfg_build::FunctionCfg;
+use crate::tier::codegen::{self, ProbeCode};
 use crate::version::Version;
 
 /// A function after Ball-Larus tier-up: what its instrumented code was generated from.

@@ -13,18 +13,20 @@
 //!
 //! Slow by design: a call into the sink at every block.
 
+pub mod oracle;
+
 use std::collections::BTreeMap;
 
 use lang::bytecode::{FuncIdx, Instr, ProbeIdx, Program};
 use profiler::index::IndexVec;
 use profiler::{BallLarus, Block, Cfg, Edge, Numbering, Path, PathEnds};
 
-use super::cfg_build::FunctionCfg;
-use super::codegen::{instrument, ProbeCode};
-use super::oracle::Oracle;
 use crate::probes::Probes;
 use crate::profile::FunctionProfile;
+use crate::tier::cfg_build::FunctionCfg;
+use crate::tier::codegen::{instrument, ProbeCode};
 use crate::version::Version;
+use oracle::Oracle;
 
 /// One function as the trace sees it.
 struct Traced {
