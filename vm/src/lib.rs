@@ -3,8 +3,8 @@
 //! [`run_source`] compiles and runs a program in-process (Contract 4); [`run_program`] runs an
 //! already compiled one, under the profiling mode of [`RunOptions::profile`]. The interpreter
 //! itself is [`interp::execute`], a single dispatch loop generic over [`probes::Probes`]:
-//! [`run_program`] picks the mode's probe type once ([`tier::sinks`]), so every mode is its own
-//! monomorphised copy of the loop and `none` has no probe code at all.
+//! [`run_program`] picks the mode once from the table of modes ([`modes`]), so every mode is
+//! its own monomorphised copy of the loop and `none` has no probe code at all.
 //!
 //! Exit statuses follow `sysexits.h` for the VM's own failures: [`EXIT_USAGE`],
 //! [`EXIT_COMPILE_ERROR`], [`EXIT_NO_INPUT`], [`EXIT_RUNTIME_ERROR`]; otherwise a run exits

@@ -1,19 +1,17 @@
-//! Running a compiled program under a profiling mode: picks the mode's probe type once, runs
-//! the monomorphised loop, and turns what the probes gathered into a [`Profile`], whether the
-//! run finished, trapped or was interrupted.
+//! Running a compiled program under a profiling mode: one generic path for every mode
+//! ([`crate::modes::Profiler`]). The mode is picked once, from the table of modes; the
+//! interpreter loop is compiled for its probes; when the run is over, however it ended (normal
+//! end, trap, interrupt), the mode settles its state and builds its part of the profile.
 
 use std::io::Write;
 
 use lang::bytecode::Program;
 
 use crate::interp::{self, Exit, Machine};
-use crate::modes::bl::{BlCounts, BlProbes, TierSettings};
-use crate::modes::edge::EdgeProbes;
-use crate::modes::trace::TraceProbes;
-use crate::probes::{NoProbes, Probes};
-use crate::profile::{FunctionProfile, Mode, Profile};
-use crate::tier::cfg_build::FunctionCfg;
-use crate::tier::tiering::TierUpStats;
+use crate::modes::table::for_each_mode;
+use crate::modes::{Finished, Mode, Profiler};
+use crate::probes::Probes;
+use crate::profile::{FunctionProfile, Profile};
 use crate::trap::{Trap, TrapKind};
 use crate::{RunOptions, RunResult, EXIT_RUNTIME_ERROR};
 
@@ -33,74 +31,37 @@ pub fn run_program(
     if let Err(e) = lang::bytecode::verify::verify(program) {
         return internal_error(file_name, &e.to_string());
     }
-    let settings = options.profile;
-    let tiering = TierSettings {
-        threshold: settings.tier_up,
-        path_ends: settings.path_ends,
-    };
-    let mut machine = Machine::new(program, options.max_depth);
-    let m = &mut machine;
-    let run = match settings.mode {
-        Mode::None => {
-            let (result, _) = execute(m, NoProbes, stdout);
-            return finish(file_name, SinkRun::without_profile(result), None);
-        }
-        Mode::Edge => {
-            let probes = EdgeProbes::new(program, m.branch_counts().clone());
-            let (result, _) = execute(m, probes, stdout);
-            SinkRun {
-                result,
-                warnings: Vec::new(),
-                tier_ups: TierUpStats::default(),
-                functions: Box::new(|| untiered_profiles(program, options)),
+    macro_rules! run_mode {
+        ($($(#[$doc:meta])* $variant:ident => $name:literal, $type:path, k: $k:literal;)*) => {
+            match options.profile.mode {
+                $(Mode::$variant => run_with::<$type>(program, file_name, options, stdout),)*
             }
-        }
-        Mode::Bl => {
-            let counts = m.branch_counts().clone();
-            let probes = BlProbes::new(program, tiering, BlCounts::default(), counts);
-            let (result, probes) = execute(m, probes, stdout);
-            SinkRun {
-                result,
-                warnings: probes.warnings().to_vec(),
-                tier_ups: probes.tier_up_stats(),
-                functions: Box::new(move || {
-                    let counts = probes.sink.by_function(program.functions.len());
-                    probes.function_profiles(&counts)
-                }),
-            }
-        }
-        Mode::Kiter => match crate::modes::kiter::run(m, program, &settings, stdout) {
-            Ok(run) => run,
-            Err(e) => return internal_error(file_name, &e),
-        },
-        Mode::Kbl => crate::modes::kbl::run(m, program, &settings, stdout),
-        Mode::Trace => match TraceProbes::new(program, settings.path_ends) {
-            Ok(probes) => {
-                let (result, mut probes) = execute(m, probes, stdout);
-                probes.close_unfinished();
-                let mut warnings = probes.errors.clone();
-                warnings.truncate(20);
-                SinkRun {
-                    result,
-                    warnings,
-                    tier_ups: TierUpStats::default(),
-                    functions: Box::new(move || probes.function_profiles()),
-                }
-            }
-            Err(e) => return internal_error(file_name, &format!("cannot instrument: {e}")),
-        },
-    };
-    finish(file_name, run, Some(options))
+        };
+    }
+    for_each_mode!(run_mode)
 }
 
-/// The result of a run that could not start: an internal error of the VM.
-fn internal_error(file_name: &str, message: &str) -> RunResult {
-    RunResult {
-        exit_status: EXIT_RUNTIME_ERROR,
-        stderr: format!("{file_name}: internal error: {message}\n"),
-        profile: None,
-        tier_ups: TierUpStats::default(),
-    }
+/// Runs `program` under mode `M`.
+fn run_with<M: Profiler>(
+    program: &Program,
+    file_name: &str,
+    options: &RunOptions,
+    stdout: &mut dyn Write,
+) -> RunResult {
+    let settings = options.profile;
+    let mut machine = Machine::new(program, options.max_depth);
+    let probes = match M::start(program, &settings, machine.branch_counts().clone()) {
+        Ok(probes) => probes,
+        Err(e) => return internal_error(file_name, &e),
+    };
+    let (result, mut probes) = execute(&mut machine, probes, stdout);
+    let finished = M::finish(&mut probes);
+    let functions = if options.collect_profile {
+        M::profile(probes, program, &settings)
+    } else {
+        None
+    };
+    finish(file_name, result, finished, functions, options)
 }
 
 /// Runs the loop with probes `P`, flushing the program's output whatever happens.
@@ -114,63 +75,30 @@ pub fn execute<P: Probes>(
     (result, probes)
 }
 
-/// The profiles of a mode that never instruments: every function with its blocks, no paths.
-fn untiered_profiles(
-    program: &Program,
-    options: &RunOptions,
-) -> Result<Vec<FunctionProfile>, String> {
-    program
-        .functions
-        .iter()
-        .map(|func| {
-            let fc = FunctionCfg::of_function(func)
-                .map_err(|e| format!("function {}: {e}", func.name))?;
-            Ok(FunctionProfile::not_tiered(
-                &func.name,
-                func.loc.line,
-                &fc,
-                options.profile.path_ends,
-            ))
-        })
-        .collect()
-}
-
-/// Assembles the functions' profiles (only called when the profile is wanted).
-pub type ProfileBuilder<'a> = Box<dyn FnOnce() -> Result<Vec<FunctionProfile>, String> + 'a>;
-
-/// What a mode's run gives back: how the program ended, the profiler's warnings, what tiering
-/// cost, and how to build the profile.
-pub struct SinkRun<'a> {
-    /// How the program ended.
-    pub result: Result<Exit, Trap>,
-    /// The profiler's warnings (a function it could not instrument), one line each.
-    pub warnings: Vec<String>,
-    /// The tier-ups done and their time.
-    pub tier_ups: TierUpStats,
-    /// Builds the functions' profiles (called only when the profile is wanted).
-    pub functions: ProfileBuilder<'a>,
-}
-
-impl SinkRun<'_> {
-    /// The run of a mode that profiles nothing (`none`).
-    fn without_profile(result: Result<Exit, Trap>) -> Self {
-        SinkRun {
-            result,
-            warnings: Vec::new(),
-            tier_ups: TierUpStats::default(),
-            functions: Box::new(|| Ok(Vec::new())),
-        }
+/// The result of a run that could not start: an internal error of the VM.
+fn internal_error(file_name: &str, message: &str) -> RunResult {
+    RunResult {
+        exit_status: EXIT_RUNTIME_ERROR,
+        stderr: format!("{file_name}: internal error: {message}\n"),
+        profile: None,
+        tier_ups: Default::default(),
     }
 }
 
-/// The run's result: exit status, stderr text, tier-up costs and profile (if `options` asks
-/// for one).
-fn finish(file_name: &str, run: SinkRun<'_>, options: Option<&RunOptions>) -> RunResult {
+/// The run's result: exit status, stderr text (the mode's warnings, then the trap, then a
+/// profile that could not be built), tier-up costs and profile.
+fn finish(
+    file_name: &str,
+    result: Result<Exit, Trap>,
+    finished: Finished,
+    functions: Option<Result<Vec<FunctionProfile>, String>>,
+    options: &RunOptions,
+) -> RunResult {
     let mut stderr = String::new();
-    for w in &run.warnings {
+    for w in &finished.warnings {
         stderr.push_str(&format!("{file_name}: warning: {w}\n"));
     }
-    let (exit_status, complete) = match &run.result {
+    let (exit_status, complete) = match &result {
         Ok(exit) => (exit.status(), true),
         Err(trap) => {
             stderr.push_str(&trap.render(file_name));
@@ -180,25 +108,23 @@ fn finish(file_name: &str, run: SinkRun<'_>, options: Option<&RunOptions>) -> Ru
             }
         }
     };
-    let profile = options
-        .filter(|options| options.collect_profile)
-        .and_then(|options| match (run.functions)() {
-            Ok(functions) => {
-                let s = options.profile;
-                let mut p = Profile::new(file_name, s.mode, s.path_ends, s.tier_up, complete);
-                p.k = s.k;
-                p.functions = functions;
-                Some(p)
-            }
-            Err(e) => {
-                stderr.push_str(&format!("{file_name}: internal error: no profile: {e}\n"));
-                None
-            }
-        });
+    let profile = functions.and_then(|functions| match functions {
+        Ok(functions) => {
+            let s = options.profile;
+            let mut p = Profile::new(file_name, s.mode, s.path_ends, s.tier_up, complete);
+            p.k = s.k;
+            p.functions = functions;
+            Some(p)
+        }
+        Err(e) => {
+            stderr.push_str(&format!("{file_name}: internal error: no profile: {e}\n"));
+            None
+        }
+    });
     RunResult {
         exit_status,
         stderr,
         profile,
-        tier_ups: run.tier_ups,
+        tier_ups: finished.tier_ups,
     }
 }

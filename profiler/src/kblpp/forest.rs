@@ -259,6 +259,12 @@ impl Cursor {
     pub fn is_fresh(&self) -> bool {
         self.at == NONE
     }
+
+    /// The depth of the node the last push counted (a root is at depth 0), or `None` right
+    /// after `*`.
+    pub fn depth(&self) -> Option<u32> {
+        (!self.is_fresh()).then_some(self.depth)
+    }
 }
 
 /// Counters of the work done by [`KSlabForest::push`] (the paper's cost model, section 2.3).

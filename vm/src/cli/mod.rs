@@ -113,42 +113,16 @@ pub struct ModeSpec {
     k: u32,
 }
 
-/// The largest `K` of `kbl:K` and `kiter:K`.
-const MAX_K: u32 = 64;
-
 impl std::fmt::Display for ModeSpec {
     /// The `--profile` value: `bl`, `kbl:8`.
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self.mode {
-            Mode::Kbl | Mode::Kiter => write!(f, "{}:{}", self.mode, self.k),
-            _ => write!(f, "{}", self.mode),
-        }
+        f.write_str(&vm::modes::table::spec_name(self.mode, self.k))
     }
 }
 
 /// Parses a `--profile` value (`none`, `bl`, `kbl:8`, ...).
 pub(crate) fn parse_mode(s: &str) -> Result<ModeSpec, String> {
-    let (name, k) = match s.split_once(':') {
-        Some((name, k)) => (name, Some(k)),
-        None => (s, None),
-    };
-    let mode: Mode = name.parse()?;
-    let takes_k = matches!(mode, Mode::Kbl | Mode::Kiter);
-    let k = match (k, takes_k) {
-        (None, false) => 1,
-        (Some(_), false) => {
-            return Err(format!("mode '{name}' takes no K (write --profile={name})"))
-        }
-        (None, true) => {
-            return Err(format!(
-                "mode '{name}' needs K: --profile={name}:K, e.g. {name}:4"
-            ))
-        }
-        (Some(k), true) => match k.parse::<u32>() {
-            Ok(k) if (1..=MAX_K).contains(&k) => k,
-            _ => return Err(format!("K must be an integer from 1 to {MAX_K}, not '{k}'")),
-        },
-    };
+    let (mode, k) = vm::modes::table::parse_spec(s)?;
     Ok(ModeSpec { mode, k })
 }
 

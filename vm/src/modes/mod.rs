@@ -1,7 +1,146 @@
-//! The profiling modes, one module each.
+//! The profiling modes: what `--profile=MODE` runs, one module each, registered in one table.
+//!
+//! A mode is a type implementing [`Profiler`]: its probes (the [`Probes`] type the interpreter
+//! loop is compiled for, so the loop stays free of dynamic dispatch), how it starts (the probes
+//! of a run, and for a mode that instruments everything up front, the instrumented code), what
+//! it says when the run ends (warnings, tier-ups), how it builds its part of the profile (also
+//! after a trap or an interrupt), its section of the human report, and what its probe events
+//! mean when a run is watched. [`crate::run`] runs every mode through one generic path.
+//!
+//! | module | mode | paper |
+//! |---|---|---|
+//! | [`none`] | `none`: the plain interpreter | |
+//! | [`edge`] | `edge`: tier-0 counters only | |
+//! | [`bl`] | `bl`: Ball-Larus paths, tiering, on-stack replacement | Ball & Larus 1996 |
+//! | [`kbl`] | `kbl:K`: sequences of up to K Ball-Larus paths in a k-slab forest | D'Elia, Demetrescu & Finocchi 2013, sections 2-3 |
+//! | [`kiter`] | `kiter:K`: k-iteration paths | Roy & Srikant 2009, section 4 |
+//! | [`trace`] | `trace`: every block entered, paths counted by definition | |
+//!
+//! What every mode shares (tier-0 counters, the tiering bookkeeping, CFGs of bytecode,
+//! instrumented code generation) is in [`crate::tier`]; [`watch`] records the events of a
+//! watched run.
+//!
+//! ## Adding a mode
+//! Write one module that implements [`Profiler`] and add its row to the table
+//! ([`table`]: `for_each_mode!`): its `Mode` variant, name, type and whether it takes K.
+//! Nothing else changes: `--profile` parses the name, [`crate::run`] runs it, the report draws
+//! its section, and the profile's `mode` field is its name. The smallest real mode is
+//! [`edge`]: its probes are the tier-0 counters ([`crate::tier::tier0`]), it starts them, has
+//! nothing to say at the end, and writes every function with its blocks and no paths:
+//!
+//! ```ignore
+//! pub struct Edge;
+//!
+//! impl Profiler for Edge {
+//!     type Probes<'p> = EdgeProbes;
+//!
+//!     fn start(program: &Program, _: &ProfileSettings, branch: BranchCounts)
+//!         -> Result<EdgeProbes, String> {
+//!         Ok(EdgeProbes::new(program, branch))
+//!     }
+//!
+//!     fn profile(_: EdgeProbes, program: &Program, settings: &ProfileSettings)
+//!         -> Option<Result<Vec<FunctionProfile>, String>> {
+//!         Some(untiered_profiles(program, settings.path_ends))
+//!     }
+//! }
+//! ```
+//!
+//! and its row: `Edge => "edge", $crate::modes::edge::Edge, k: false;`.
 
 pub mod bl;
 pub mod edge;
 pub mod kbl;
 pub mod kiter;
+pub mod none;
+pub mod table;
 pub mod trace;
+pub mod watch;
+
+use lang::bytecode::Program;
+
+use crate::branch_counts::BranchCounts;
+use crate::probes::Probes;
+use crate::profile::text::ReportOptions;
+use crate::profile::{FunctionProfile, Profile};
+use crate::tier::tiering::TierUpStats;
+use crate::ProfileSettings;
+use table::for_each_mode;
+
+pub use table::Mode;
+pub use watch::WatchEvent;
+
+/// What a profiling mode is. See the module docs.
+pub trait Profiler {
+    /// The probes of a run: the interpreter loop is compiled once for them.
+    type Probes<'p>: Probes;
+
+    /// The probes of a run of `program` under `settings`, given the machine's tier-0 branch
+    /// counters. A mode that instruments every function up front does it here; one that tiers
+    /// up does it in its probes, as functions get hot. An error stops the run before it starts
+    /// (an internal error: every program that compiles can be profiled).
+    fn start<'p>(
+        program: &'p Program,
+        settings: &ProfileSettings,
+        branch: BranchCounts,
+    ) -> Result<Self::Probes<'p>, String>;
+
+    /// Called once the run is over, however it ended (return, `exit`, trap, interrupt):
+    /// settles what was in progress and says what the mode has to say.
+    fn finish(probes: &mut Self::Probes<'_>) -> Finished {
+        let _ = probes;
+        Finished::default()
+    }
+
+    /// Every function's profile, in program order, or `None` for a mode that measures
+    /// nothing. Called only when the profile is wanted, after [`Profiler::finish`], also when
+    /// the run trapped or was interrupted (the counts are then those of the paths completed).
+    fn profile(
+        probes: Self::Probes<'_>,
+        program: &Program,
+        settings: &ProfileSettings,
+    ) -> Option<Result<Vec<FunctionProfile>, String>>;
+
+    /// The mode's section of the human report for `function`, written after its table of
+    /// paths (the default: none).
+    fn report_section(
+        profile: &Profile,
+        function: &FunctionProfile,
+        options: &ReportOptions,
+        out: &mut String,
+    ) {
+        let _ = (profile, function, options, out);
+    }
+
+    /// When a run is watched ([`watch`]): what `event` means in this mode, read off its
+    /// probes right after they handled it (the default: nothing more than the event).
+    fn describe(probes: &Self::Probes<'_>, event: &WatchEvent) -> Option<String> {
+        let _ = (probes, event);
+        None
+    }
+}
+
+/// What a mode says when a run is over.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Finished {
+    /// Warnings (a function that could not be instrumented), one line each.
+    pub warnings: Vec<String>,
+    /// The tier-ups done and their time.
+    pub tier_ups: TierUpStats,
+}
+
+/// A mode's report section ([`Profiler::report_section`]).
+pub type ReportSection = fn(&Profile, &FunctionProfile, &ReportOptions, &mut String);
+
+macro_rules! report_sections {
+    ($($(#[$doc:meta])* $variant:ident => $name:literal, $type:path, k: $k:literal;)*) => {
+        /// The report section of `mode`.
+        pub fn report_section(mode: Mode) -> ReportSection {
+            match mode {
+                $(Mode::$variant => <$type as Profiler>::report_section,)*
+            }
+        }
+    };
+}
+
+for_each_mode!(report_sections);

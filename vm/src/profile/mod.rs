@@ -29,78 +29,20 @@
 
 pub mod kbl;
 pub mod report;
-
-use std::fmt;
-use std::str::FromStr;
+pub mod text;
 
 use profiler::{BallLarus, Numbering, Path, PathEnds};
 use serde::{Deserialize, Serialize};
 
 use crate::tier::cfg_build::FunctionCfg;
 
+pub use crate::modes::table::Mode;
 pub use kbl::{IpfEntry, KblFunctionStats};
 
 /// The value of the `format` field.
 pub const FORMAT: &str = "vmrun-path-profile";
 /// The value of the `version` field (bumped when a field changes meaning or is removed).
 pub const VERSION: u32 = 1;
-
-/// The profiling mode of a run (`--profile=MODE`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Mode {
-    /// No probes, no tier-0 counters: nothing is measured (`paths` are empty).
-    None,
-    /// Tier-0 counters only (`paths` are empty).
-    Edge,
-    /// Ball-Larus path counts.
-    Bl,
-    /// Every block entered recorded; paths counted by definition from the record.
-    Trace,
-    /// k-BLPP (Delia, Demetrescu & Finocchi 2013): the Ball-Larus paths, and every sequence of
-    /// up to `k` consecutive ones in an activation, in a k-slab forest (`ipf` per function).
-    Kbl,
-    /// Roy & Srikant's k-iteration paths (2009), perfectly numbered (`paths` are k-iteration
-    /// paths).
-    Kiter,
-}
-
-impl Mode {
-    /// The name used on the command line and in the JSON.
-    pub fn name(self) -> &'static str {
-        match self {
-            Mode::None => "none",
-            Mode::Edge => "edge",
-            Mode::Bl => "bl",
-            Mode::Trace => "trace",
-            Mode::Kbl => "kbl",
-            Mode::Kiter => "kiter",
-        }
-    }
-}
-
-impl fmt::Display for Mode {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
-
-impl FromStr for Mode {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Self, String> {
-        match s {
-            "none" => Ok(Mode::None),
-            "edge" => Ok(Mode::Edge),
-            "bl" => Ok(Mode::Bl),
-            "trace" => Ok(Mode::Trace),
-            "kbl" => Ok(Mode::Kbl),
-            "kiter" => Ok(Mode::Kiter),
-            _ => Err(format!(
-                "unknown profile mode '{s}' (expected none, edge, bl, trace, kbl or kiter)"
-            )),
-        }
-    }
-}
 
 /// `PathEnds` as a JSON string (`"header"`, `"backedge"`), via its `Display`/`FromStr`.
 mod path_ends_name {

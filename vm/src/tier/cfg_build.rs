@@ -6,7 +6,7 @@
 //! `Table` (`JTab`), and every instruction after one that does not simply fall through
 //! (`Jump`, `Cond`, `Table`, `Return`, `Halt`). `Call` and `Next` instructions never end a
 //! block, and neither does an instruction that may trap: a trap abandons the activation in the
-//! middle of its block (the path in progress is then incomplete, see [`super::oracle`]).
+//! middle of its block (the path in progress is then incomplete, see [`crate::modes::trace::oracle`]).
 //!
 //! Successors of a block are the successors of its last instruction, in this order (the order
 //! the profiler's depth-first search and canonical numbering visit them): the fall-through

@@ -2,7 +2,7 @@
 //! counters, where each function stands (compiled code, instrumented, or failed to tier up),
 //! the queue of instrumented versions waiting to be installed, and the index the next one
 //! will get. The modes differ only in how they make an instrumented version and what they
-//! keep about it (`T`: [`super::tierup::TieredBl`] for Ball-Larus, the k-iteration sites for
+//! keep about it (`T`: [`crate::modes::bl::tierup::TieredBl`] for Ball-Larus, the k-iteration sites for
 //! `kiter`); [`Tiering::install`] records the outcome.
 
 use std::collections::VecDeque;

@@ -1,14 +1,13 @@
-//! The profiling modes' probe types: one [`Probes`] implementation per `--profile` mode, each
-//! compiled into its own copy of the interpreter loop (no dynamic dispatch per probe).
+//! `--profile=bl`: Ball-Larus path profiling (Ball & Larus 1996; paths end at loop headers,
+//! the Jikes RVM yield points of the k-BLPP paper's section 3.2, or at back edges), with
+//! tiering.
 //!
-//! - [`EdgeProbes`] (`edge`): tier-0 counters everywhere, nothing else (the cost of the
-//!   counters alone);
-//! - [`BlProbes`] (`bl`, and the base of the path modes built on Ball-Larus ids): tier-0
-//!   counters until a function's heat passes the threshold, then tier-up
-//!   ([`tierup`]), a new code version for new calls and on-stack replacement of running
-//!   frames at their next backward jump; each completed path id goes to a [`PathSink`]
-//!   ([`BlCounts`] for `bl`: a hashbrown table keyed by function and id);
-//! - [`crate::modes::trace::TraceProbes`] (`trace`): every block entered.
+//! [`BlProbes`] (also the base of `kbl`, which counts the same Ball-Larus ids differently):
+//! tier-0 counters until a function's heat passes the threshold, then tier-up ([`tierup`]:
+//! smart numbering from the tier-0 edge counts, the plan, the instrumented copy), a new code
+//! version for new calls and on-stack replacement of running frames at their next backward
+//! jump; each completed path id goes to a [`PathSink`] ([`BlCounts`] for `bl`: a hashbrown
+//! table keyed by function and id, behind a small cache of counters).
 
 pub mod tierup;
 
@@ -17,13 +16,54 @@ use lang::bytecode::{FuncIdx, Pc, Program};
 use profiler::path_hash::PathKeyHash;
 use profiler::PathEnds;
 
+use super::{Finished, Profiler, WatchEvent};
 use crate::branch_counts::BranchCounts;
 use crate::probes::{Osr, Probes};
 use crate::profile::FunctionProfile;
 use crate::tier::tier0::Tier0;
 use crate::tier::tiering::{TierUpStats, Tiering};
 use crate::version::Version;
+use crate::ProfileSettings;
 use tierup::{tier_up_bl, TieredBl};
+
+/// The `bl` mode.
+pub struct Bl;
+
+impl Profiler for Bl {
+    type Probes<'p> = BlProbes<'p, BlCounts>;
+
+    fn start<'p>(
+        program: &'p Program,
+        settings: &ProfileSettings,
+        branch: BranchCounts,
+    ) -> Result<BlProbes<'p, BlCounts>, String> {
+        let tiering = TierSettings::of(settings);
+        Ok(BlProbes::new(program, tiering, BlCounts::default(), branch))
+    }
+
+    fn finish(probes: &mut BlProbes<'_, BlCounts>) -> Finished {
+        probes.finished()
+    }
+
+    fn profile(
+        probes: BlProbes<'_, BlCounts>,
+        program: &Program,
+        _: &ProfileSettings,
+    ) -> Option<Result<Vec<FunctionProfile>, String>> {
+        let counts = probes.sink.by_function(program.functions.len());
+        Some(probes.function_profiles(&counts))
+    }
+
+    fn describe(probes: &BlProbes<'_, BlCounts>, event: &WatchEvent) -> Option<String> {
+        match *event {
+            WatchEvent::Path { func, id } => {
+                let n = probes.sink.counts().get(&(func, id)).copied().unwrap_or(0);
+                Some(format!("path {id} counted {n} times"))
+            }
+            _ => probes.describe_tiering(event),
+        }
+    }
+}
 
 /// Where completed Ball-Larus path ids go.
 pub trait PathSink {
@@ -164,6 +204,16 @@ pub struct TierSettings {
     pub path_ends: PathEnds,
 }
 
+impl TierSettings {
+    /// The tiering settings of a run's profile settings (`--tier-up`, `--path-ends`).
+    pub fn of(settings: &ProfileSettings) -> TierSettings {
+        TierSettings {
+            threshold: settings.tier_up,
+            path_ends: settings.path_ends,
+        }
+    }
+}
+
 /// Ball-Larus path profiling with tiering, feeding a [`PathSink`]. See the module docs.
 pub struct BlProbes<'p, S: PathSink> {
     settings: TierSettings,
@@ -261,6 +311,34 @@ impl<'p, S: PathSink> BlProbes<'p, S> {
     /// The tier-ups done so far and the time they took.
     pub fn tier_up_stats(&self) -> TierUpStats {
         self.tiering.stats
+    }
+
+    /// What the probes say when the run is over: tier-up warnings and costs.
+    pub fn finished(&self) -> Finished {
+        Finished {
+            warnings: self.warnings().to_vec(),
+            tier_ups: self.tier_up_stats(),
+        }
+    }
+
+    /// Watching: what tiering did at `event` (a function's heat, its tier-up, an on-stack
+    /// replacement), for the modes built on these probes.
+    pub fn describe_tiering(&self, event: &WatchEvent) -> Option<String> {
+        match *event {
+            WatchEvent::NewVersion { func } => self
+                .tiered(func)
+                .map(|t| format!("tiered up at heat {}", t.tiered_up_at)),
+            WatchEvent::Osr { func, .. } => Some(format!(
+                "switched to instrumented code at heat {}",
+                self.tier0().heat[func.index()]
+            )),
+            WatchEvent::Entry { func } | WatchEvent::BackEdge { func, .. }
+                if self.tiered(func).is_none() =>
+            {
+                Some(format!("heat {}", self.tier0().heat[func.index()]))
+            }
+            _ => None,
+        }
     }
 }
 

@@ -22,15 +22,16 @@
 //! another function on top): it then starts a fresh sequence for the function that reported
 //! the path.
 
-use std::io::Write;
+pub mod report;
 
 use lang::bytecode::{FuncIdx, Program};
 use profiler::kblpp::{Cursor, Ipf, KSlabForest, RootKey, Siblings};
 
-use crate::interp::Machine;
+use super::{Finished, Profiler, WatchEvent};
+use crate::branch_counts::BranchCounts;
 use crate::modes::bl::{BlProbes, PathSink, TierSettings};
-use crate::profile::{FunctionProfile, IpfEntry, KblFunctionStats};
-use crate::run::{execute, SinkRun};
+use crate::profile::text::ReportOptions;
+use crate::profile::{FunctionProfile, IpfEntry, KblFunctionStats, Profile};
 use crate::ProfileSettings;
 
 /// The function of [`KblSink::top`] when no frame is active: never equal to a `u16` index.
@@ -95,6 +96,22 @@ impl KblSink {
     pub fn finish(&mut self) -> &KSlabForest {
         self.flush();
         &self.forest
+    }
+
+    /// The state of the forest and of the running frame's cursor, in one line (for watching a
+    /// run): nodes, the cursor's depth, and the repeats held back.
+    pub fn summary(&self) -> String {
+        let cursor = match self.top.1.depth() {
+            Some(d) => format!("cursor at depth {d}"),
+            None => "cursor fresh".to_string(),
+        };
+        let held = self.repeats.saturating_sub(PUSH_REPEATS);
+        let held = if held > 0 {
+            format!(", {held} repeats held")
+        } else {
+            String::new()
+        };
+        format!("k-SF {} nodes, {cursor}{held}", self.forest.len())
     }
 
     /// Number of frames whose cursor is kept (the call depth as the sink sees it).
@@ -205,32 +222,58 @@ impl PathSink for KblSink {
     }
 }
 
-/// Runs `program` on `m` under `--profile=kbl:K` (`settings.k`), writing its output to
-/// `stdout`. Returns the run's result, the tier-up warnings, and the builder of the functions'
-/// profiles (BL `paths` from the k-IPF's first level, plus `ipf` and `stats`), which works
-/// after traps and interrupts as well.
-pub fn run<'p>(
-    m: &mut Machine<'p>,
-    program: &'p Program,
-    settings: &ProfileSettings,
-    stdout: &mut dyn Write,
-) -> SinkRun<'p> {
-    let tiering = TierSettings {
-        threshold: settings.tier_up,
-        path_ends: settings.path_ends,
-    };
-    let counts = m.branch_counts().clone();
-    let probes = BlProbes::new(program, tiering, KblSink::new(settings.k), counts);
-    let (result, probes) = execute(m, probes, stdout);
-    SinkRun {
-        result,
-        warnings: probes.warnings().to_vec(),
-        tier_ups: probes.tier_up_stats(),
-        functions: Box::new(move || {
-            let mut probes = probes;
-            let ipf = probes.sink.finish().to_ipf();
-            kbl_profiles(&probes, &ipf, program.functions.len())
-        }),
+/// The `kbl:K` mode.
+pub struct Kbl;
+
+impl Profiler for Kbl {
+    type Probes<'p> = BlProbes<'p, KblSink>;
+
+    fn start<'p>(
+        program: &'p Program,
+        settings: &ProfileSettings,
+        branch: BranchCounts,
+    ) -> Result<BlProbes<'p, KblSink>, String> {
+        let tiering = TierSettings::of(settings);
+        Ok(BlProbes::new(
+            program,
+            tiering,
+            KblSink::new(settings.k),
+            branch,
+        ))
+    }
+
+    fn finish(probes: &mut BlProbes<'_, KblSink>) -> Finished {
+        probes.finished()
+    }
+
+    /// The BL `paths` from the k-IPF's first level, plus `ipf` and `stats` per function.
+    fn profile(
+        mut probes: BlProbes<'_, KblSink>,
+        program: &Program,
+        _: &ProfileSettings,
+    ) -> Option<Result<Vec<FunctionProfile>, String>> {
+        let ipf = probes.sink.finish().to_ipf();
+        Some(kbl_profiles(&probes, &ipf, program.functions.len()))
+    }
+
+    fn report_section(
+        profile: &Profile,
+        function: &FunctionProfile,
+        options: &ReportOptions,
+        out: &mut String,
+    ) {
+        if let Some(ipf) = function.ipf.as_deref().filter(|i| !i.is_empty()) {
+            report::render_ipf(out, profile.k, function, ipf, options);
+        }
+    }
+
+    fn describe(probes: &BlProbes<'_, KblSink>, event: &WatchEvent) -> Option<String> {
+        match event {
+            WatchEvent::Path { .. } | WatchEvent::Entry { .. } | WatchEvent::Return { .. } => {
+                Some(probes.sink.summary())
+            }
+            _ => probes.describe_tiering(event),
+        }
     }
 }
 

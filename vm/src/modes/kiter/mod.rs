@@ -18,18 +18,16 @@
 pub mod runtime;
 pub mod static_counts;
 
-use std::io::Write;
-
 use hashbrown::HashMap;
 use lang::bytecode::{FuncIdx, Instr, Pc, ProbeIdx, Program};
 use profiler::index::IndexVec;
 use profiler::k_iteration::KPlacement;
 use profiler::{Block, Edge, PathEnds};
 
+use super::{Finished, Profiler, WatchEvent};
 use crate::branch_counts::BranchCounts;
-use crate::interp::Machine;
 use crate::probes::{Osr, Probes};
-use crate::run::{execute, SinkRun};
+use crate::profile::FunctionProfile;
 use crate::tier::cfg_build::FunctionCfg;
 use crate::tier::codegen::{instrument, ProbeCode};
 use crate::tier::tiering::{TierUpStats, Tiering};
@@ -220,32 +218,53 @@ impl Probes for KiterProbes<'_> {
     }
 }
 
-/// Runs `program` on `m` under `kiter:K` (`settings.k`); returns the run's result, warnings and
-/// the profile builder.
-pub fn run<'p>(
-    m: &mut Machine<'p>,
-    program: &'p Program,
-    settings: &ProfileSettings,
-    stdout: &mut dyn Write,
-) -> Result<SinkRun<'p>, String> {
-    let counts = m.branch_counts().clone();
-    let probes = KiterProbes::new(
-        program,
-        settings.k,
-        settings.path_ends,
-        settings.tier_up,
-        counts,
-    )?;
-    let (result, probes) = execute(m, probes, stdout);
-    Ok(SinkRun {
-        result,
-        warnings: probes.warnings().to_vec(),
-        tier_ups: probes.tier_up_stats(),
-        functions: Box::new(move || {
+/// The `kiter:K` mode.
+pub struct Kiter;
+
+impl Profiler for Kiter {
+    type Probes<'p> = KiterProbes<'p>;
+
+    fn start<'p>(
+        program: &'p Program,
+        settings: &ProfileSettings,
+        branch: BranchCounts,
+    ) -> Result<KiterProbes<'p>, String> {
+        KiterProbes::new(
+            program,
+            settings.k,
+            settings.path_ends,
+            settings.tier_up,
+            branch,
+        )
+    }
+
+    fn finish(probes: &mut KiterProbes<'_>) -> Finished {
+        Finished {
+            warnings: probes.warnings().to_vec(),
+            tier_ups: probes.tier_up_stats(),
+        }
+    }
+
+    fn profile(
+        probes: KiterProbes<'_>,
+        program: &Program,
+        _: &ProfileSettings,
+    ) -> Option<Result<Vec<FunctionProfile>, String>> {
+        Some(
             probes
                 .runtime
                 .into_profiles(program, |f| probes.tiered_up_at(f))
-                .map_err(|e| e.to_string())
-        }),
-    })
+                .map_err(|e| e.to_string()),
+        )
+    }
+
+    fn describe(probes: &KiterProbes<'_>, event: &WatchEvent) -> Option<String> {
+        match *event {
+            WatchEvent::NewVersion { func } => probes
+                .tiered_up_at(func)
+                .map(|h| format!("tiered up at heat {h}")),
+            WatchEvent::Switch { .. } | WatchEvent::BackEdge { .. } => None,
+            _ => probes.runtime.running(),
+        }
+    }
 }

@@ -569,6 +569,28 @@ impl KiterRuntime {
         self.depth
     }
 
+    /// The running activation in one line (for watching a run): its function, what it is
+    /// doing, and its accumulators (`c[0]` first), or `None` when no activation runs.
+    pub fn running(&self) -> Option<String> {
+        if self.depth == 0 {
+            return None;
+        }
+        let fr = &self.top;
+        let d = Decoded::of(fr, self.k);
+        let what = match d.mode {
+            Mode::Counting if d.active => format!("in its k-loop, iteration {}", d.itr),
+            Mode::Counting => "counting".to_string(),
+            Mode::Baseline => "at tier 0".to_string(),
+            Mode::Pending => format!("pending, {} accumulators known", d.known),
+            Mode::Done => "done".to_string(),
+        };
+        let c: Vec<String> = self.slots[fr.base..fr.base + self.k as usize]
+            .iter()
+            .map(u64::to_string)
+            .collect();
+        Some(format!("f{} {what}, c = [{}]", fr.func.0, c.join(", ")))
+    }
+
     /// Tiers `func` up: numbers its paths, builds its plan (unweighted placement) and its
     /// counter table; returns the edges that need a `Probe` with their probe indices (see the
     /// [module documentation](self): [`ENTRY_PROBE`] goes at the new pc 0 in addition). A

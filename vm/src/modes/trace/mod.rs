@@ -4,7 +4,7 @@
 //! one `Probe b` instruction at the start of every code block `b` (the virtual entry and exit
 //! blocks have no code: an activation records the virtual entry when it starts and the exit
 //! when it returns). Each activation's block sequence is split into paths as it runs, by the
-//! definition of [`super::oracle`] (a path ends when an edge cuts under the strategy, or at
+//! definition of [`oracle`] (a path ends when an edge cuts under the strategy, or at
 //! the exit), so memory stays bounded by the call depth times the longest path; with
 //! [`TraceProbes::keep_activations`] the whole sequence of each activation is kept as well,
 //! for tests and teaching. Path ids in the profile are those of each function's canonical
@@ -21,11 +21,14 @@ use lang::bytecode::{FuncIdx, Instr, ProbeIdx, Program};
 use profiler::index::IndexVec;
 use profiler::{BallLarus, Block, Cfg, Edge, Numbering, Path, PathEnds};
 
+use super::{Finished, Profiler, WatchEvent};
+use crate::branch_counts::BranchCounts;
 use crate::probes::Probes;
 use crate::profile::FunctionProfile;
 use crate::tier::cfg_build::FunctionCfg;
 use crate::tier::codegen::{instrument, ProbeCode};
 use crate::version::Version;
+use crate::ProfileSettings;
 use oracle::Oracle;
 
 /// One function as the trace sees it.
@@ -205,6 +208,14 @@ impl<'p> TraceProbes<'p> {
     pub fn path_ends(&self) -> PathEnds {
         self.path_ends
     }
+
+    /// The running activation's path so far, as its blocks (for watching a run), or `None`
+    /// when no activation runs.
+    pub fn current_path(&self) -> Option<String> {
+        let open = self.stack.last()?;
+        let blocks: Vec<String> = open.cur.iter().map(|b| b.to_string()).collect();
+        Some(format!("path so far: {}", blocks.join(" ")))
+    }
 }
 
 /// The id of `path` in the numbering `bl` of `cfg` (the sum of the values of its DAG edges),
@@ -227,6 +238,48 @@ pub fn path_id(bl: &BallLarus, cfg: &Cfg, path: &Path) -> Option<u64> {
         id = id.checked_add(nb.val(dag.dag_edge(e)))?;
     }
     (bl.regenerate(cfg, id).as_ref() == Some(path)).then_some(id)
+}
+
+/// The `trace` mode.
+pub struct Trace;
+
+impl Profiler for Trace {
+    type Probes<'p> = TraceProbes<'p>;
+
+    fn start<'p>(
+        program: &'p Program,
+        settings: &ProfileSettings,
+        _: BranchCounts,
+    ) -> Result<TraceProbes<'p>, String> {
+        TraceProbes::new(program, settings.path_ends).map_err(|e| format!("cannot instrument: {e}"))
+    }
+
+    /// Closes the activations still open; reports the first 20 steps the CFG does not have
+    /// (a VM bug if any).
+    fn finish(probes: &mut TraceProbes<'_>) -> Finished {
+        probes.close_unfinished();
+        let mut warnings = probes.errors.clone();
+        warnings.truncate(20);
+        Finished {
+            warnings,
+            ..Finished::default()
+        }
+    }
+
+    fn profile(
+        probes: TraceProbes<'_>,
+        _: &Program,
+        _: &ProfileSettings,
+    ) -> Option<Result<Vec<FunctionProfile>, String>> {
+        Some(probes.function_profiles())
+    }
+
+    fn describe(probes: &TraceProbes<'_>, event: &WatchEvent) -> Option<String> {
+        match event {
+            WatchEvent::Probe { .. } | WatchEvent::Entry { .. } => probes.current_path(),
+            _ => None,
+        }
+    }
 }
 
 impl Probes for TraceProbes<'_> {

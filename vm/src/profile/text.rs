@@ -1,0 +1,115 @@
+//! How the reports write paths and shares: a path as the source lines it runs through, a
+//! count as a share of a total, and the options of the human report. Shared by the report
+//! ([`super::report`]) and the modes' report sections ([`crate::modes::Profiler::report_section`]).
+
+use std::collections::HashMap;
+
+use super::{FunctionProfile, PathCount};
+
+/// What the report shows.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ReportOptions {
+    /// The most paths listed per function (`0`: all); the rest are summed on one line. In
+    /// mode `kbl`, also the most k-IPF trees and multi-iteration paths listed per function.
+    pub top: usize,
+    /// Mode `kbl`: k-IPF nodes below this percentage of their root's count are pruned (with
+    /// their subtrees), and roots below this percentage of the function's paths are left out
+    /// (the k-BLPP paper's Figure 4).
+    pub min_share: f64,
+}
+
+impl Default for ReportOptions {
+    fn default() -> Self {
+        ReportOptions {
+            top: 10,
+            min_share: 10.0,
+        }
+    }
+}
+
+/// A block's line span: `7` or `7-9`.
+fn span(lines: [u32; 2]) -> String {
+    if lines[0] == lines[1] {
+        lines[0].to_string()
+    } else {
+        format!("{}-{}", lines[0], lines[1])
+    }
+}
+
+/// `1 path`, `2 paths`.
+pub fn plural(n: u64, what: &str) -> String {
+    if n == 1 {
+        format!("1 {what}")
+    } else {
+        format!("{n} {what}s")
+    }
+}
+
+/// `part` as a percentage of `whole`, one decimal (`0.0%` of nothing).
+pub fn percent(part: u64, whole: u64) -> String {
+    if whole == 0 {
+        "0.0%".to_string()
+    } else {
+        format!("{:.1}%", part as f64 * 100.0 / whole as f64)
+    }
+}
+
+/// The source lines a path runs through, as [`super::report`]'s documentation writes them.
+pub fn path_lines(f: &FunctionProfile, p: &PathCount) -> String {
+    let mut spans: Vec<String> = Vec::new();
+    for &b in &p.blocks {
+        if b == f.exit {
+            continue;
+        }
+        let s = match f.lines(b) {
+            Some(l) => span(l),
+            None if b == f.entry => continue,
+            None => format!("b{b}"),
+        };
+        if spans.last() != Some(&s) {
+            spans.push(s);
+        }
+    }
+    let end = match p.end {
+        Some(h) => match f.lines(h) {
+            Some(l) => format!("{} (header)", l[0]),
+            None => format!("b{h} (header)"),
+        },
+        None => "return".to_string(),
+    };
+    if spans.is_empty() {
+        format!("-> {end}")
+    } else {
+        format!("{} -> {end}", spans.join(", "))
+    }
+}
+
+/// Every path's text, keyed by id: its source lines ([`path_lines`]), and, when another path
+/// of the function runs through the same lines by other blocks (the two outcomes of `a && b`
+/// on one line, say), its block sequence as well (` [blocks 2 3 5]`), so no two rows read
+/// alike.
+pub fn path_texts(f: &FunctionProfile) -> HashMap<u64, String> {
+    let lines: Vec<String> = f.paths.iter().map(|p| path_lines(f, p)).collect();
+    let mut uses: HashMap<&str, usize> = HashMap::new();
+    for l in &lines {
+        *uses.entry(l.as_str()).or_default() += 1;
+    }
+    f.paths
+        .iter()
+        .zip(&lines)
+        .map(|(p, l)| {
+            let text = if uses[l.as_str()] > 1 {
+                let blocks: Vec<String> = p.blocks.iter().map(u32::to_string).collect();
+                format!("{l} [blocks {}]", blocks.join(" "))
+            } else {
+                l.clone()
+            };
+            (p.id, text)
+        })
+        .collect()
+}
+
+/// The text of the function's BL path `id` (`?` if it is not among its paths).
+pub fn lines_of(texts: &HashMap<u64, String>, id: u64) -> &str {
+    texts.get(&id).map_or("?", String::as_str)
+}
