@@ -7,7 +7,7 @@
 //!   every activation's blocks ([`TraceProbes::keep_activations`]), each activation is split
 //!   into paths by definition (a path ends at an edge that cuts under the strategy,
 //!   [`Oracle::cuts`], or at the exit), each path is mapped to its canonical id
-//!   ([`trace_sink::path_id`], the numbering `bl --tier-up 0` uses), and the n-grams are counted
+//!   ([`trace::path_id`], the numbering `bl --tier-up 0` uses), and the n-grams are counted
 //!   within each activation (an activation start is the k-BLPP `*` marker);
 //! - the first level of the k-IPF, i.e. the profile's `paths`, is exactly what `bl` reports;
 //! - with the default tier-up, every k-IPF count is at most the tier-up-0 oracle's count of the

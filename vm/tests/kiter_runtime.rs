@@ -1,4 +1,4 @@
-//! The `kiter:K` runtime (`vm::tier::kiter`) against the reference semantics of k-iteration
+//! The `kiter:K` runtime (`vm::modes::kiter::runtime`) against the reference semantics of k-iteration
 //! counting (`shared/design/cfg-format.md`, "Reference semantics of k-iteration counting",
 //! re-implemented here on node sequences from the design note alone), on every program of
 //! `programs/` (the benchmarks excepted), K = 1..4, both path-end strategies.
@@ -10,7 +10,7 @@
 //! one another so that the runtime's frame stack is exercised. The runtime's profiles (ids
 //! identified back to block sequences) must equal the reference's counts exactly; its ids must
 //! equal those of the profiler's reference executor (`KIterState`); K = 1 must equal the
-//! Ball-Larus paths by definition (`vm::tier::oracle`); and frames switched to instrumented
+//! Ball-Larus paths by definition (`vm::modes::trace::oracle`); and frames switched to instrumented
 //! code mid-loop (`on_osr`, at every kind of backward jump) must count exactly the paths that
 //! start after the switch. Besides: `vmrun cfg --trace T --profile kiter:K` on the same CFGs and
 //! activations counts the same paths, and the correspondence with the k-BLPP paper's k-IPF

@@ -1,4 +1,4 @@
-//! The by-definition path splitter (`vm::tier::oracle`) against the profiler's machinery: on
+//! The by-definition path splitter (`vm::modes::trace::oracle`) against the profiler's machinery: on
 //! random CFGs (structured and arbitrary, from `profiler::generate`) and on the CFGs of the
 //! functions of `programs/`, with random walks as activations, the paths counted by definition
 //! equal the ids the Ball-Larus plan emits along the same walks (`profiler::executor`),

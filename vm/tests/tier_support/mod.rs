@@ -433,7 +433,7 @@ pub enum Replayed {
     Return(FuncIdx),
 }
 
-/// Turns [`Event`]s into [`Replayed`] steps: the definition of path ends (`tier::oracle`'s
+/// Turns [`Event`]s into [`Replayed`] steps: the definition of path ends (`modes::trace::oracle`'s
 /// rules, re-implemented here from the profiler's depth-first search: `header` cuts on
 /// arriving at a loop header, `backedge` on taking a DFS back edge, and both on arriving at
 /// one of the extra cut blocks the numbering takes when a function has more than 2^64 paths,
