@@ -44,6 +44,7 @@ pub mod dag;
 pub mod dfs;
 pub mod dominators;
 pub mod executor;
+pub mod explain;
 pub mod generate;
 pub mod index;
 pub mod k_iteration;

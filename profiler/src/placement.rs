@@ -59,6 +59,7 @@ impl BallLarus {
             exit: Probe::None,
             extra_cuts: dag.extra_cuts().to_vec(),
             fallbacks: self.fallbacks().to_vec(),
+            spanning_tree: Vec::new(),
         };
         for &h in dag.starts() {
             plan.is_start[h] = true;
@@ -81,7 +82,8 @@ impl BallLarus {
                 }
             }
             Some(EventCounting::SinglePath) => plan.exit = Probe::CountConst(0),
-            Some(EventCounting::Probes(probes)) => {
+            Some(EventCounting::Probes(probes, tree)) => {
+                plan.spanning_tree = tree;
                 for e in cfg.edges() {
                     plan.edges[e] = probes[dag.dag_edge(e)];
                 }
@@ -99,8 +101,8 @@ impl BallLarus {
 enum EventCounting {
     /// The CFG is a single block (the entry is the exit): count path 0 at the exit.
     SinglePath,
-    /// A probe per DAG edge.
-    Probes(IndexVec<DagEdge, Probe>),
+    /// A probe per DAG edge, and the DAG edges of the spanning tree.
+    Probes(IndexVec<DagEdge, Probe>, Vec<DagEdge>),
 }
 
 /// Static weight classes: `1 + min(loop depth, 9)` for real edges (depth of the shallower end,
@@ -233,7 +235,8 @@ fn event_counting(bl: &BallLarus, cfg: &Cfg, weights: Option<&EdgeProfile>) -> E
             (false, false) => Probe::add(c),
         };
     }
-    EventCounting::Probes(probes)
+    let tree = dag.edges().filter(|&d| in_tree[d]).collect();
+    EventCounting::Probes(probes, tree)
 }
 
 /// Union-find (union by size, path halving) that also keeps potentials: `off[x]` is

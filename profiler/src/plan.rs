@@ -26,6 +26,7 @@
 
 use crate::ball_larus::Fallback;
 use crate::cfg::{Block, Edge};
+use crate::dag::DagEdge;
 use crate::dag::PathEnds;
 use crate::index::IndexVec;
 use std::fmt;
@@ -173,6 +174,9 @@ pub struct BlPlan {
     pub extra_cuts: Vec<Block>,
     /// Every fallback taken.
     pub fallbacks: Vec<Fallback>,
+    /// Event counting: the DAG edges of the maximum spanning tree (the other DAG edges are
+    /// the chords, which carry the increments); empty for plain placement.
+    pub spanning_tree: Vec<DagEdge>,
 }
 
 impl BlPlan {

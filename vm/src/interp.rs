@@ -138,6 +138,7 @@ impl<'p> Machine<'p> {
                     tables: f.tables.clone().into_boxed_slice(),
                     probe_consts: Box::new([]),
                     instrumented: false,
+                    block_start: Box::new([]),
                     counters: branch_counts.of(FuncIdx(i as u16)).clone(),
                 })
             })
@@ -640,6 +641,9 @@ fn run_loop<P: Probes>(
     loop {
         // SAFETY: pc is always a valid index: it starts at 0, targets are verified, and the
         // last instruction of every version never falls through.
+        if P::WATCH {
+            probes.on_instr(unsafe { &*version }, Pc(pc as u16), m.path);
+        }
         let ins = unsafe { *code.add(pc) };
         pc += 1;
         match ins {

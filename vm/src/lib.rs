@@ -30,7 +30,7 @@ use std::io::Write;
 use profiler::PathEnds;
 
 pub use profile::Mode;
-pub use run::run_program;
+pub use run::{run_program, run_program_watched, WatchOptions};
 
 /// Exit status for a command-line usage error.
 pub const EXIT_USAGE: i32 = 2;
@@ -133,5 +133,20 @@ pub fn run_source(
             profile: None,
             tier_ups: Default::default(),
         },
+    }
+}
+
+/// [`run_source`], watched: also returns the run's first probe events
+/// ([`run_program_watched`]); none if the program does not compile.
+pub fn run_source_watched(
+    file_name: &str,
+    source: &str,
+    options: &RunOptions,
+    watch: WatchOptions,
+    stdout: &mut dyn Write,
+) -> (RunResult, Vec<modes::watch::WatchLine>) {
+    match lang::compile_source(file_name, source) {
+        Ok(program) => run_program_watched(&program, file_name, options, watch, stdout),
+        Err(_) => (run_source(file_name, source, options, stdout), Vec::new()),
     }
 }

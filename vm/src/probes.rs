@@ -66,6 +66,10 @@ pub trait Probes {
     /// counters ([`crate::branch_counts`]) — tier 0's edge counts, kept by the loop itself
     /// because a hook per branch costs twice as much.
     const COUNTS: bool = false;
+    /// True only for a watched run ([`crate::modes::watch`]): the loop then calls
+    /// [`Probes::on_instr`] before every instruction. Every other mode's loop has no trace of
+    /// it.
+    const WATCH: bool = false;
 
     /// Function `func` was entered.
     #[inline(always)]
@@ -111,6 +115,14 @@ pub trait Probes {
     #[inline(always)]
     fn on_probe(&mut self, func: FuncIdx, k: ProbeIdx) {
         let _ = (func, k);
+    }
+
+    /// Watching only (`P::WATCH`): the running frame of `version` is about to execute the
+    /// instruction at `pc`, with its path register at `path` (meaningful in instrumented code
+    /// of a mode with `P::PATHS`).
+    #[inline(always)]
+    fn on_instr(&mut self, version: &Version, pc: Pc, path: u64) {
+        let _ = (version, pc, path);
     }
 
     /// A code version the hooks created since the last call, to be installed as the version

@@ -9,6 +9,7 @@ use lang::bytecode::Program;
 
 use crate::interp::{self, Exit, Machine};
 use crate::modes::table::for_each_mode;
+use crate::modes::watch::{WatchLine, Watched};
 use crate::modes::{Finished, Mode, Profiler};
 use crate::probes::Probes;
 use crate::profile::{FunctionProfile, Profile};
@@ -39,6 +40,75 @@ pub fn run_program(
         };
     }
     for_each_mode!(run_mode)
+}
+
+/// How a run is watched ([`crate::modes::watch`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct WatchOptions {
+    /// The most events recorded.
+    pub limit: usize,
+    /// Whether each event is also printed to stderr as it happens (`vmrun --watch N`).
+    pub echo: bool,
+}
+
+/// Runs a compiled program like [`run_program`], watched: also returns the first
+/// `watch.limit` probe events, each with the block, source line and path register of the
+/// frame it happened in. The loop is compiled separately for watching, so ordinary runs pay
+/// nothing for it; the program's output and profile are the same as without watching.
+pub fn run_program_watched(
+    program: &Program,
+    file_name: &str,
+    options: &RunOptions,
+    watch: WatchOptions,
+    stdout: &mut dyn Write,
+) -> (RunResult, Vec<WatchLine>) {
+    if let Err(e) = lang::bytecode::verify::verify(program) {
+        return (internal_error(file_name, &e.to_string()), Vec::new());
+    }
+    macro_rules! run_mode {
+        ($($(#[$doc:meta])* $variant:ident => $name:literal, $type:path, k: $k:literal;)*) => {
+            match options.profile.mode {
+                $(Mode::$variant => {
+                    watch_with::<$type>(program, file_name, options, watch, stdout)
+                })*
+            }
+        };
+    }
+    for_each_mode!(run_mode)
+}
+
+/// Runs `program` under mode `M`, watched.
+fn watch_with<M: Profiler>(
+    program: &Program,
+    file_name: &str,
+    options: &RunOptions,
+    watch: WatchOptions,
+    stdout: &mut dyn Write,
+) -> (RunResult, Vec<WatchLine>) {
+    let settings = options.profile;
+    let mut machine = Machine::new(program, options.max_depth);
+    let probes = match M::start(program, &settings, machine.branch_counts().clone()) {
+        Ok(probes) => probes,
+        Err(e) => return (internal_error(file_name, &e), Vec::new()),
+    };
+    let mut watched = Watched::<M>::new(probes, program, watch.limit);
+    if watch.echo {
+        watched = watched.printing_to(Box::new(std::io::stderr()));
+    }
+    let (result, watched) = execute(&mut machine, watched, stdout);
+    let Watched {
+        mut probes, lines, ..
+    } = watched;
+    let finished = M::finish(&mut probes);
+    let functions = if options.collect_profile {
+        M::profile(probes, program, &settings)
+    } else {
+        None
+    };
+    (
+        finish(file_name, result, finished, functions, options),
+        lines,
+    )
 }
 
 /// Runs `program` under mode `M`.

@@ -25,6 +25,10 @@ pub struct Version {
     /// Whether this is an instrumented copy: the tier-0 hooks (jump tables, backward jumps)
     /// are not called for it in modes that tier up, since its probes replace them.
     pub instrumented: bool,
+    /// Instrumented copies: the pc where each CFG block starts in this version, by block id
+    /// (`None` for the virtual blocks); empty for compiled code, whose blocks are its CFG's.
+    /// Read when a run is watched, to say which block the frame is in.
+    pub block_start: Box<[Option<lang::bytecode::Pc>]>,
     /// Its tier-0 branch counters (see [`crate::branch_counts`]); [`crate::interp::Machine::add_version`]
     /// gives every added version fresh ones of the right size.
     pub counters: Counters,

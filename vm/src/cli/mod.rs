@@ -97,6 +97,12 @@ pub struct RunArgs {
     /// leave out trees whose root has less than this share of the function's paths).
     #[arg(long, value_name = "PERCENT", default_value_t = ReportOptions::default().min_share, value_parser = parse_min_share)]
     min_share: f64,
+    /// Print the run's first N probe events to stderr as they happen: each CFG edge taken
+    /// (with its source lines and the path register after it), each path id emitted with its
+    /// blocks and lines, tier-ups, on-stack replacements, and what the mode does with each
+    /// (k-iteration counters, the k-slab forest's cursor and size). Best with `--tier-up 0`.
+    #[arg(long, value_name = "N")]
+    watch: Option<usize>,
 }
 
 fn parse_min_share(s: &str) -> Result<f64, String> {
@@ -219,7 +225,20 @@ fn run(args: &RunArgs) -> i32 {
     }
     let stdout = std::io::stdout();
     let mut lock = stdout.lock();
-    let result = vm::run_source(&name, &source, &options, &mut lock);
+    let result = match args.watch {
+        Some(limit) => {
+            let watch = vm::WatchOptions { limit, echo: true };
+            let (result, lines) =
+                vm::run_source_watched(&name, &source, &options, watch, &mut lock);
+            if lines.len() >= limit {
+                eprintln!(
+                    "vmrun: --watch: the first {limit} events shown; later events are not shown"
+                );
+            }
+            result
+        }
+        None => vm::run_source(&name, &source, &options, &mut lock),
+    };
     let _ = lock.flush();
     if !result.stderr.is_empty() {
         eprint!("{}", result.stderr);

@@ -5,14 +5,25 @@
 //! [`Watched`] wraps a mode's probes: every hook is passed on to them, then recorded as a
 //! [`WatchEvent`] followed by the mode's description, until the limit of lines is reached. It
 //! is a probe type of its own, so the interpreter loop compiled for it is a separate copy: an
-//! ordinary run pays nothing for watching.
+//! ordinary run pays nothing for watching. It sets [`Probes::WATCH`], so its loop also reports
+//! every instruction ([`Probes::on_instr`]): from those it sees each block the running frame
+//! enters (the CFG edge taken, in compiled and instrumented code alike) and each change of the
+//! path register, which instrumented code updates without a hook.
+//!
+//! Each event becomes a [`WatchLine`]: the text `vmrun --watch N` prints, and the function,
+//! block, source line and path register a step-through page highlights.
 
+use std::collections::HashMap;
 use std::fmt::Write as _;
+use std::io::Write;
 
 use lang::bytecode::{FuncIdx, Pc, ProbeIdx, Program};
+use profiler::Block;
+use serde::Serialize;
 
 use super::Profiler;
 use crate::probes::{Osr, Probes};
+use crate::tier::cfg_build::FunctionCfg;
 use crate::version::Version;
 
 /// One probe event of a run.
@@ -27,6 +38,24 @@ pub enum WatchEvent {
     Return {
         /// The function.
         func: FuncIdx,
+    },
+    /// The running frame of `func` entered block `to` of its CFG, from block `from` (`None`
+    /// for the first block of an activation).
+    Block {
+        /// The function.
+        func: FuncIdx,
+        /// The block it leaves.
+        from: Option<Block>,
+        /// The block it enters.
+        to: Block,
+    },
+    /// The path register of the running frame of `func` changed inside a block (instrumented
+    /// code; a change on an edge is shown with the [`WatchEvent::Block`] it leads to).
+    Register {
+        /// The function.
+        func: FuncIdx,
+        /// Its new value.
+        value: u64,
     },
     /// The conditional branch at `pc` was taken or not (only in modes that do not count
     /// branches in the loop itself).
@@ -87,6 +116,23 @@ pub enum WatchEvent {
 }
 
 impl WatchEvent {
+    /// The function the event happens in.
+    pub fn func(&self) -> FuncIdx {
+        match *self {
+            WatchEvent::Entry { func }
+            | WatchEvent::Return { func }
+            | WatchEvent::Block { func, .. }
+            | WatchEvent::Register { func, .. }
+            | WatchEvent::Branch { func, .. }
+            | WatchEvent::Switch { func, .. }
+            | WatchEvent::BackEdge { func, .. }
+            | WatchEvent::Osr { func, .. }
+            | WatchEvent::Path { func, .. }
+            | WatchEvent::Probe { func, .. }
+            | WatchEvent::NewVersion { func } => func,
+        }
+    }
+
     /// The event in words, functions named as in `program`.
     pub fn render(&self, program: &Program) -> String {
         let name = |f: FuncIdx| {
@@ -98,6 +144,19 @@ impl WatchEvent {
         match *self {
             WatchEvent::Entry { func } => format!("enter {}", name(func)),
             WatchEvent::Return { func } => format!("return from {}", name(func)),
+            WatchEvent::Block {
+                func,
+                from: Some(from),
+                to,
+            } => format!("{}: edge {from} -> {to}", name(func)),
+            WatchEvent::Block {
+                func,
+                from: None,
+                to,
+            } => format!("{}: at {to}", name(func)),
+            WatchEvent::Register { func, value } => {
+                format!("{}: path register r = {value}", name(func))
+            }
             WatchEvent::Branch { func, pc, taken } => format!(
                 "{}: branch at pc {} {}",
                 name(func),
@@ -127,18 +186,51 @@ impl WatchEvent {
     }
 }
 
+/// One recorded event: its text and where the run was.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct WatchLine {
+    /// The line `vmrun --watch` prints: the event, then in brackets what the mode makes of it.
+    pub text: String,
+    /// The function it happened in.
+    pub func: String,
+    /// The block of that function's CFG the running frame is in, once known.
+    pub block: Option<u32>,
+    /// The source line of the instruction the frame is at, once known.
+    pub line: Option<u32>,
+    /// The frame's path register, when it runs instrumented code of a mode that keeps one.
+    pub register: Option<u64>,
+}
+
+/// What is known of an active frame.
+#[derive(Clone, Copy, Debug)]
+struct FrameView {
+    func: FuncIdx,
+    block: Option<Block>,
+    line: Option<u32>,
+    register: u64,
+    instrumented: bool,
+}
+
 /// A mode's probes, watched. See the module docs.
 pub struct Watched<'p, M: Profiler> {
     /// The mode's probes.
     pub probes: M::Probes<'p>,
-    /// The events recorded so far, one line each: the event, then the mode's description.
-    pub lines: Vec<String>,
+    /// The events recorded so far.
+    pub lines: Vec<WatchLine>,
     /// The most lines recorded.
     limit: usize,
     program: &'p Program,
+    /// Where each line is also written as it happens (`vmrun --watch`), if anywhere.
+    out: Option<Box<dyn Write + 'p>>,
     /// An on-stack replacement whose version the loop is about to take: recorded after the
     /// version's [`WatchEvent::NewVersion`], in the order things happened.
     osr: Option<WatchEvent>,
+    /// The active frames, innermost last.
+    frames: Vec<FrameView>,
+    /// Per code version (by address), the block starting at each pc that starts one.
+    block_starts: HashMap<usize, HashMap<u16, Block>>,
+    /// Per function, the CFG of its compiled code (built on first use).
+    cfgs: HashMap<FuncIdx, Option<FunctionCfg>>,
 }
 
 impl<'p, M: Profiler> Watched<'p, M> {
@@ -149,8 +241,60 @@ impl<'p, M: Profiler> Watched<'p, M> {
             lines: Vec::new(),
             limit,
             program,
+            out: None,
             osr: None,
+            frames: Vec::new(),
+            block_starts: HashMap::new(),
+            cfgs: HashMap::new(),
         }
+    }
+
+    /// Also writes each line's text to `out` as it is recorded.
+    pub fn printing_to(mut self, out: Box<dyn Write + 'p>) -> Self {
+        self.out = Some(out);
+        self
+    }
+
+    /// Whether the limit of lines has been reached.
+    pub fn is_full(&self) -> bool {
+        self.lines.len() >= self.limit
+    }
+
+    /// The CFG of `func`'s compiled code (`None` if it cannot be built).
+    fn cfg(&mut self, func: FuncIdx) -> Option<&FunctionCfg> {
+        let program = self.program;
+        self.cfgs
+            .entry(func)
+            .or_insert_with(|| {
+                program
+                    .functions
+                    .get(func.index())
+                    .and_then(|f| FunctionCfg::of_function(f).ok())
+            })
+            .as_ref()
+    }
+
+    /// The block that starts at `pc` of `version`, if one does.
+    fn block_at(&mut self, version: &Version, pc: Pc) -> Option<Block> {
+        let key = version as *const Version as usize;
+        if !self.block_starts.contains_key(&key) {
+            let mut starts = HashMap::new();
+            if version.instrumented {
+                for (b, at) in version.block_start.iter().enumerate() {
+                    if let Some(at) = at {
+                        starts.insert(at.0, Block::new(b));
+                    }
+                }
+            } else if let Some(fc) = self.cfg(version.func) {
+                for (b, _) in fc.blocks() {
+                    if let Some(at) = fc.first_pc(b) {
+                        starts.insert(at.0, b);
+                    }
+                }
+            }
+            self.block_starts.insert(key, starts);
+        }
+        self.block_starts[&key].get(&pc.0).copied()
     }
 
     /// Records `event` and what the mode makes of it.
@@ -158,15 +302,52 @@ impl<'p, M: Profiler> Watched<'p, M> {
         if let Some(osr) = self.osr.take() {
             self.record(osr);
         }
-        if self.lines.len() >= self.limit {
+        if self.is_full() {
             return;
         }
-        let mut line = event.render(self.program);
+        let mut text = event.render(self.program);
+        let frame = self
+            .frames
+            .last()
+            .copied()
+            .filter(|f| f.func == event.func());
+        if let (WatchEvent::Block { func, to, .. }, Some(frame)) = (event, frame) {
+            if let Some(lines) = self.cfg(func).and_then(|fc| fc.lines(to)) {
+                if lines[0] == lines[1] {
+                    let _ = write!(text, " (line {})", lines[0]);
+                } else {
+                    let _ = write!(text, " (lines {}-{})", lines[0], lines[1]);
+                }
+            }
+            if frame.instrumented && Self::HAS_REGISTER {
+                let _ = write!(text, ", r = {}", frame.register);
+            }
+        }
         if let Some(more) = M::describe(&self.probes, &event) {
-            let _ = write!(line, "  [{more}]");
+            let _ = write!(text, "  [{more}]");
+        }
+        let func = self
+            .program
+            .functions
+            .get(event.func().index())
+            .map_or_else(|| event.func().to_string(), |d| d.name.clone());
+        let line = WatchLine {
+            text,
+            func,
+            block: frame.and_then(|f| f.block).map(|b| b.index() as u32),
+            line: frame.and_then(|f| f.line),
+            register: frame
+                .filter(|f| f.instrumented && Self::HAS_REGISTER)
+                .map(|f| f.register),
+        };
+        if let Some(out) = &mut self.out {
+            let _ = writeln!(out, "{}", line.text);
         }
         self.lines.push(line);
     }
+
+    /// Whether the mode keeps a path register in instrumented code.
+    const HAS_REGISTER: bool = <M::Probes<'p> as Probes>::PATHS;
 }
 
 impl<'p, M: Profiler> Probes for Watched<'p, M> {
@@ -174,20 +355,57 @@ impl<'p, M: Profiler> Probes for Watched<'p, M> {
     const PATHS: bool = <M::Probes<'p> as Probes>::PATHS;
     const TIERS: bool = <M::Probes<'p> as Probes>::TIERS;
     const COUNTS: bool = <M::Probes<'p> as Probes>::COUNTS;
+    const WATCH: bool = true;
 
     fn on_entry(&mut self, func: FuncIdx) {
         self.probes.on_entry(func);
+        self.frames.push(FrameView {
+            func,
+            block: None,
+            line: None,
+            register: 0,
+            instrumented: false,
+        });
         self.record(WatchEvent::Entry { func });
     }
 
+    fn on_instr(&mut self, version: &Version, pc: Pc, path: u64) {
+        if self.is_full() {
+            return;
+        }
+        let to = self.block_at(version, pc);
+        let line = version.locs.get(pc.index()).map(|l| l.line);
+        let Some(frame) = self.frames.last_mut() else {
+            return;
+        };
+        if frame.func != version.func {
+            return;
+        }
+        frame.instrumented = version.instrumented;
+        if line.is_some_and(|l| l > 0) {
+            frame.line = line;
+        }
+        let changed = frame.instrumented && Self::HAS_REGISTER && frame.register != path;
+        frame.register = path;
+        let func = frame.func;
+        match to {
+            Some(to) => {
+                let from = frame.block.replace(to);
+                self.record(WatchEvent::Block { func, from, to });
+            }
+            None if changed => self.record(WatchEvent::Register { func, value: path }),
+            None => {}
+        }
+    }
+
+    // Branches and jump tables are passed on but not recorded: the block entered next says
+    // where they went ([`WatchEvent::Block`]).
     fn on_branch(&mut self, func: FuncIdx, pc: Pc, taken: bool) {
         self.probes.on_branch(func, pc, taken);
-        self.record(WatchEvent::Branch { func, pc, taken });
     }
 
     fn on_switch(&mut self, func: FuncIdx, pc: Pc, target: Pc) {
         self.probes.on_switch(func, pc, target);
-        self.record(WatchEvent::Switch { func, pc, target });
     }
 
     fn on_back_edge(&mut self, func: FuncIdx, pc: Pc, target: Pc) -> Option<Osr> {
@@ -212,6 +430,7 @@ impl<'p, M: Profiler> Probes for Watched<'p, M> {
     fn on_return(&mut self, func: FuncIdx) {
         self.probes.on_return(func);
         self.record(WatchEvent::Return { func });
+        self.frames.pop();
     }
 
     fn on_path(&mut self, func: FuncIdx, id: u64) {
@@ -272,7 +491,7 @@ mod tests {
         let result = crate::interp::execute(&mut machine, &mut watched, &mut out);
         machine.flush(&mut out);
         assert!(result.is_ok());
-        (watched.lines, out)
+        (watched.lines.into_iter().map(|l| l.text).collect(), out)
     }
 
     #[test]

@@ -36,6 +36,32 @@ fn span(lines: [u32; 2]) -> String {
     }
 }
 
+/// A regenerated path of a function's CFG as its blocks and source lines: `b1 b2 b4 -> b1
+/// (lines 5, 6, 4)` (`-> exit` for a path that returns). For watching a run, where no profile
+/// exists yet.
+pub fn block_path_text(fc: &crate::tier::cfg_build::FunctionCfg, path: &profiler::Path) -> String {
+    let blocks: Vec<String> = path.nodes.iter().map(|b| b.to_string()).collect();
+    let mut lines: Vec<String> = Vec::new();
+    for &b in &path.nodes {
+        if let Some(l) = fc.lines(b) {
+            let s = span(l);
+            if lines.last() != Some(&s) {
+                lines.push(s);
+            }
+        }
+    }
+    let end = match path.end {
+        Some(h) => h.to_string(),
+        None => "exit".to_string(),
+    };
+    let lines = if lines.is_empty() {
+        String::new()
+    } else {
+        format!(" (lines {})", lines.join(", "))
+    };
+    format!("{} -> {end}{lines}", blocks.join(" "))
+}
+
 /// `1 path`, `2 paths`.
 pub fn plural(n: u64, what: &str) -> String {
     if n == 1 {

@@ -332,6 +332,7 @@ pub fn instrument(
             tables: tables.into_boxed_slice(),
             probe_consts: probes.consts.clone().into_boxed_slice(),
             instrumented: true,
+            block_start: block_start.iter().copied().collect(),
             counters: crate::branch_counts::Counters::new(len),
         },
         block_start,

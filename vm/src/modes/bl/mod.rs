@@ -58,7 +58,11 @@ impl Profiler for Bl {
         match *event {
             WatchEvent::Path { func, id } => {
                 let n = probes.sink.counts().get(&(func, id)).copied().unwrap_or(0);
-                Some(format!("path {id} counted {n} times"))
+                let path = probes.path_text(func, id).unwrap_or_default();
+                Some(format!(
+                    "{path}; counted {}",
+                    crate::profile::text::plural(n, "time")
+                ))
             }
             _ => probes.describe_tiering(event),
         }
@@ -319,6 +323,14 @@ impl<'p, S: PathSink> BlProbes<'p, S> {
             warnings: self.warnings().to_vec(),
             tier_ups: self.tier_up_stats(),
         }
+    }
+
+    /// Watching: the blocks and source lines of path `id` of `func` (`b1 b2 b4 -> b1, lines
+    /// 5-6 4`), if `func` has tiered up and `id` is one of its paths.
+    pub fn path_text(&self, func: FuncIdx, id: u64) -> Option<String> {
+        let tiered = self.tiered(func)?;
+        let path = tiered.bl.regenerate(tiered.fc.cfg(), id)?;
+        Some(crate::profile::text::block_path_text(&tiered.fc, &path))
     }
 
     /// Watching: what tiering did at `event` (a function's heat, its tier-up, an on-stack

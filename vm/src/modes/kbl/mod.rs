@@ -269,9 +269,12 @@ impl Profiler for Kbl {
 
     fn describe(probes: &BlProbes<'_, KblSink>, event: &WatchEvent) -> Option<String> {
         match event {
-            WatchEvent::Path { .. } | WatchEvent::Entry { .. } | WatchEvent::Return { .. } => {
-                Some(probes.sink.summary())
-            }
+            WatchEvent::Path { func, id } => Some(format!(
+                "{}; {}",
+                probes.path_text(*func, *id).unwrap_or_default(),
+                probes.sink.summary()
+            )),
+            WatchEvent::Entry { .. } | WatchEvent::Return { .. } => Some(probes.sink.summary()),
             _ => probes.describe_tiering(event),
         }
     }
