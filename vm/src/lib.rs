@@ -12,6 +12,7 @@
 #![deny(missing_docs)]
 
 pub mod branch_counts;
+pub mod explain;
 pub mod interp;
 pub mod libc;
 pub mod modes;

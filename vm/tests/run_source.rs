@@ -287,6 +287,7 @@ fn on_stack_replacement_continues_in_another_version() {
             tables: f.tables.clone().into_boxed_slice(),
             probe_consts: Box::new([]),
             instrumented: false,
+            block_start: Box::new([]),
             counters: Default::default(),
         })
         .expect("a copy of verified code verifies");
@@ -320,6 +321,7 @@ fn versions_are_verified_before_they_can_run() {
         tables: f.tables.clone().into_boxed_slice(),
         probe_consts: Box::new([]),
         instrumented: false,
+        block_start: Box::new([]),
         counters: Default::default(),
     };
     let err = m

@@ -7,6 +7,7 @@
 mod bench;
 mod cfg;
 mod disasm;
+mod explain;
 mod forest;
 mod paths;
 
@@ -148,6 +149,10 @@ enum Command {
     /// Static path counts of every function of a program: Ball-Larus and k-iteration paths for
     /// each K of a range (see `vmrun paths --help`).
     Paths(paths::PathsArgs),
+    /// Every step from source to hot paths for each function (CFG, loops, DAG, numPaths,
+    /// values, spanning tree, probes, path ids; Roy & Srikant's table for K > 1), as text,
+    /// Graphviz, SVG or a self-contained web page (see `vmrun explain --help`).
+    Explain(explain::ExplainArgs),
     /// Run a benchmark suite under every profiling mode: overheads, profile statistics and the
     /// papers' figures (see `vmrun bench --help`).
     Bench(bench::BenchArgs),
@@ -162,6 +167,7 @@ pub fn main() -> i32 {
         Some(Command::Forest(args)) => forest::run(&args),
         Some(Command::Paths(args)) => paths::run(&args),
         Some(Command::Bench(args)) => bench::run(&args),
+        Some(Command::Explain(args)) => explain::run(&args),
         None => run(&cli.run),
     }
 }

@@ -199,6 +199,8 @@ pub struct WatchLine {
     pub line: Option<u32>,
     /// The frame's path register, when it runs instrumented code of a mode that keeps one.
     pub register: Option<u64>,
+    /// The Ball-Larus path id, when the event is the end of a path.
+    pub path: Option<u64>,
 }
 
 /// What is known of an active frame.
@@ -339,6 +341,10 @@ impl<'p, M: Profiler> Watched<'p, M> {
             register: frame
                 .filter(|f| f.instrumented && Self::HAS_REGISTER)
                 .map(|f| f.register),
+            path: match event {
+                WatchEvent::Path { id, .. } => Some(id),
+                _ => None,
+            },
         };
         if let Some(out) = &mut self.out {
             let _ = writeln!(out, "{}", line.text);
