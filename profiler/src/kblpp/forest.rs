@@ -265,6 +265,11 @@ impl Cursor {
     pub fn depth(&self) -> Option<u32> {
         (!self.is_fresh()).then_some(self.depth)
     }
+
+    /// The node the last push counted, or `None` right after `*`.
+    pub fn node(&self) -> Option<NodeId> {
+        (!self.is_fresh()).then(|| NodeId::new(self.at as usize))
+    }
 }
 
 /// Counters of the work done by [`KSlabForest::push`] (the paper's cost model, section 2.3).

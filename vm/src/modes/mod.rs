@@ -57,7 +57,7 @@ pub mod table;
 pub mod trace;
 pub mod watch;
 
-use lang::bytecode::Program;
+use lang::bytecode::{FuncIdx, Program};
 
 use crate::branch_counts::BranchCounts;
 use crate::probes::Probes;
@@ -116,6 +116,22 @@ pub trait Profiler {
     /// probes right after they handled it (the default: nothing more than the event).
     fn describe(probes: &Self::Probes<'_>, event: &WatchEvent) -> Option<String> {
         let _ = (probes, event);
+        None
+    }
+
+    /// When a run is watched: the paths of `func` counted so far, `(id, count)`, for a mode
+    /// that counts paths inside its probe events rather than at `on_path` (`kiter`); the
+    /// watcher compares them around each [`WatchEvent::Probe`] to name the paths it counted
+    /// (the default: none).
+    fn counted(probes: &Self::Probes<'_>, func: FuncIdx) -> Vec<(u64, u64)> {
+        let _ = (probes, func);
+        Vec::new()
+    }
+
+    /// When a run is watched: path `id` of `func` as blocks and source lines, for the paths
+    /// [`Profiler::counted`] names (the default: none).
+    fn path_text(probes: &Self::Probes<'_>, func: FuncIdx, id: u64) -> Option<String> {
+        let _ = (probes, func, id);
         None
     }
 }

@@ -108,6 +108,13 @@ pub enum WatchEvent {
         /// Its index.
         k: ProbeIdx,
     },
+    /// A probe counted path `id` of `func` (a multi-iteration path of `kiter`).
+    Counted {
+        /// The function.
+        func: FuncIdx,
+        /// The path id.
+        id: u64,
+    },
     /// An instrumented version of `func` was made (its tier-up).
     NewVersion {
         /// The function.
@@ -129,6 +136,7 @@ impl WatchEvent {
             | WatchEvent::Osr { func, .. }
             | WatchEvent::Path { func, .. }
             | WatchEvent::Probe { func, .. }
+            | WatchEvent::Counted { func, .. }
             | WatchEvent::NewVersion { func } => func,
         }
     }
@@ -181,6 +189,7 @@ impl WatchEvent {
             ),
             WatchEvent::Path { func, id } => format!("{}: path {id} ends", name(func)),
             WatchEvent::Probe { func, k } => format!("{}: probe {}", name(func), k.0),
+            WatchEvent::Counted { func, id } => format!("{}: counts path {id}", name(func)),
             WatchEvent::NewVersion { func } => format!("{}: instrumented", name(func)),
         }
     }
@@ -325,7 +334,11 @@ impl<'p, M: Profiler> Watched<'p, M> {
                 let _ = write!(text, ", r = {}", frame.register);
             }
         }
-        if let Some(more) = M::describe(&self.probes, &event) {
+        let more = match event {
+            WatchEvent::Counted { func, id } => M::path_text(&self.probes, func, id),
+            _ => M::describe(&self.probes, &event),
+        };
+        if let Some(more) = more {
             let _ = write!(text, "  [{more}]");
         }
         let func = self
@@ -342,7 +355,7 @@ impl<'p, M: Profiler> Watched<'p, M> {
                 .filter(|f| f.instrumented && Self::HAS_REGISTER)
                 .map(|f| f.register),
             path: match event {
-                WatchEvent::Path { id, .. } => Some(id),
+                WatchEvent::Path { id, .. } | WatchEvent::Counted { id, .. } => Some(id),
                 _ => None,
             },
         };
@@ -445,8 +458,21 @@ impl<'p, M: Profiler> Probes for Watched<'p, M> {
     }
 
     fn on_probe(&mut self, func: FuncIdx, k: ProbeIdx) {
+        if self.is_full() {
+            return self.probes.on_probe(func, k);
+        }
+        let before: HashMap<u64, u64> = M::counted(&self.probes, func).into_iter().collect();
         self.probes.on_probe(func, k);
         self.record(WatchEvent::Probe { func, k });
+        let mut counted: Vec<u64> = M::counted(&self.probes, func)
+            .into_iter()
+            .filter(|(id, n)| before.get(id).copied().unwrap_or(0) < *n)
+            .map(|(id, _)| id)
+            .collect();
+        counted.sort_unstable();
+        for id in counted {
+            self.record(WatchEvent::Counted { func, id });
+        }
     }
 
     fn version_ready(&self) -> bool {

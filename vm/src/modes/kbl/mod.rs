@@ -101,9 +101,19 @@ impl KblSink {
     /// The state of the forest and of the running frame's cursor, in one line (for watching a
     /// run): nodes, the cursor's depth, and the repeats held back.
     pub fn summary(&self) -> String {
-        let cursor = match self.top.1.depth() {
-            Some(d) => format!("cursor at depth {d}"),
-            None => "cursor fresh".to_string(),
+        let cursor = self.top.1;
+        let cursor = match (cursor.depth(), cursor.node()) {
+            (Some(d), Some(n)) => {
+                // The paper's τ walks the first slab (levels 0 to k - 2), β the later ones.
+                let name = if d + 1 < self.forest.k() { "τ" } else { "β" };
+                let node = self.forest.node(n);
+                format!(
+                    "{name} at depth {d} (node {n}: path {}, count {})",
+                    node.label(),
+                    node.count()
+                )
+            }
+            _ => "cursor fresh (τ = β = null)".to_string(),
         };
         let held = self.repeats.saturating_sub(PUSH_REPEATS);
         let held = if held > 0 {

@@ -267,4 +267,16 @@ impl Profiler for Kiter {
             _ => probes.runtime.running(),
         }
     }
+
+    fn counted(probes: &KiterProbes<'_>, func: FuncIdx) -> Vec<(u64, u64)> {
+        probes
+            .runtime
+            .function(func)
+            .map(|f| f.counters().iter().collect())
+            .unwrap_or_default()
+    }
+
+    fn path_text(probes: &KiterProbes<'_>, func: FuncIdx, id: u64) -> Option<String> {
+        probes.runtime.path_text(func, id)
+    }
 }

@@ -569,6 +569,17 @@ impl KiterRuntime {
         self.depth
     }
 
+    /// Watching: k-iteration path `id` of `func` as blocks and source lines (Algorithm 2
+    /// identifies it; the numbering is recomputed, which only a watched run can afford).
+    pub fn path_text(&self, func: FuncIdx, id: u64) -> Option<String> {
+        let f = self.function(func)?;
+        let cfg = f.fc.cfg();
+        let dfs = DepthFirst::compute(cfg);
+        let kit = number(cfg, &dfs, self.k, self.path_ends).ok()?;
+        let path = kit.identify(id).ok()??;
+        Some(crate::profile::text::block_path_text(&f.fc, &path))
+    }
+
     /// The running activation in one line (for watching a run): its function, what it is
     /// doing, and its accumulators (`c[0]` first), or `None` when no activation runs.
     pub fn running(&self) -> Option<String> {
