@@ -213,7 +213,11 @@ pub fn explain_program(
         };
         let cfg = explain(fc.cfg(), &|b| b.to_string(), &options)
             .map_err(|e| ExplainError::Usage(format!("{}: function {}: {e}", file, func.name)))?;
-        let instrumented = instrumented_code(&program, i, request.path_ends, weights.as_ref())
+        // The instrumented code numbers as the table does: smart numbering only when asked.
+        let smart = weights
+            .as_ref()
+            .filter(|_| request.numbering == NumberingKind::Smart);
+        let instrumented = instrumented_code(&program, i, request.path_ends, smart)
             .map_err(|e| ExplainError::Internal(format!("{}: {e}", func.name)))?;
         functions.push(FunctionExplained {
             name: func.name.clone(),
