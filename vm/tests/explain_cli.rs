@@ -216,8 +216,7 @@ fn kblpp_example_3_the_stream_and_its_forest() {
     let out = vmrun(&args);
     let last = String::from_utf8_lossy(&out.stderr)
         .lines()
-        .filter(|l| l.starts_with("main: path "))
-        .last()
+        .rfind(|l| l.starts_with("main: path "))
         .unwrap()
         .to_string();
     let forest = ok(&[
