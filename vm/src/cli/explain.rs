@@ -140,7 +140,11 @@ pub fn run(args: &ExplainArgs) -> i32 {
         k: args.k,
         path_ends: args.path_ends,
         numbering: args.numbering,
-        run: args.run || (args.numbering == NumberingKind::Smart && profile.is_none()),
+        // The page always colours by heat: its run is recorded anyway.
+        run: profile.is_none()
+            && (args.run
+                || args.numbering == NumberingKind::Smart
+                || (args.format == Format::Html && !is_cfg_file(&args.file))),
         steps: if args.format == Format::Html && !is_cfg_file(&args.file) {
             args.steps
         } else {

@@ -32,7 +32,7 @@ main { display: grid; grid-template-columns: minmax(300px, 1fr) minmax(400px, 1.
 section { background: #fff; border: 1px solid #ddd; border-radius: 6px; padding: 8px 12px; overflow: auto; }
 h2 { font-size: 16px; margin: 4px 0 8px 0; }
 pre, code, .mono { font-family: ui-monospace, monospace; font-size: 13px; }
-#source { max-height: 70vh; }
+#source { max-height: 70vh; overflow: auto; position: relative; }
 #source div { white-space: pre; padding: 0 4px; }
 #source div.current { background: #ffe066; outline: 1px solid #c90; }
 #source span.ln { color: #999; display: inline-block; width: 3em; text-align: right; margin-right: 1em; }
@@ -43,11 +43,14 @@ pre, code, .mono { font-family: ui-monospace, monospace; font-size: 13px; }
 table { border-collapse: collapse; font-size: 13px; }
 td, th { border-bottom: 1px solid #eee; padding: 2px 8px; text-align: left; }
 td.num { text-align: right; font-family: ui-monospace, monospace; }
-#stepper { grid-column: 1 / 3; }
+#stepper { position: sticky; top: 0; z-index: 5; margin: 8px 12px 0 12px; box-shadow: 0 2px 6px rgba(0,0,0,0.15); }
+#stepper .row { display: flex; gap: 24px; }
+#stepper .row > div { flex: 1; }
 #stepper .controls button { font-size: 15px; padding: 4px 12px; }
 #event { font-family: ui-monospace, monospace; font-size: 15px; padding: 6px; background: #eef; margin: 6px 0; min-height: 1.4em; }
 #register { font-size: 22px; font-weight: bold; font-family: ui-monospace, monospace; }
-#log { max-height: 12em; overflow: auto; font-size: 12px; color: #555; }
+#counts { display: block; max-height: 8em; overflow: auto; }
+#log { max-height: 8em; overflow: auto; font-size: 12px; color: #555; }
 #log div.current { color: #000; font-weight: bold; }
 "#;
 
@@ -96,7 +99,12 @@ function highlight() {
   document.querySelectorAll("#source div.current").forEach((d) => d.classList.remove("current"));
   if (s && s.line) {
     const d = document.getElementById("L" + s.line);
-    if (d) { d.classList.add("current"); d.scrollIntoView({ block: "nearest" }); }
+    if (d) {
+      d.classList.add("current");
+      // Scroll the source box only, never the page.
+      const box = $("source");
+      box.scrollTop = Math.max(0, d.offsetTop - box.clientHeight / 2);
+    }
   }
   let f = fn;
   if (s) {
@@ -182,6 +190,18 @@ pub fn render(x: &Explained) -> Result<String, String> {
         x.heat_from
             .as_ref()
             .map_or(String::new(), |h| format!("; heat from {h}"))
+    );
+    // The step-through.
+    out.push_str(
+        "<section id=\"stepper\"><h2>Step through the run</h2>\
+         <div class=\"controls\"><button id=\"reset\">|&larr; start</button> \
+         <button id=\"prev\">&larr; back</button> <button id=\"next\">next &rarr;</button> \
+         step <span id=\"step-index\">0</span> of <span id=\"step-total\">0</span> \
+         (keys: &rarr; or space, &larr;, Home, End)</div>\
+         <div id=\"event\"></div>\
+         <div>path register r = <span id=\"register\">-</span></div>\
+         <div class=\"row\"><div><h2>Paths ended so far</h2><table id=\"counts\"></table></div>\
+         <div><h2>Events</h2><div id=\"log\"></div></div></div></section>\n",
     );
     out.push_str("<main>\n");
 
@@ -287,18 +307,6 @@ pub fn render(x: &Explained) -> Result<String, String> {
     }
     out.push_str("</section>\n");
 
-    // The step-through.
-    out.push_str(
-        "<section id=\"stepper\"><h2>Step through the run</h2>\
-         <div class=\"controls\"><button id=\"reset\">&#x23EE; start</button> \
-         <button id=\"prev\">&larr; back</button> <button id=\"next\">next &rarr;</button> \
-         step <span id=\"step-index\">0</span> of <span id=\"step-total\">0</span> \
-         (keys: &rarr; or space, &larr;, Home, End)</div>\
-         <div id=\"event\"></div>\
-         <div>path register r = <span id=\"register\">-</span></div>\
-         <h2>Paths ended so far</h2><table id=\"counts\"></table>\
-         <h2>Events</h2><div id=\"log\"></div></section>\n",
-    );
     out.push_str("</main>\n");
     let json = serde_json::to_string(x).map_err(|e| e.to_string())?;
     let _ = write!(
