@@ -15,6 +15,7 @@ use std::path::{Path, PathBuf};
 
 use clap::{Args, Parser, Subcommand};
 use profiler::PathEnds;
+use vm::profile::annotate::{self, AnnotateOptions};
 use vm::profile::report::{self, ReportOptions};
 use vm::run_stats::RunStats;
 use vm::{
@@ -90,7 +91,20 @@ pub struct RunArgs {
         default_missing_value = "-"
     )]
     report: Option<PathBuf>,
-    /// The most paths the report lists per function (0: all).
+    /// Print the program's source annotated with the profile (per line: how many times it
+    /// ran, the share of its function's paths through it, which of the `--top` hottest paths
+    /// run through it) to stderr, or with `--annotate=FILE` to FILE; needs a mode that counts
+    /// paths (`bl`, `trace`, `kiter:K`, `kbl:K`; docs/profile-format.md, "Annotated source").
+    #[arg(
+        long,
+        value_name = "FILE",
+        num_args = 0..=1,
+        require_equals = true,
+        default_missing_value = "-"
+    )]
+    annotate: Option<PathBuf>,
+    /// The most paths the report lists per function (0: all); with `--annotate`, the hot
+    /// paths lettered per function (at most 26).
     #[arg(long, value_name = "N", default_value_t = ReportOptions::default().top)]
     top: usize,
     /// `kbl` reports: prune k-IPF nodes below this percentage of their root's count (and
@@ -208,10 +222,19 @@ fn run(args: &RunArgs) -> i32 {
             tier_up: args.tier_up,
             path_ends: args.path_ends,
         },
-        collect_profile: args.profile_out.is_some() || args.report.is_some(),
+        collect_profile: args.profile_out.is_some()
+            || args.report.is_some()
+            || args.annotate.is_some(),
     };
     if args.profile.mode == Mode::None && (args.profile_out.is_some() || args.report.is_some()) {
         eprintln!("vmrun: --profile-out and --report need a profiling mode (--profile=bl, ...)");
+        return vm::EXIT_USAGE;
+    }
+    if args.annotate.is_some() && matches!(args.profile.mode, Mode::None | Mode::Edge) {
+        eprintln!(
+            "vmrun: --annotate needs a mode that counts paths (--profile=bl, trace, kiter:K or \
+             kbl:K)"
+        );
         return vm::EXIT_USAGE;
     }
     if let Err(e) = vm::signals::install() {
@@ -246,6 +269,14 @@ fn run(args: &RunArgs) -> i32 {
                     min_share: args.min_share,
                 },
             );
+            if out.as_os_str() == "-" {
+                eprint!("{text}");
+            } else {
+                write(out, text);
+            }
+        }
+        if let Some(out) = &args.annotate {
+            let text = annotate::annotate(profile, &source, &AnnotateOptions { top: args.top });
             if out.as_os_str() == "-" {
                 eprint!("{text}");
             } else {
