@@ -188,6 +188,13 @@ fn header(out: &mut String, profile: &Profile, exact: bool, width: usize) {
             "count: runs of the line's busiest block, on the {paths} completed while profiled; \
              '#####': none"
         );
+        if profile.functions.iter().any(|f| f.tiered_up_at != Some(0)) {
+            let _ = writeln!(
+                out,
+                "       (a function is profiled once it tiers up: what ran before is not \
+                 counted)"
+            );
+        }
     } else {
         let k = profile.k;
         let _ = writeln!(
