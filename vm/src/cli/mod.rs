@@ -15,7 +15,7 @@ use std::path::{Path, PathBuf};
 
 use clap::{Args, Parser, Subcommand};
 use profiler::PathEnds;
-use vm::profile::annotate::{self, AnnotateOptions};
+use vm::profile::annotate::{self, AnnotateOptions, CodeLines};
 use vm::profile::report::{self, ReportOptions};
 use vm::run_stats::RunStats;
 use vm::{
@@ -251,6 +251,7 @@ fn run(args: &RunArgs) -> i32 {
         eprintln!("vmrun: {name}: compile error");
     }
     let mut status = result.exit_status;
+    let mut failed = false;
     let mut write = |out: &Path, text: String| {
         if let Err(e) = std::fs::write(out, text) {
             eprintln!("vmrun: cannot write {}: {e}", out.display());
@@ -276,11 +277,13 @@ fn run(args: &RunArgs) -> i32 {
             }
         }
         if let Some(out) = &args.annotate {
-            let text = annotate::annotate(profile, &source, &AnnotateOptions { top: args.top });
-            if out.as_os_str() == "-" {
-                eprint!("{text}");
-            } else {
-                write(out, text);
+            match annotation(profile, &name, &source, args.top) {
+                Ok(text) if out.as_os_str() == "-" => eprint!("{text}"),
+                Ok(text) => write(out, text),
+                Err(e) => {
+                    eprintln!("vmrun: internal error: no annotation: {e}");
+                    failed = true;
+                }
             }
         }
     }
@@ -289,5 +292,27 @@ fn run(args: &RunArgs) -> i32 {
         let stats = RunStats::new(&name, args.profile.mode, args.profile.k, &result, seconds);
         write(out, stats.to_json());
     }
+    if failed {
+        status = status.max(1);
+    }
     status
+}
+
+/// The annotated source of a run (`--annotate`). The program compiles again, to the same
+/// blocks the profile has, for the lines of each block's instructions.
+fn annotation(
+    profile: &vm::profile::Profile,
+    name: &str,
+    source: &str,
+    top: usize,
+) -> Result<String, String> {
+    let program = lang::compile_source(name, source)
+        .map_err(|_| "the program does not compile again".to_string())?;
+    let code = CodeLines::of_program(&program)?;
+    Ok(annotate::annotate(
+        profile,
+        source,
+        &code,
+        &AnnotateOptions { top },
+    ))
 }

@@ -3,25 +3,28 @@
 //! paths run through it, in the spirit of gcov's annotated source.
 //!
 //! ```text
-//!     count:  share:marks:line:source
+//!     count:  share:ABCD: line:source
+//! function odd_sum (line 4): entered 3 times, 33 paths (4 of 6 static), tiered up at 0
+//!   A  45.5% 15x  id 5: 7, 6 -> 7 (header)
+//!   ...
 //!        30: 100.0%:ABCD:    6:    for (int i = 0; i < n; i++) {
-//!        30:  81.8%:ABD.:    7:        if (i % 2 == 1)
+//!        30:  90.9%:AB.D:    7:        if (i % 2 == 1)
 //!        15:  45.5%:.B.D:    8:            s += i;
 //! ```
 //!
-//! Everything comes from the profile's blocks (each with its span of source lines) and its
-//! paths (each with its count and block sequence); the source is only printed and scanned for
-//! lines without code.
+//! Counts come from the profile's paths (each with its count and block sequence), lines from
+//! the compiled program: [`CodeLines`] lists, for each block, the source lines its
+//! instructions are on (the profile's `lines` member is only the first and last of them: a
+//! block of a `for` loop's step that also holds the statement after an inner loop spans the
+//! whole body without running it). The source is only printed.
 //!
 //! **Count.** A block's *runs* are `sum(count x occurrences of the block on the path)` over the
-//! function's paths. A line's count is the largest number of runs of a block whose line span
-//! covers it: the number of times the busiest of its blocks ran. For a line that is one block
-//! (a plain statement) that is exactly how often it ran; for a line split over several blocks
-//! (the init, test and step of a `for`, the two operands of `&&`) it is the count of the
+//! function's paths. A line's count is the largest number of runs of a block with an
+//! instruction on it: the number of times the busiest of its blocks ran. For a line that is one
+//! block (a plain statement) that is exactly how often it ran; for a line split over several
+//! blocks (the init, test and step of a `for`, the two operands of `&&`) it is the count of the
 //! busiest part, a lower bound of how often control entered the line (the sum would count one
-//! visit to `a && b` twice). A block spans `[first, last]` of its instructions' lines, so the
-//! lines inside its span are credited with it, except lines without code (blank, or only a
-//! comment), which show `-` as in gcov.
+//! visit to `a && b` twice; gcov counts a `for` line once more per loop, for its first test).
 //!
 //! Which activity that counts: Ball-Larus paths cut an activation's block sequence into
 //! consecutive pieces (a path that ends at a header does not include it: the next path starts
@@ -44,15 +47,24 @@
 //! [`MAX_MARKS`]) are lettered `A`, `B`, ... in a legend under the function's header, and a
 //! line shows the letter of every hot path through it, `.` for the others.
 //!
-//! **Other lines.** `-`: no code, outside every function, or in a function that was not
-//! profiled (it never tiered up: its header says so, as gcov shows the lines of a file it has no
-//! data for); `#####` (gcov's mark): code of a profiled function that is on no counted path.
-//! A line belongs to the function whose definition is the last one at or above it.
+//! A function's header, printed above its definition, gives its paths and when it tiered up,
+//! and (exact modes) how many times it was *entered*: the count of its paths that start at its
+//! entry, one per completed activation.
+//!
+//! **Other lines.** `-`: no instruction (blank, comment, declaration without initializer,
+//! `else`), outside every function, or in a function that was not profiled (it never tiered
+//! up: its header says so, as gcov shows the lines of a file it has no data for); `#####`
+//! (gcov's mark): code of a profiled function that is on no counted path (it never ran, or ran
+//! only before its function tiered up). A line belongs to the function whose definition is the
+//! last one at or above it.
 
 use std::fmt::Write;
 
+use lang::bytecode::Program;
+
 use super::text::{lines_of, path_texts, percent, plural, ReportOptions};
 use super::{FunctionProfile, Mode, Profile};
+use crate::tier::cfg_build::{BlockKind, FunctionCfg};
 
 /// The most hot paths lettered per function (`A` to `Z`).
 pub const MAX_MARKS: usize = 26;
@@ -84,6 +96,48 @@ impl AnnotateOptions {
     }
 }
 
+/// The source lines of every block's instructions, per function: what a line's count is
+/// taken from (see the module docs).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct CodeLines {
+    /// `functions[f][b]`: the lines of block `b` of function `f` (program order, as in the
+    /// profile), ascending, without repeats.
+    functions: Vec<Vec<Vec<u32>>>,
+}
+
+impl CodeLines {
+    /// From the lines of every block of every function (`functions[f][b]`, in any order).
+    pub fn new(mut functions: Vec<Vec<Vec<u32>>>) -> CodeLines {
+        for lines in functions.iter_mut().flatten() {
+            lines.sort_unstable();
+            lines.dedup();
+        }
+        CodeLines { functions }
+    }
+
+    /// The lines of a compiled program's blocks, from its functions' CFGs (the blocks and ids
+    /// the profile has) and its instructions' locations (line 0, unknown, left out).
+    pub fn of_program(program: &Program) -> Result<CodeLines, String> {
+        let mut functions = Vec::with_capacity(program.functions.len());
+        for f in &program.functions {
+            let fc = FunctionCfg::of_function(f).map_err(|e| format!("{}: {e:?}", f.name))?;
+            let blocks = fc
+                .blocks()
+                .map(|(_, info)| match info.kind {
+                    BlockKind::Code { start, end } => f.locs[start.0 as usize..end.0 as usize]
+                        .iter()
+                        .map(|l| l.line)
+                        .filter(|&l| l != 0)
+                        .collect(),
+                    _ => Vec::new(),
+                })
+                .collect();
+            functions.push(blocks);
+        }
+        Ok(CodeLines::new(functions))
+    }
+}
+
 /// Whether a profile's path counts give exact per-line run counts (see the module docs): all
 /// modes but `kiter:K` with `K > 1`, whose k-iteration paths overlap.
 pub fn exact_counts(profile: &Profile) -> bool {
@@ -106,10 +160,15 @@ struct FunctionLines {
     cells: Vec<Cell>,
 }
 
-/// The annotated source of `profile`'s program, whose text is `source` (see the module docs).
-pub fn annotate(profile: &Profile, source: &str, options: &AnnotateOptions) -> String {
+/// The annotated source of `profile`'s program, whose text is `source` and whose blocks'
+/// lines are `code` (see the module docs).
+pub fn annotate(
+    profile: &Profile,
+    source: &str,
+    code: &CodeLines,
+    options: &AnnotateOptions,
+) -> String {
     let text: Vec<&str> = source.lines().collect();
-    let code = code_lines(source);
     let exact = exact_counts(profile);
     // Each function owns the lines from its definition to the next definition.
     let mut order: Vec<usize> = (0..profile.functions.len()).collect();
@@ -121,7 +180,13 @@ pub fn annotate(profile: &Profile, source: &str, options: &AnnotateOptions) -> S
             let end = order
                 .get(j + 1)
                 .map_or(last_line, |&n| profile.functions[n].line.saturating_sub(1));
-            function_lines(f, f.line, end.max(f.line), &code, options)
+            function_lines(
+                f,
+                code.functions.get(order[j]),
+                f.line,
+                end.max(f.line),
+                options,
+            )
         })
         .collect();
     let width = profile
@@ -323,12 +388,12 @@ fn columns(cell: Cell, owner: Option<&FunctionProfile>, exact: bool, width: usiz
     }
 }
 
-/// The cells of `f`'s lines `first..=last` (`code[i]`: whether line `i + 1` has code).
+/// The cells of `f`'s lines `first..=last` (`code[b]`: the lines of its block `b`).
 fn function_lines(
     f: &FunctionProfile,
+    code: Option<&Vec<Vec<u32>>>,
     first: u32,
     last: u32,
-    code: &[bool],
     options: &AnnotateOptions,
 ) -> FunctionLines {
     let n = (last - first + 1) as usize;
@@ -336,12 +401,13 @@ fn function_lines(
     if f.tiered_up_at.is_none() {
         return FunctionLines { first, cells };
     }
-    // The owned code lines a block covers, as indices into `cells`.
+    // The owned lines of a block's instructions, as indices into `cells`.
     let covered = |b: u32| {
-        let span = f.lines(b).unwrap_or([1, 0]);
-        (span[0].max(first)..=span[1].min(last))
-            .filter(|&l| code.get(l as usize - 1).copied().unwrap_or(false))
-            .map(move |l| (l - first) as usize)
+        code.and_then(|c| c.get(b as usize))
+            .map_or(&[][..], Vec::as_slice)
+            .iter()
+            .filter(|&&l| (first..=last).contains(&l))
+            .map(move |&l| (l - first) as usize)
     };
     let mut runs = vec![0u64; f.blocks.len()];
     for p in &f.paths {
@@ -392,47 +458,6 @@ fn function_lines(
         }
     }
     FunctionLines { first, cells }
-}
-
-/// For every line of `source`, whether it has code: anything but blanks and comments (`//` to
-/// the end of the line, `/* ... */` across lines; quotes are skipped so that `"/*"` is text).
-pub fn code_lines(source: &str) -> Vec<bool> {
-    let mut out = Vec::new();
-    let mut in_comment = false;
-    for line in source.lines() {
-        let mut code = false;
-        let mut chars = line.chars().peekable();
-        while let Some(c) = chars.next() {
-            if in_comment {
-                if c == '*' && chars.peek() == Some(&'/') {
-                    chars.next();
-                    in_comment = false;
-                }
-                continue;
-            }
-            match c {
-                '/' if chars.peek() == Some(&'/') => break,
-                '/' if chars.peek() == Some(&'*') => {
-                    chars.next();
-                    in_comment = true;
-                }
-                '"' | '\'' => {
-                    code = true;
-                    while let Some(d) = chars.next() {
-                        if d == '\\' {
-                            chars.next();
-                        } else if d == c {
-                            break;
-                        }
-                    }
-                }
-                c if c.is_whitespace() => {}
-                _ => code = true,
-            }
-        }
-        out.push(code);
-    }
-    out
 }
 
 #[cfg(test)]
@@ -544,6 +569,26 @@ int main(void) {
         p
     }
 
+    /// Every line of every block's span (the hand-built blocks are contiguous).
+    fn spans(p: &Profile) -> CodeLines {
+        CodeLines::new(
+            p.functions
+                .iter()
+                .map(|f| {
+                    f.blocks
+                        .iter()
+                        .map(|b| b.lines.map_or(Vec::new(), |[a, z]| (a..=z).collect()))
+                        .collect()
+                })
+                .collect(),
+        )
+    }
+
+    /// `annotate` with the lines of the blocks' spans.
+    fn annotate_spans(p: &Profile, source: &str, options: &AnnotateOptions) -> String {
+        annotate(p, source, &spans(p), options)
+    }
+
     /// The source lines of an annotation (those with a line number), by line number.
     fn rows(text: &str) -> Vec<String> {
         text.lines()
@@ -568,7 +613,7 @@ int main(void) {
 
     #[test]
     fn the_example_line_by_line() {
-        let text = annotate(
+        let text = annotate_spans(
             &steps_profile(Mode::Bl, 1),
             STEPS,
             &AnnotateOptions::default(),
@@ -625,7 +670,7 @@ function main (line 15): entered 1 time, 1 path (1 of 1 static), tiered up at 0
             ],
         )];
         let src = "int f(void) {\n  a;\n  b; c;\n  d;\n}\n";
-        let text = annotate(&p, src, &AnnotateOptions::default());
+        let text = annotate_spans(&p, src, &AnnotateOptions::default());
         assert_eq!(count(&text, 2), "7");
         // Block 1: 2 x 5 = 10 runs; block 2: 5 + 2 = 7.
         assert_eq!(count(&text, 3), "10");
@@ -637,28 +682,32 @@ function main (line 15): entered 1 time, 1 path (1 of 1 static), tiered up at 0
     }
 
     #[test]
-    fn lines_without_code_inside_a_span_show_a_dash() {
+    fn a_line_counts_only_the_blocks_with_an_instruction_on_it() {
+        // Block 2 is a loop's step (line 2) joined with the statement after an inner loop
+        // (line 6): its span 2-6 covers the inner loop (lines 3-4), which it does not run.
         let mut p = Profile::new("p.c", Mode::Trace, PathEnds::Header, 0, true);
         p.functions = vec![function(
             "f",
             1,
-            &[Some([2, 7]), None],
-            1,
-            vec![path(0, 3, &[0, 1], None)],
+            &[Some([2, 2]), Some([3, 4]), Some([2, 6]), None],
+            9,
+            vec![
+                path(0, 10, &[2], Some(1)),
+                path(1, 3, &[1], Some(1)),
+                path(2, 1, &[0, 3], None),
+            ],
         )];
-        let src = "void f(void) {\n  a = 1;\n\n  // b\n  /* c\n   d */\n  e = 2; /* f */\n}\n";
-        let text = annotate(&p, src, &AnnotateOptions::default());
+        let code = CodeLines::new(vec![vec![vec![2], vec![4, 3], vec![6, 2, 6], vec![]]]);
+        let src = "void f(void) {\n for (...) {\n  while (...)\n   x++;\n\n  y++;\n }\n}\n";
+        let text = annotate(&p, src, &code, &AnnotateOptions::default());
         let counts: Vec<String> = (1..=8).map(|n| count(&text, n)).collect();
-        assert_eq!(counts, ["-", "3", "-", "-", "-", "-", "3", "-"]);
-    }
-
-    #[test]
-    fn code_lines_skip_comments_but_not_quoted_comment_starts() {
-        let src = "a\n\n  // x\n/* y\nz */ b\n\"/*\" c\n'\\'' /* q */\n/* */ /* */\n";
-        assert_eq!(
-            code_lines(src),
-            [true, false, false, false, true, true, true, false]
-        );
+        assert_eq!(counts, ["-", "10", "3", "3", "-", "10", "-", "-"]);
+        // Path A (block 2) does not run through the inner loop.
+        assert!(rows(&text)[2].contains("  21.4%:.B.:"), "{text}");
+        assert!(rows(&text)[5].contains("  71.4%:A..:"), "{text}");
+        // With the spans, the inner loop would look as busy as the step.
+        let text = annotate_spans(&p, src, &AnnotateOptions::default());
+        assert_eq!(count(&text, 3), "10");
     }
 
     #[test]
@@ -668,7 +717,7 @@ function main (line 15): entered 1 time, 1 path (1 of 1 static), tiered up at 0
         p.functions[0].paths.clear();
         p.functions[0].tiered_up_at = None;
         p.functions[1].paths.clear();
-        let text = annotate(&p, STEPS, &AnnotateOptions::default());
+        let text = annotate_spans(&p, STEPS, &AnnotateOptions::default());
         assert!(text.contains("function steps (line 3): not profiled (never tiered up)\n"));
         assert!((4..=12).all(|n| count(&text, n) == "-"), "{text}");
         assert!(text.contains("function main (line 15): entered 0 times, 0 paths"));
@@ -678,7 +727,7 @@ function main (line 15): entered 1 time, 1 path (1 of 1 static), tiered up at 0
 
     #[test]
     fn kiter_with_k_above_one_gives_no_counts_and_says_why() {
-        let text = annotate(
+        let text = annotate_spans(
             &steps_profile(Mode::Kiter, 2),
             STEPS,
             &AnnotateOptions::default(),
@@ -690,7 +739,7 @@ function main (line 15): entered 1 time, 1 path (1 of 1 static), tiered up at 0
         assert_eq!(count(&text, 7), "?");
         assert!(rows(&text)[6].contains("  60.0%:A...:"));
         // kiter:1 is Ball-Larus: exact.
-        let one = annotate(
+        let one = annotate_spans(
             &steps_profile(Mode::Kiter, 1),
             STEPS,
             &AnnotateOptions::default(),
@@ -700,7 +749,7 @@ function main (line 15): entered 1 time, 1 path (1 of 1 static), tiered up at 0
 
     #[test]
     fn kbl_counts_are_exact() {
-        let text = annotate(
+        let text = annotate_spans(
             &steps_profile(Mode::Kbl, 4),
             STEPS,
             &AnnotateOptions::default(),
@@ -713,7 +762,7 @@ function main (line 15): entered 1 time, 1 path (1 of 1 static), tiered up at 0
     fn an_incomplete_run_says_so() {
         let mut p = steps_profile(Mode::Bl, 1);
         p.complete = false;
-        let text = annotate(&p, STEPS, &AnnotateOptions::default());
+        let text = annotate_spans(&p, STEPS, &AnnotateOptions::default());
         assert_eq!(
             text.lines().nth(1).unwrap(),
             "INCOMPLETE: the run did not finish (trap, limit or signal); counts cover the paths \
@@ -723,7 +772,7 @@ function main (line 15): entered 1 time, 1 path (1 of 1 static), tiered up at 0
 
     #[test]
     fn top_limits_the_lettered_paths_and_sums_the_rest() {
-        let text = annotate(
+        let text = annotate_spans(
             &steps_profile(Mode::Bl, 1),
             STEPS,
             &AnnotateOptions { top: 2 },
@@ -735,7 +784,7 @@ function main (line 15): entered 1 time, 1 path (1 of 1 static), tiered up at 0
         assert!(text.contains("A-B: the function's hottest paths"));
         assert!(rows(&text)[4].contains(" 100.0%:AB:"), "{text}");
         assert!(rows(&text)[8].contains("  20.0%:.B:"), "{text}");
-        let all = annotate(
+        let all = annotate_spans(
             &steps_profile(Mode::Bl, 1),
             STEPS,
             &AnnotateOptions { top: 0 },
@@ -755,7 +804,7 @@ function main (line 15): entered 1 time, 1 path (1 of 1 static), tiered up at 0
         let all: Vec<u32> = (0..61).collect();
         p.functions = vec![function("f", 1, &lines, 1, vec![path(0, 1, &all, None)])];
         let src = "x;\n".repeat(130);
-        let text = annotate(&p, &src, &AnnotateOptions::default());
+        let text = annotate_spans(&p, &src, &AnnotateOptions::default());
         let legend = text.lines().find(|l| l.starts_with("  A ")).unwrap();
         assert_eq!(legend.chars().count(), WIDTH);
         assert!(legend.ends_with("..."));
