@@ -1,12 +1,13 @@
 //! The JSON profile (`vm::profile`) and its documentation: the example in
-//! `docs/profile-format.md` is exactly what the model writes for the example program (so the
-//! documentation cannot drift), the text is deterministic, it reads back, and `check` rejects
+//! `docs/profile-format.md` is exactly what the model writes for the example program, and so
+//! are its report and annotated source (so the documentation cannot drift), the text is deterministic, it reads back, and `check` rejects
 //! what the format forbids.
 
 mod tier_support;
 
 use profiler::{Block, Path, PathEnds};
 use tier_support::{profile_by_definition, record};
+use vm::profile::annotate::{annotate, AnnotateOptions, CodeLines};
 use vm::profile::report::{render, ReportOptions};
 use vm::profile::{FunctionProfile, Mode, Profile};
 use vm::tier::cfg_build::FunctionCfg;
@@ -59,10 +60,16 @@ fn example() -> Profile {
 fn the_documented_example_is_what_the_model_writes() {
     let p = example();
     let json = p.to_json();
+    let program = lang::compile_source("steps.c", EXAMPLE_PROGRAM).unwrap();
+    let code = CodeLines::of_program(&program).unwrap();
+    let annotated = annotate(&p, EXAMPLE_PROGRAM, &code, &AnnotateOptions::default());
     // To refresh the documentation after a deliberate change: PROFILE_DOC_PRINT=1 cargo test
-    // -p vm --test profile_format -- --nocapture, and paste the two blocks.
+    // -p vm --test profile_format -- --nocapture, and paste the three blocks.
     if std::env::var_os("PROFILE_DOC_PRINT").is_some() {
-        println!("{json}\n{}", render(&p, &ReportOptions::default()));
+        println!(
+            "{json}\n{}\n{annotated}",
+            render(&p, &ReportOptions::default())
+        );
     }
     let doc = doc();
     assert_eq!(
@@ -74,6 +81,7 @@ fn the_documented_example_is_what_the_model_writes() {
         fenced_after(&doc, "<!-- example-report -->"),
         render(&p, &ReportOptions::default())
     );
+    assert_eq!(fenced_after(&doc, "<!-- example-annotate -->"), annotated);
 }
 
 #[test]

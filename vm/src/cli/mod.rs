@@ -16,6 +16,7 @@ use std::path::{Path, PathBuf};
 
 use clap::{Args, Parser, Subcommand};
 use profiler::PathEnds;
+use vm::profile::annotate::{self, AnnotateOptions, CodeLines};
 use vm::profile::report::{self, ReportOptions};
 use vm::run_stats::RunStats;
 use vm::{
@@ -91,7 +92,20 @@ pub struct RunArgs {
         default_missing_value = "-"
     )]
     report: Option<PathBuf>,
-    /// The most paths the report lists per function (0: all).
+    /// Print the program's source annotated with the profile (per line: how many times it
+    /// ran, the share of its function's paths through it, which of the `--top` hottest paths
+    /// run through it) to stderr, or with `--annotate=FILE` to FILE; needs a mode that counts
+    /// paths (`bl`, `trace`, `kiter:K`, `kbl:K`; docs/profile-format.md, "Annotated source").
+    #[arg(
+        long,
+        value_name = "FILE",
+        num_args = 0..=1,
+        require_equals = true,
+        default_missing_value = "-"
+    )]
+    annotate: Option<PathBuf>,
+    /// The most paths the report lists per function (0: all); with `--annotate`, the hot
+    /// paths lettered per function (at most 26).
     #[arg(long, value_name = "N", default_value_t = ReportOptions::default().top)]
     top: usize,
     /// `kbl` reports: prune k-IPF nodes below this percentage of their root's count (and
@@ -220,10 +234,19 @@ fn run(args: &RunArgs) -> i32 {
             tier_up: args.tier_up,
             path_ends: args.path_ends,
         },
-        collect_profile: args.profile_out.is_some() || args.report.is_some(),
+        collect_profile: args.profile_out.is_some()
+            || args.report.is_some()
+            || args.annotate.is_some(),
     };
     if args.profile.mode == Mode::None && (args.profile_out.is_some() || args.report.is_some()) {
         eprintln!("vmrun: --profile-out and --report need a profiling mode (--profile=bl, ...)");
+        return vm::EXIT_USAGE;
+    }
+    if args.annotate.is_some() && matches!(args.profile.mode, Mode::None | Mode::Edge) {
+        eprintln!(
+            "vmrun: --annotate needs a mode that counts paths (--profile=bl, trace, kiter:K or \
+             kbl:K)"
+        );
         return vm::EXIT_USAGE;
     }
     if let Err(e) = vm::signals::install() {
@@ -253,6 +276,7 @@ fn run(args: &RunArgs) -> i32 {
         eprintln!("vmrun: {name}: compile error");
     }
     let mut status = result.exit_status;
+    let mut failed = false;
     let mut write = |out: &Path, text: String| {
         if let Err(e) = std::fs::write(out, text) {
             eprintln!("vmrun: cannot write {}: {e}", out.display());
@@ -277,11 +301,43 @@ fn run(args: &RunArgs) -> i32 {
                 write(out, text);
             }
         }
+        if let Some(out) = &args.annotate {
+            match annotation(profile, &name, &source, args.top) {
+                Ok(text) if out.as_os_str() == "-" => eprint!("{text}"),
+                Ok(text) => write(out, text),
+                Err(e) => {
+                    eprintln!("vmrun: internal error: no annotation: {e}");
+                    failed = true;
+                }
+            }
+        }
     }
     if let Some(out) = &args.stats_out {
         let seconds = started.elapsed().as_secs_f64();
         let stats = RunStats::new(&name, args.profile.mode, args.profile.k, &result, seconds);
         write(out, stats.to_json());
     }
+    if failed {
+        status = status.max(1);
+    }
     status
+}
+
+/// The annotated source of a run (`--annotate`). The program compiles again, to the same
+/// blocks the profile has, for the lines of each block's instructions.
+fn annotation(
+    profile: &vm::profile::Profile,
+    name: &str,
+    source: &str,
+    top: usize,
+) -> Result<String, String> {
+    let program = lang::compile_source(name, source)
+        .map_err(|_| "the program does not compile again".to_string())?;
+    let code = CodeLines::of_program(&program)?;
+    Ok(annotate::annotate(
+        profile,
+        source,
+        &code,
+        &AnnotateOptions { top },
+    ))
 }

@@ -1,5 +1,5 @@
 //! Path profiles: the data model of `--profile-out` (JSON, `docs/profile-format.md`) and of the
-//! human report ([`report`]).
+//! human report ([`report`]) and of the annotated source ([`annotate`]).
 //!
 //! A [`Profile`] is what one run measured: run-wide settings (`mode`, `k`, `path_ends`,
 //! `tier_up`), whether the run finished (`complete`), and per function its blocks with their
@@ -27,6 +27,7 @@
 //! operations, k-SF nodes, k-IPF nodes, average degree of internal nodes, average leaf depth,
 //! k-SF node bytes: the k-BLPP paper's Figures 9 and 11-14). [`Profile::check`] validates them.
 
+pub mod annotate;
 pub mod kbl;
 pub mod report;
 pub mod text;
