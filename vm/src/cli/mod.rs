@@ -116,8 +116,8 @@ pub struct RunArgs {
     /// (with its source lines and the path register after it), each path id emitted with its
     /// blocks and lines, tier-ups, on-stack replacements, and what the mode does with each
     /// (k-iteration counters, the k-slab forest's cursor and size). Best with `--tier-up 0`.
-    #[arg(long, value_name = "N")]
-    watch: Option<usize>,
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    watch: Option<u64>,
 }
 
 fn parse_min_share(s: &str) -> Result<f64, String> {
@@ -256,6 +256,7 @@ fn run(args: &RunArgs) -> i32 {
     let mut lock = stdout.lock();
     let result = match args.watch {
         Some(limit) => {
+            let limit = usize::try_from(limit).unwrap_or(usize::MAX);
             let watch = vm::WatchOptions { limit, echo: true };
             let (result, lines) =
                 vm::run_source_watched(&name, &source, &options, watch, &mut lock);

@@ -540,7 +540,7 @@ mod tests {
         assert!(
             lines
                 .iter()
-                .any(|l| l.starts_with("f: path ") && l.contains("cursor at depth")),
+                .any(|l| l.starts_with("f: path ") && l.contains("τ at depth 0")),
             "{lines:#?}"
         );
 

@@ -5,7 +5,9 @@
 //! Both runs are compared in one metric: instructions if both counted them, otherwise CPU
 //! time. The noise of a cell is the spread of its runs, `(max - min) / median`; a change is
 //! significant when it is larger than the noise of both cells (their larger spread). Under
-//! callgrind a count is exact, so its noise is zero. A cell with a single timed run has no
+//! callgrind a count is exact but for the few thousand instructions that differ with the
+//! binary's path, the arguments and the environment at start-up: its noise is
+//! [`CALLGRIND_NOISE`]. A cell with a single timed run has no
 //! measurable spread: its changes are shown but not judged. Programs and modes present in
 //! only one of the runs are listed as such.
 
@@ -41,11 +43,15 @@ impl Change {
     }
 }
 
-/// The relative spread of a cell's runs in `metric` (0 for a callgrind count), if it has at
-/// least two runs.
+/// The noise of a callgrind count: 0.01%, far above what start-up differences make (a few
+/// thousand instructions of runs of billions) and far below any change of the code that runs.
+pub const CALLGRIND_NOISE: f64 = 1e-4;
+
+/// The relative spread of a cell's runs in `metric` ([`CALLGRIND_NOISE`] for a callgrind
+/// count), if it has at least two runs.
 fn noise(cell: &Cell, metric: Metric, callgrind: bool) -> Option<f64> {
     if metric == Metric::Instructions && callgrind {
-        return Some(0.0);
+        return Some(CALLGRIND_NOISE);
     }
     let values: Vec<f64> = cell.runs.iter().filter_map(|r| metric.of(r)).collect();
     if values.len() < 2 {
