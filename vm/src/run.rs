@@ -85,10 +85,8 @@ fn watch_with<M: Profiler>(
     watch: WatchOptions,
     stdout: &mut dyn Write,
 ) -> (RunResult, Vec<WatchLine>) {
-    let settings = options.profile;
-    let mut machine = Machine::new(program, options.max_depth);
-    let probes = match M::start(program, &settings, machine.branch_counts().clone()) {
-        Ok(probes) => probes,
+    let (mut machine, probes) = match start::<M>(program, options) {
+        Ok(started) => started,
         Err(e) => return (internal_error(file_name, &e), Vec::new()),
     };
     let mut watched = Watched::<M>::new(probes, program, watch.limit);
@@ -96,17 +94,9 @@ fn watch_with<M: Profiler>(
         watched = watched.printing_to(Box::new(std::io::stderr()));
     }
     let (result, watched) = execute(&mut machine, watched, stdout);
-    let Watched {
-        mut probes, lines, ..
-    } = watched;
-    let finished = M::finish(&mut probes);
-    let functions = if options.collect_profile {
-        M::profile(probes, program, &settings)
-    } else {
-        None
-    };
+    let Watched { probes, lines, .. } = watched;
     (
-        finish(file_name, result, finished, functions, options),
+        settle::<M>(program, file_name, options, result, probes),
         lines,
     )
 }
@@ -118,16 +108,36 @@ fn run_with<M: Profiler>(
     options: &RunOptions,
     stdout: &mut dyn Write,
 ) -> RunResult {
-    let settings = options.profile;
-    let mut machine = Machine::new(program, options.max_depth);
-    let probes = match M::start(program, &settings, machine.branch_counts().clone()) {
-        Ok(probes) => probes,
+    let (mut machine, probes) = match start::<M>(program, options) {
+        Ok(started) => started,
         Err(e) => return internal_error(file_name, &e),
     };
-    let (result, mut probes) = execute(&mut machine, probes, stdout);
+    let (result, probes) = execute(&mut machine, probes, stdout);
+    settle::<M>(program, file_name, options, result, probes)
+}
+
+/// A machine for `program` and mode `M`'s probes, or why the mode could not start.
+fn start<'p, M: Profiler>(
+    program: &'p Program,
+    options: &RunOptions,
+) -> Result<(Machine<'p>, M::Probes<'p>), String> {
+    let machine = Machine::new(program, options.max_depth);
+    let probes = M::start(program, &options.profile, machine.branch_counts().clone())?;
+    Ok((machine, probes))
+}
+
+/// The end of a run under mode `M`, however it ended: the mode settles its state and builds
+/// its part of the profile.
+fn settle<M: Profiler>(
+    program: &Program,
+    file_name: &str,
+    options: &RunOptions,
+    result: Result<Exit, Trap>,
+    mut probes: M::Probes<'_>,
+) -> RunResult {
     let finished = M::finish(&mut probes);
     let functions = if options.collect_profile {
-        M::profile(probes, program, &settings)
+        M::profile(probes, program, &options.profile)
     } else {
         None
     };
