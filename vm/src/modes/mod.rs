@@ -128,6 +128,14 @@ pub trait Profiler {
         Vec::new()
     }
 
+    /// When a run is watched: the size of a structure the mode grows (the k-slab forest's
+    /// nodes for `kbl`), whose growth the watcher shows after each event (`+3 nodes`); the
+    /// default: none.
+    fn watched_size(probes: &Self::Probes<'_>) -> Option<(u64, &'static str)> {
+        let _ = probes;
+        None
+    }
+
     /// When a run is watched: path `id` of `func` as blocks and source lines, for the paths
     /// [`Profiler::counted`] names (the default: none).
     fn path_text(probes: &Self::Probes<'_>, func: FuncIdx, id: u64) -> Option<String> {

@@ -242,11 +242,14 @@ pub struct Watched<'p, M: Profiler> {
     block_starts: HashMap<usize, HashMap<u16, Block>>,
     /// Per function, the CFG of its compiled code (built on first use).
     cfgs: HashMap<FuncIdx, Option<FunctionCfg>>,
+    /// The size of the mode's growing structure at the last event ([`Profiler::watched_size`]).
+    size: Option<u64>,
 }
 
 impl<'p, M: Profiler> Watched<'p, M> {
     /// Watches `probes` of a run of `program`, recording at most `limit` events.
     pub fn new(probes: M::Probes<'p>, program: &'p Program, limit: usize) -> Self {
+        let size = M::watched_size(&probes).map(|(n, _)| n);
         Watched {
             probes,
             lines: Vec::new(),
@@ -257,6 +260,7 @@ impl<'p, M: Profiler> Watched<'p, M> {
             frames: Vec::new(),
             block_starts: HashMap::new(),
             cfgs: HashMap::new(),
+            size,
         }
     }
 
@@ -340,6 +344,13 @@ impl<'p, M: Profiler> Watched<'p, M> {
         };
         if let Some(more) = more {
             let _ = write!(text, "  [{more}]");
+        }
+        if let Some((now, what)) = M::watched_size(&self.probes) {
+            let grown = now.saturating_sub(self.size.unwrap_or(now));
+            if grown > 0 {
+                let _ = write!(text, " (+{})", crate::profile::text::plural(grown, what));
+            }
+            self.size = Some(now);
         }
         let func = self
             .program

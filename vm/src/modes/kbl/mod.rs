@@ -124,6 +124,11 @@ impl KblSink {
         format!("k-SF {} nodes, {cursor}{held}", self.forest.len())
     }
 
+    /// The number of nodes of the forest (the held repeats not pushed yet).
+    pub fn forest_len(&self) -> usize {
+        self.forest.len()
+    }
+
     /// Number of frames whose cursor is kept (the call depth as the sink sees it).
     pub fn depth(&self) -> usize {
         let saved = self.stack.iter().filter(|(f, _)| *f != NO_FRAME).count();
@@ -287,6 +292,10 @@ impl Profiler for Kbl {
             WatchEvent::Entry { .. } | WatchEvent::Return { .. } => Some(probes.sink.summary()),
             _ => probes.describe_tiering(event),
         }
+    }
+
+    fn watched_size(probes: &BlProbes<'_, KblSink>) -> Option<(u64, &'static str)> {
+        Some((probes.sink.forest_len() as u64, "k-SF node"))
     }
 }
 
