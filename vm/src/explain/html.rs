@@ -119,7 +119,8 @@ function render() {
   $("step-index").textContent = String(step);
   $("step-total").textContent = String(total);
   const s = step > 0 ? data.steps[step - 1] : null;
-  $("event").textContent = s ? s.text : "(before the first event)";
+  $("event").textContent = s ? s.text :
+    total === 0 ? "(no recorded run: a CFG file does not run)" : "(before the first event)";
   $("register").textContent = s && s.register !== null ? String(s.register) : "-";
   // Counts of the paths ended so far, per function.
   const counts = new Map();
