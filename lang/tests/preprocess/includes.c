@@ -1,0 +1,8 @@
+/* Include guards and #pragma once: each header's text appears once. */
+#include "guarded.h"
+#include "guarded.h"
+#include "once.h"
+#include "once.h"
+#define HEADER "guarded.h"
+#include HEADER
+after GUARDED_VALUE

@@ -1,0 +1,137 @@
+//! Differential test of the preprocessor against `gcc -E -P -std=c99`: every `.c` file under
+//! `tests/preprocess/` (macro corner cases, the C99 standard's examples of 6.10.3.5, `#if`
+//! arithmetic, includes) must give the same sequence of preprocessing tokens. Whitespace is
+//! not compared (the standard leaves most of it to the implementation), and gcc's `#pragma`
+//! lines (it passes pragmas through, we ignore them) are dropped from its output.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use lang::preprocess::{preprocess, token_spellings, PreprocessOptions};
+
+/// The inputs: `tests/preprocess/*.c`, sorted.
+fn inputs() -> Vec<PathBuf> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/preprocess");
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .unwrap_or_else(|e| panic!("cannot read {}: {e}", dir.display()))
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|e| e == "c"))
+        .collect();
+    files.sort();
+    files
+}
+
+/// gcc's preprocessed text of `file`. Panics if gcc cannot be run: it is the reference.
+fn gcc_output(file: &Path) -> String {
+    let out = Command::new("gcc")
+        .args(["-E", "-P", "-std=c99"])
+        .arg(file)
+        .output()
+        .expect("gcc is required by this test (the reference preprocessor) but could not be run");
+    assert!(
+        out.status.success(),
+        "gcc -E failed on {}:\n{}",
+        file.display(),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .filter(|l| !l.trim_start().starts_with("#pragma"))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// Where two token sequences first differ, with some context.
+fn first_difference(ours: &[&str], gcc: &[&str]) -> Option<String> {
+    let i = ours.iter().zip(gcc).position(|(a, b)| a != b);
+    let i = match i {
+        Some(i) => i,
+        None if ours.len() == gcc.len() => return None,
+        None => ours.len().min(gcc.len()),
+    };
+    let around = |t: &[&str]| t[i.saturating_sub(8)..(i + 8).min(t.len())].join(" ");
+    Some(format!(
+        "token {i}:\n  ours: ... {}\n  gcc:  ... {}",
+        around(ours),
+        around(gcc)
+    ))
+}
+
+#[test]
+fn preprocessor_matches_gcc() {
+    let files = inputs();
+    assert!(
+        files.len() >= 10,
+        "expected the inputs under tests/preprocess/"
+    );
+    let mut failures = Vec::new();
+    for file in &files {
+        let name = file.display().to_string();
+        let source = std::fs::read_to_string(file).expect("read input");
+        let ours = match preprocess(&name, &source, &PreprocessOptions::default()) {
+            Ok(pp) => pp.text,
+            Err(d) => {
+                failures.push(format!("{name}: rejected:\n{}", d.render(&name, &source)));
+                continue;
+            }
+        };
+        let gcc = gcc_output(file);
+        if let Some(diff) = first_difference(&token_spellings(&ours), &token_spellings(&gcc)) {
+            failures.push(format!("{name}: {diff}"));
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{} of {} files differ from gcc -E:\n{}",
+        failures.len(),
+        files.len(),
+        failures.join("\n\n")
+    );
+}
+
+/// `-D`, `-U` and `-I` give what gcc's same options give.
+#[test]
+fn command_line_options_match_gcc() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/preprocess");
+    let source = "#include \"guarded.h\"\nN F(2) GUARDED_VALUE\n#ifdef GONE\ngone\n#endif\n#ifdef FLAG\nFLAG\n#endif\n";
+    let file = std::env::temp_dir().join(format!("pp_options_{}.c", std::process::id()));
+    std::fs::write(&file, source).expect("write temporary file");
+    let options = PreprocessOptions {
+        defines: vec![
+            ("N".into(), Some("10".into())),
+            ("F(x)".into(), Some("((x) * N)".into())),
+            ("FLAG".into(), None),
+            ("GONE".into(), Some("1".into())),
+        ],
+        undefines: vec!["GONE".into()],
+        include_dirs: vec![dir.clone()],
+    };
+    let name = file.display().to_string();
+    let ours = preprocess(&name, source, &options)
+        .unwrap_or_else(|d| panic!("{}", d.render(&name, source)))
+        .text;
+    let out = Command::new("gcc")
+        .args([
+            "-E",
+            "-P",
+            "-std=c99",
+            "-DN=10",
+            "-DF(x)=((x) * N)",
+            "-DFLAG",
+            "-DGONE=1",
+            "-UGONE",
+        ])
+        .arg(format!("-I{}", dir.display()))
+        .arg(&file)
+        .output()
+        .expect("gcc is required by this test (the reference preprocessor) but could not be run");
+    let _ = std::fs::remove_file(&file);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let gcc = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert_eq!(token_spellings(&ours), token_spellings(&gcc));
+}
