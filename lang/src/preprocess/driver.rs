@@ -96,6 +96,8 @@ pub struct Pp<'o> {
     pub(crate) macros: HashMap<Rc<str>, Rc<Macro>>,
     /// Macro names' ids for hide sets.
     pub(crate) names: HashMap<Rc<str>, u32>,
+    /// Macro names shared by the source map's expansions.
+    pub(crate) shared_names: HashMap<Box<str>, Arc<str>>,
     /// The source map being built.
     pub(crate) map: SourceMap,
     /// Start of the line being processed (for `__LINE__`).
@@ -139,6 +141,7 @@ impl<'o> Pp<'o> {
             options,
             macros: HashMap::new(),
             names: HashMap::new(),
+            shared_names: HashMap::new(),
             map: SourceMap::default(),
             line_at: At {
                 file: 0,
@@ -271,6 +274,7 @@ impl<'o> Pp<'o> {
             if !Rc::ptr_eq(&self.presumed, &frame.presumed) {
                 self.presumed = frame.presumed.clone();
             }
+            self.budget = 0;
             let trimmed = line.trim_start_matches([' ', '\t', '\r', '\x0B', '\x0C']);
             if trimmed.starts_with('#') {
                 self.directive(&mut frames, line, start);

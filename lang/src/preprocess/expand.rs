@@ -16,9 +16,10 @@ use super::macros::{Builtin, Macro};
 use super::source_map::Expansion;
 use super::tokens::{scan, At, HideSet, Kind, Tok};
 
-/// Most tokens all macro expansions of a file may produce (a guard against exponential
-/// macros; the hide sets already make every expansion finite).
-const TOKEN_BUDGET: usize = 1 << 24;
+/// Most tokens the macro expansions of one line may make or copy (a guard against
+/// exponential macros and quadratic argument nesting; the hide sets already make every
+/// expansion finite, but not small).
+const TOKEN_BUDGET: usize = 1 << 20;
 
 /// Deepest nesting of macro invocations inside macro arguments.
 const MAX_NESTING: u32 = 256;
@@ -26,34 +27,6 @@ const MAX_NESTING: u32 = 256;
 /// Why expansion stopped: the error is already reported.
 #[derive(Debug)]
 pub struct Failed;
-
-/// `a ∪ {id}`.
-fn with(hs: &HideSet, id: u32) -> HideSet {
-    let mut out = hs.clone();
-    if let Err(i) = out.binary_search(&id) {
-        out.insert(i, id);
-    }
-    out
-}
-
-/// `a ∩ b`.
-fn intersect(a: &HideSet, b: &HideSet) -> HideSet {
-    a.iter()
-        .copied()
-        .filter(|x| b.binary_search(x).is_ok())
-        .collect()
-}
-
-/// `a ∪ b`.
-fn union(a: &HideSet, b: &HideSet) -> HideSet {
-    let mut out = a.clone();
-    for &x in b {
-        if let Err(i) = out.binary_search(&x) {
-            out.insert(i, x);
-        }
-    }
-    out
-}
 
 impl Pp<'_> {
     /// The id of a macro name, for hide sets.
@@ -64,6 +37,16 @@ impl Pp<'_> {
         let id = self.names.len() as u32;
         self.names.insert(name.clone(), id);
         id
+    }
+
+    /// The name of a macro as shared by the source map's expansions.
+    fn shared_name(&mut self, name: &str) -> Arc<str> {
+        if let Some(n) = self.shared_names.get(name) {
+            return n.clone();
+        }
+        let n: Arc<str> = name.into();
+        self.shared_names.insert(name.into(), n.clone());
+        n
     }
 
     /// Fully macro-expand `input`. Function-like invocations may continue on the following
@@ -90,7 +73,7 @@ impl Pp<'_> {
                 continue;
             };
             let id = self.name_id(&t.text);
-            if t.hs.binary_search(&id).is_ok() {
+            if t.hs.contains(id) {
                 out.push(t);
                 continue;
             }
@@ -99,7 +82,7 @@ impl Pp<'_> {
                 continue;
             }
             if m.params.is_none() {
-                let hs = with(&t.hs, id);
+                let hs = t.hs.with(id);
                 let body = self.substitute(&t, &m, &[], hs)?;
                 push_front(&mut stack, body);
                 continue;
@@ -110,7 +93,7 @@ impl Pp<'_> {
                 continue;
             }
             let (args, rparen) = self.collect_args(&t, &m, &mut stack, lines.as_deref_mut())?;
-            let hs = with(&intersect(&t.hs, &rparen.hs), id);
+            let hs = t.hs.intersect(&rparen.hs).with(id);
             let body = self.substitute(&t, &m, &args, hs)?;
             push_front(&mut stack, body);
         }
@@ -262,8 +245,9 @@ impl Pp<'_> {
         hs: HideSet,
     ) -> Result<Vec<Tok>, Failed> {
         let exp = self.map.expansions.len() as u32;
+        let macro_name = self.shared_name(&name.text);
         self.map.expansions.push(Expansion {
-            name: Arc::from(&*name.text),
+            name: macro_name,
             at: name.at,
         });
         let here = |t: &Tok| At { exp, ..t.at };
@@ -301,6 +285,7 @@ impl Pp<'_> {
                     }
                 } else {
                     if expanded[p].is_none() {
+                        self.spend(args[p].len(), name)?;
                         self.depth += 1;
                         if self.depth > MAX_NESTING {
                             self.error_tok(
@@ -346,21 +331,27 @@ impl Pp<'_> {
         }
         out.retain(|t| t.kind != Kind::Placemarker);
         for t in &mut out {
-            t.hs = union(&t.hs, &hs);
+            t.hs = t.hs.union(&hs);
         }
         if let Some(first) = out.first_mut() {
             first.ws = name.ws;
             first.nl = name.nl;
         }
-        self.budget += out.len();
+        self.spend(out.len(), name)?;
+        Ok(out)
+    }
+
+    /// Count `tokens` made or copied against the line's [`TOKEN_BUDGET`].
+    fn spend(&mut self, tokens: usize, name: &Tok) -> Result<(), Failed> {
+        self.budget += tokens;
         if self.budget > TOKEN_BUDGET {
             self.error_tok(
                 name,
-                "macro expansion too large (more than 16 million tokens)",
+                "macro expansion too large (more than a million tokens for one line)",
             );
             return Err(Failed);
         }
-        Ok(out)
+        Ok(())
     }
 
     /// `lhs ## rhs`: one token, or an error.

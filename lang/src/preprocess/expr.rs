@@ -64,8 +64,9 @@ struct Parser<'a> {
     depth: u32,
 }
 
-/// Deepest nesting of parentheses and unary operators in a `#if` expression.
-const MAX_DEPTH: u32 = 256;
+/// Deepest nesting of parentheses and unary operators in a `#if` expression (C99 5.2.4.1
+/// asks for 63 levels of parentheses).
+const MAX_DEPTH: u32 = 64;
 
 /// Binary operators by precedence level, loosest first (`?:` and `,` handled apart).
 const LEVELS: &[&[&str]] = &[

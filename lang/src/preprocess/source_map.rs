@@ -125,10 +125,19 @@ impl SourceMap {
 
     /// `line:col` (or `file:line:col` outside the main file) of output offset `offset`, for
     /// notes such as "previously declared at 3:5".
+    /// A place inside a macro expansion also names the expansion.
     pub fn describe(&self, offset: u32) -> String {
-        match self.at(offset) {
-            Some(at) => self.describe_at(at),
-            None => "?".into(),
+        let Some(at) = self.at(offset) else {
+            return "?".into();
+        };
+        let place = self.describe_at(at);
+        match self.expansions.get(at.exp as usize) {
+            Some(e) => format!(
+                "{place} (in expansion of macro `{}` at {})",
+                e.name,
+                self.describe_at(e.at)
+            ),
+            None => place,
         }
     }
 

@@ -7,8 +7,6 @@
 
 use std::rc::Rc;
 
-use smallvec::SmallVec;
-
 /// What kind of preprocessing token.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Kind {
@@ -134,8 +132,107 @@ pub fn scan_into(line: &str, out: &mut Vec<Scanned>) {
 }
 
 /// A hide set (Prosser's algorithm): the names of the macros a token came out of, which it
-/// may not expand again (C99 6.10.3.4p2). Sorted name ids.
-pub type HideSet = SmallVec<[u32; 2]>;
+/// may not expand again (C99 6.10.3.4p2). Sorted name ids, shared: all the tokens of one
+/// replacement usually have the same set, so copying a token copies a pointer.
+#[derive(Clone, Debug, Default)]
+pub struct HideSet(Option<Rc<[u32]>>);
+
+impl HideSet {
+    /// The empty set.
+    pub fn new() -> HideSet {
+        HideSet(None)
+    }
+
+    /// The ids, sorted.
+    fn ids(&self) -> &[u32] {
+        self.0.as_deref().unwrap_or(&[])
+    }
+
+    /// True if `id` is in the set.
+    pub fn contains(&self, id: u32) -> bool {
+        self.ids().binary_search(&id).is_ok()
+    }
+
+    /// The set of sorted `ids`.
+    fn of(ids: Vec<u32>) -> HideSet {
+        if ids.is_empty() {
+            HideSet(None)
+        } else {
+            HideSet(Some(ids.into()))
+        }
+    }
+
+    /// `self ∪ {id}`.
+    pub fn with(&self, id: u32) -> HideSet {
+        if self.contains(id) {
+            return self.clone();
+        }
+        let mut ids = self.ids().to_vec();
+        let at = ids.partition_point(|&x| x < id);
+        ids.insert(at, id);
+        HideSet::of(ids)
+    }
+
+    /// `self ∩ other`.
+    pub fn intersect(&self, other: &HideSet) -> HideSet {
+        if self.same(other) {
+            return self.clone();
+        }
+        HideSet::of(
+            self.ids()
+                .iter()
+                .copied()
+                .filter(|&x| other.contains(x))
+                .collect(),
+        )
+    }
+
+    /// `self ∪ other`.
+    pub fn union(&self, other: &HideSet) -> HideSet {
+        if self.0.is_none() || self.same(other) {
+            return other.clone();
+        }
+        if other.0.is_none() {
+            return self.clone();
+        }
+        let (a, b) = (self.ids(), other.ids());
+        let mut ids = Vec::with_capacity(a.len() + b.len());
+        let (mut i, mut j) = (0, 0);
+        while i < a.len() || j < b.len() {
+            let next = match (a.get(i), b.get(j)) {
+                (Some(&x), Some(&y)) if x == y => {
+                    i += 1;
+                    j += 1;
+                    x
+                }
+                (Some(&x), Some(&y)) if x < y => {
+                    i += 1;
+                    x
+                }
+                (Some(&x), None) => {
+                    i += 1;
+                    x
+                }
+                (_, Some(&y)) => {
+                    j += 1;
+                    y
+                }
+                (None, None) => break,
+            };
+            ids.push(next);
+        }
+        HideSet::of(ids)
+    }
+
+    /// True if both are the same shared set (or both empty).
+    fn same(&self, other: &HideSet) -> bool {
+        match (&self.0, &other.0) {
+            (None, None) => true,
+            (Some(a), Some(b)) => Rc::ptr_eq(a, b),
+            _ => false,
+        }
+    }
+}
 
 /// Where a token was spelled: file, offset in its clean text, and the macro expansion it
 /// came out of ([`NO_EXPANSION`] for none).
