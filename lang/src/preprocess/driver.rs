@@ -14,7 +14,7 @@ use super::expr;
 use super::macros::{parse_define, Builtin, Macro};
 use super::phases;
 use super::source_map::{MappedFile, SourceMap};
-use super::tokens::{scan, scan_into, toks, At, Kind, Scanned, Tok, NO_EXPANSION};
+use super::tokens::{any_identifier, scan, toks, At, Kind, Tok, NO_EXPANSION};
 use super::{PreprocessOptions, Preprocessed};
 use crate::check::library::HEADERS;
 use crate::diag::Diagnostics;
@@ -122,8 +122,43 @@ pub struct Pp<'o> {
     once: HashSet<PathBuf>,
     /// Stop reading (a missing include, a too deep include, too much output).
     fatal: bool,
-    /// Reused by the fast path.
-    scratch: Vec<Scanned>,
+    /// The names that may be macros (or `_Pragma`), for the fast path.
+    filter: NameFilter,
+}
+
+/// A filter on identifiers that can be macro names: a bit per (first byte, length) of every
+/// name ever defined. Most identifiers of a line fail it, with no hashing.
+#[derive(Clone, Debug)]
+struct NameFilter {
+    bits: Vec<u64>,
+}
+
+impl Default for NameFilter {
+    fn default() -> NameFilter {
+        NameFilter {
+            bits: vec![0; 256 * 64 / 64],
+        }
+    }
+}
+
+impl NameFilter {
+    /// The bit of a name.
+    fn bit(name: &str) -> usize {
+        let first = name.as_bytes().first().copied().unwrap_or(0) as usize;
+        first * 64 + name.len().min(63)
+    }
+
+    /// Note that `name` may be a macro.
+    fn add(&mut self, name: &str) {
+        let b = NameFilter::bit(name);
+        self.bits[b / 64] |= 1 << (b % 64);
+    }
+
+    /// False if `name` was never added.
+    fn may_contain(&self, name: &str) -> bool {
+        let b = NameFilter::bit(name);
+        self.bits[b / 64] & (1 << (b % 64)) != 0
+    }
 }
 
 /// The directory of a file name (empty for a bare name).
@@ -158,7 +193,7 @@ impl<'o> Pp<'o> {
             conds: Vec::new(),
             once: HashSet::new(),
             fatal: false,
-            scratch: Vec::new(),
+            filter: NameFilter::default(),
         }
     }
 
@@ -226,7 +261,9 @@ impl<'o> Pp<'o> {
             clean: 0,
             exp: NO_EXPANSION,
         };
+        self.filter.add("_Pragma");
         for (name, b) in [("__FILE__", Builtin::File), ("__LINE__", Builtin::Line)] {
+            self.filter.add(name);
             self.macros.insert(
                 name.into(),
                 Rc::new(Macro {
@@ -316,12 +353,10 @@ impl<'o> Pp<'o> {
 
     /// A text line: copied as is unless it names a macro (or `_Pragma`), else expanded.
     fn text_line(&mut self, frame: &mut Frame, line: &str, start: usize) {
-        scan_into(line, &mut self.scratch);
-        let uses_macro = self.scratch.iter().any(|s| {
-            s.kind == Kind::Ident && {
-                let word = &line[s.start..s.end];
-                self.macros.contains_key(word) || word == "_Pragma"
-            }
+        let filter = &self.filter;
+        let macros = &self.macros;
+        let uses_macro = any_identifier(line, |word| {
+            filter.may_contain(word) && (macros.contains_key(word) || word == "_Pragma")
         });
         if !uses_macro {
             let at = At {
@@ -559,6 +594,7 @@ impl<'o> Pp<'o> {
                         self.diags.push(d);
                     }
                 }
+                self.filter.add(&macro_name);
                 self.macros.insert(macro_name, Rc::new(m));
             }
         }

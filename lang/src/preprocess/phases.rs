@@ -185,12 +185,12 @@ pub fn clean(source: &str) -> (Clean, Option<Diagnostic>) {
     (out, error)
 }
 
-/// True if `bytes` holds a backslash or a `/` followed by `/` or `*` (something to clean).
+/// True if `bytes` may hold something to clean: a backslash before a line end, or a `/`
+/// followed by `/` or `*` (maybe inside a literal: the slow path knows).
 fn memchr_any(bytes: &[u8]) -> bool {
     bytes
-        .iter()
-        .enumerate()
-        .any(|(i, &b)| b == b'\\' || (b == b'/' && matches!(bytes.get(i + 1), Some(b'/' | b'*'))))
+        .windows(2)
+        .any(|w| matches!(w, [b'\\', b'\n' | b'\r'] | [b'/', b'/' | b'*']))
 }
 
 #[cfg(test)]
@@ -208,6 +208,13 @@ mod tests {
         assert_eq!(orig("e"), src.find(" e").unwrap() + 1);
         assert_eq!(orig("f"), src.find('f').unwrap());
         assert_eq!(c.orig(0), 0);
+    }
+
+    #[test]
+    fn escapes_alone_take_the_fast_path() {
+        let (c, _) = clean("\"a\\n\" '\\''\n");
+        assert_eq!(c.text, "\"a\\n\" '\\''\n");
+        assert_eq!(c.deltas.len(), 1);
     }
 
     #[test]
