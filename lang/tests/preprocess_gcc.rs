@@ -1,6 +1,7 @@
 //! Differential test of the preprocessor against `gcc -E -P -std=c99`: every `.c` file under
 //! `tests/preprocess/` (macro corner cases, the C99 standard's examples of 6.10.3.5, `#if`
-//! arithmetic, includes) must give the same sequence of preprocessing tokens. Whitespace is
+//! arithmetic, includes), and random macro definitions and uses that gcc accepts (about two
+//! thirds of them), must give the same sequence of preprocessing tokens. Whitespace is
 //! not compared (the standard leaves most of it to the implementation), and gcc's `#pragma`
 //! lines (it passes pragmas through, we ignore them) are dropped from its output.
 
@@ -134,4 +135,137 @@ fn command_line_options_match_gcc() {
     );
     let gcc = String::from_utf8_lossy(&out.stdout).into_owned();
     assert_eq!(token_spellings(&ours), token_spellings(&gcc));
+}
+
+mod random {
+    //! Random macro definitions and uses: whenever gcc accepts the input, we must accept it
+    //! and give the same tokens.
+
+    use proptest::prelude::*;
+
+    use super::*;
+
+    const NAMES: &[&str] = &["A", "B", "C", "F", "G", "H"];
+    const PARAMS: &[&str] = &["p", "q", "r"];
+
+    /// One macro definition: name, parameters (`None`: object-like), variadic, body choices.
+    type Def = (usize, Option<usize>, bool, Vec<u8>);
+
+    fn def() -> impl Strategy<Value = Def> {
+        (
+            0..NAMES.len(),
+            prop::option::of(0..=PARAMS.len()),
+            any::<bool>(),
+            prop::collection::vec(any::<u8>(), 0..7),
+        )
+    }
+
+    /// The text of a definition.
+    fn define((name, params, variadic, body): &Def) -> String {
+        let mut s = format!("#define {}", NAMES[*name]);
+        let mut usable: Vec<&str> = Vec::new();
+        if let Some(n) = params {
+            usable.extend(&PARAMS[..*n]);
+            let mut list: Vec<&str> = usable.clone();
+            if *variadic {
+                list.push("...");
+                usable.push("__VA_ARGS__");
+            }
+            s.push_str(&format!("({})", list.join(", ")));
+        }
+        s.push(' ');
+        for &b in body {
+            let tok = match b % 12 {
+                0..=2 => NAMES[b as usize / 12 % NAMES.len()].to_string(),
+                3..=4 if !usable.is_empty() => usable[b as usize / 12 % usable.len()].to_string(),
+                5 if !usable.is_empty() => format!("#{}", usable[b as usize / 12 % usable.len()]),
+                6 => "##".into(),
+                7 => "(".into(),
+                8 => ")".into(),
+                9 => ",".into(),
+                10 => "1".into(),
+                _ => "x".into(),
+            };
+            s.push_str(&tok);
+            s.push(' ');
+        }
+        s
+    }
+
+    /// A line using the macros.
+    fn use_line(choices: &[u8]) -> String {
+        choices
+            .iter()
+            .map(|&b| match b % 8 {
+                0..=2 => NAMES[b as usize / 8 % NAMES.len()],
+                3 => "(",
+                4 => ")",
+                5 => ",",
+                6 => "1",
+                _ => "y",
+            })
+            .collect::<Vec<_>>()
+            .join(" ")
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(128))]
+
+        #[test]
+        fn random_macros_match_gcc(
+            defs in prop::collection::vec(def(), 1..6),
+            uses in prop::collection::vec(prop::collection::vec(any::<u8>(), 1..12), 1..4),
+        ) {
+            let mut source = String::new();
+            let mut defined = Vec::new();
+            for d in &defs {
+                // A different redefinition is an error here, only a warning for gcc.
+                if !defined.contains(&d.0) {
+                    defined.push(d.0);
+                    source.push_str(&define(d));
+                    source.push('\n');
+                }
+            }
+            for u in &uses {
+                source.push_str(&use_line(u));
+                source.push('\n');
+            }
+            let dir = std::env::temp_dir();
+            let file = dir.join(format!("pp_random_{}_{:x}.c", std::process::id(), fxhash(&source)));
+            std::fs::write(&file, &source).expect("write temporary file");
+            let out = Command::new("gcc")
+                .args(["-E", "-P", "-std=c99"])
+                .arg(&file)
+                .output()
+                .expect("gcc is required by this test (the reference preprocessor) but could not be run");
+            let _ = std::fs::remove_file(&file);
+            if out.status.success() {
+                let gcc = String::from_utf8_lossy(&out.stdout).into_owned();
+                let ours = preprocess("r.c", &source, &PreprocessOptions::default());
+                let ours = match ours {
+                    Ok(pp) => pp.text,
+                    Err(d) => {
+                        return Err(TestCaseError::fail(format!(
+                            "gcc accepts, we reject:\n{source}\n{}",
+                            d.render("r.c", &source)
+                        )))
+                    }
+                };
+                let (a, b) = (token_spellings(&ours), token_spellings(&gcc));
+                prop_assert!(
+                    a == b,
+                    "differs from gcc -E:\n{}\n{}",
+                    source,
+                    first_difference(&a, &b).unwrap_or_default()
+                );
+            }
+        }
+    }
+
+    /// A hash for unique temporary names.
+    fn fxhash(s: &str) -> u64 {
+        s.bytes().fold(0xcbf2_9ce4_8422_2325, |h, b| {
+            (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3)
+        })
+    }
 }

@@ -155,6 +155,8 @@ pub fn parse_define(toks: &[Tok], directive: At) -> Result<(Rc<str>, Macro), Def
         }
     }
     let mut body: Vec<Tok> = toks[i..].to_vec();
+    // `a ## ## b` pastes `a` and `b`, as with gcc (C99 leaves pasting `##` undefined).
+    body.dedup_by(|next, prev| next.is("##") && prev.is("##"));
     if let Some(first) = body.first_mut() {
         first.ws = false;
     }
