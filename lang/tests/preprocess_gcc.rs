@@ -1,7 +1,8 @@
 //! Differential test of the preprocessor against `gcc -E -P -std=c99`: every `.c` file under
 //! `tests/preprocess/` (macro corner cases, the C99 standard's examples of 6.10.3.5, `#if`
-//! arithmetic, includes), and random macro definitions and uses that gcc accepts (about two
-//! thirds of them), must give the same sequence of preprocessing tokens. Whitespace is
+//! arithmetic, includes), random macro definitions and uses, and random `#if` expressions that
+//! gcc accepts (two thirds and nine tenths of them), must give the same sequence of
+//! preprocessing tokens. Whitespace is
 //! not compared (the standard leaves most of it to the implementation), and gcc's `#pragma`
 //! lines (it passes pragmas through, we ignore them) are dropped from its output.
 
@@ -267,5 +268,101 @@ mod random {
         s.bytes().fold(0xcbf2_9ce4_8422_2325, |h, b| {
             (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3)
         })
+    }
+}
+
+mod random_if {
+    //! Random `#if` expressions: whenever gcc accepts one, we must take the same branch.
+
+    use proptest::prelude::*;
+
+    use super::*;
+
+    /// An expression of depth at most `depth` from `choices`.
+    fn expr(choices: &[u8], at: &mut usize, depth: u32) -> String {
+        let mut next = || {
+            let c = choices.get(*at).copied().unwrap_or(0);
+            *at += 1;
+            c
+        };
+        const LEAVES: &[&str] = &[
+            "0",
+            "1",
+            "2",
+            "7",
+            "-1",
+            "255u",
+            "0x7fffffffffffffff",
+            "18446744073709551615u",
+            "'a'",
+            "'\\377'",
+            "X",
+            "UNDEF",
+            "defined X",
+            "defined(UNDEF)",
+            "63",
+            "64u",
+            "010",
+        ];
+        const BINARY: &[&str] = &[
+            "+", "-", "*", "/", "%", "<<", ">>", "<", ">", "<=", ">=", "==", "!=", "&", "^", "|",
+            "&&", "||", ",",
+        ];
+        let c = next();
+        if depth == 0 || c % 4 == 0 {
+            return LEAVES[next() as usize % LEAVES.len()].to_string();
+        }
+        match c % 4 {
+            1 => {
+                let op = ["-", "~", "!", "+"][next() as usize % 4];
+                format!("{op}({})", expr(choices, at, depth - 1))
+            }
+            2 => {
+                let a = expr(choices, at, depth - 1);
+                let b = expr(choices, at, depth - 1);
+                format!("({a} ? {b} : {})", expr(choices, at, depth - 1))
+            }
+            _ => {
+                let op = BINARY[next() as usize % BINARY.len()];
+                let a = expr(choices, at, depth - 1);
+                format!("({a} {op} {})", expr(choices, at, depth - 1))
+            }
+        }
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(128))]
+
+        #[test]
+        fn random_if_expressions_match_gcc(choices in prop::collection::vec(any::<u8>(), 64)) {
+            let mut source = String::from("#define X 3\n");
+            let mut at = 0;
+            for i in 0..4 {
+                let e = expr(&choices, &mut at, 4);
+                source.push_str(&format!("#if {e}\nyes{i}\n#else\nno{i}\n#endif\n"));
+            }
+            let file = std::env::temp_dir()
+                .join(format!("pp_if_{}_{}.c", std::process::id(), choices.iter().map(|&c| c as u64).sum::<u64>()));
+            std::fs::write(&file, &source).expect("write temporary file");
+            let out = Command::new("gcc")
+                .args(["-E", "-P", "-std=c99"])
+                .arg(&file)
+                .output()
+                .expect("gcc is required by this test (the reference preprocessor) but could not be run");
+            let _ = std::fs::remove_file(&file);
+            if out.status.success() {
+                let gcc = String::from_utf8_lossy(&out.stdout).into_owned();
+                let ours = match preprocess("r.c", &source, &PreprocessOptions::default()) {
+                    Ok(pp) => pp.text,
+                    Err(d) => {
+                        return Err(TestCaseError::fail(format!(
+                            "gcc accepts, we reject:\n{source}\n{}",
+                            d.render("r.c", &source)
+                        )))
+                    }
+                };
+                prop_assert_eq!(token_spellings(&ours), token_spellings(&gcc), "{}", source);
+            }
+        }
     }
 }
