@@ -14,8 +14,10 @@
 //! * character constants (`'a'`, `'\n'`, `'\x41'`, `'\101'`) are `int`s whose value is that of
 //!   the (signed) `char`, so `'\xff'` is -1, as with gcc on x86-64;
 //! * string literals keep their bytes with escapes decoded (no terminating NUL);
-//! * `#include <header>` lines are recorded (the checker requires the right header for each
-//!   library function) and produce no token; any other directive is an error.
+//! * in raw text ([`lex`]), `#include <header>` lines are recorded (the checker requires the
+//!   right header for each library function) and produce no token; any other directive is an
+//!   error. The front end lexes the preprocessor's output ([`lex_preprocessed`]), where no
+//!   directive is left and a `#` is a stray character.
 //!
 //! Errors (a bad character, an unterminated comment, string or character constant, a malformed
 //! number or escape) are collected as diagnostics; lexing always continues to the end.

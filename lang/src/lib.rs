@@ -1,8 +1,10 @@
 //! The C-subset language: lexer, parser, type checker and compiler to register bytecode.
 //!
-//! Pipeline: source text --[`lexer`] (logos)--> tokens --parser (lalrpop)--> AST (spans on every
-//! node) --checker (names, types, C's conversions)--> [`hir`] (typed, explicit conversions,
-//! resolved ids) --compiler--> register bytecode.
+//! Pipeline: source files --[`preprocess`] (C99 phases 1-4)--> text and its source map
+//! --[`lexer`] (logos)--> tokens --parser (lalrpop)--> AST (spans on every node) --checker
+//! (names, types, C's conversions)--> [`hir`] (typed, explicit conversions, resolved ids)
+//! --compiler--> register bytecode. Spans after the preprocessor are offsets of its output; the
+//! [`preprocess::SourceMap`] maps diagnostics and the bytecode's `line:col` back to the files.
 //!
 //! Entry point for the front end: [`check_source`]. Errors of every phase are collected in
 //! [`Diagnostics`] and rendered in one place ([`Diagnostics::render`]).
