@@ -6,3 +6,6 @@
 #define HEADER "guarded.h"
 #include HEADER
 after GUARDED_VALUE
+#include "sub/inner.h"
+#define MINUS -
+-MINUS 1 MINUS-1 +MINUS
