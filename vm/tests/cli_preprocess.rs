@@ -1,5 +1,5 @@
 //! `vmrun`'s preprocessor options: `-D NAME[=VALUE]`, `-U NAME`, `-I DIR` (gcc's spelling),
-//! on the run command and on `disasm`; diagnostics and runtime errors point into the original
+//! on the run command, `disasm` and `explain`; diagnostics and runtime errors point into the original
 //! files.
 
 use std::path::PathBuf;
@@ -69,5 +69,16 @@ fn defines_undefines_and_include_dirs() {
         .expect("run vmrun disasm");
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(text.contains("109"), "{text}");
+    let out = Command::new(env!("CARGO_BIN_EXE_vmrun"))
+        .args(["explain", "-I", &inc, "-DLOUD", &prog])
+        .output()
+        .expect("run vmrun explain");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let (status, stderr) = vmrun(&["explain", &prog]);
+    assert_eq!(status, 65, "{stderr}");
     let _ = std::fs::remove_dir_all(&dir);
 }
