@@ -68,3 +68,17 @@ fn checker_notes_name_original_places() {
         "{rendered}"
     );
 }
+
+#[test]
+fn command_line_options_are_one_line_each() {
+    let options = lang::PreprocessOptions {
+        defines: vec![("N".into(), Some("1\nint injected;".into()))],
+        undefines: vec!["X\nint other;".into()],
+        include_dirs: Vec::new(),
+    };
+    let pp = lang::preprocess::preprocess("o.c", "N\n", &options).expect("preprocesses");
+    assert_eq!(
+        lang::preprocess::token_spellings(&pp.text),
+        ["1", "int", "injected", ";"]
+    );
+}

@@ -58,7 +58,7 @@ impl Frame {
         let rest = &self.text[self.pos..];
         let end = rest.find('\n').unwrap_or(rest.len());
         let line = &rest[..end];
-        if line.trim_start().starts_with('#') {
+        if is_directive(line) {
             return None;
         }
         let base = self.pos as u32;
@@ -237,14 +237,17 @@ impl<'o> Pp<'o> {
         let mut s = String::from(
             "#define __STDC__ 1\n#define __STDC_VERSION__ 199901L\n#define __STDC_HOSTED__ 1\n",
         );
+        // An option is one line, whatever it holds.
+        let line = |t: &str| t.replace(['\n', '\r'], " ");
         for (name, value) in &self.options.defines {
             s.push_str(&format!(
-                "#define {name} {}\n",
-                value.as_deref().unwrap_or("1")
+                "#define {} {}\n",
+                line(name),
+                line(value.as_deref().unwrap_or("1"))
             ));
         }
         for name in &self.options.undefines {
-            s.push_str(&format!("#undef {name}\n"));
+            s.push_str(&format!("#undef {}\n", line(name)));
         }
         s
     }
@@ -312,8 +315,7 @@ impl<'o> Pp<'o> {
                 self.presumed = frame.presumed.clone();
             }
             self.budget = 0;
-            let trimmed = line.trim_start_matches([' ', '\t', '\r', '\x0B', '\x0C']);
-            if trimmed.starts_with('#') {
+            if is_directive(line) {
                 self.directive(&mut frames, line, start);
             } else if self.active() {
                 self.text_line(frame_mut(&mut frames, top), line, start);
@@ -777,6 +779,12 @@ impl<'o> Pp<'o> {
             span: Span::new(out, out + len),
         });
     }
+}
+
+/// True if `line` is a directive: `#` first, after blanks (C99 6.10p2).
+fn is_directive(line: &str) -> bool {
+    line.trim_start_matches([' ', '\t', '\r', '\x0B', '\x0C'])
+        .starts_with('#')
 }
 
 /// The frame at `i` (a helper to reborrow one frame of the stack).
