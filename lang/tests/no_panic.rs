@@ -353,3 +353,22 @@ fn preprocessor_nesting_and_size_are_bounded() {
         assert!(rendered.contains("deep.c:"), "{rendered}");
     }
 }
+
+/// More than 64 MiB of output (here a 1 MiB header included 70 times) is an error.
+#[test]
+fn preprocessor_output_is_bounded() {
+    let dir = std::env::temp_dir().join(format!("pp_big_{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temporary directory");
+    let line = format!("int x{};\n", "0".repeat(60));
+    std::fs::write(dir.join("big.h"), line.repeat((1 << 20) / line.len())).expect("write big.h");
+    let source = "#include \"big.h\"\n".repeat(70);
+    let main = dir.join("main.c").display().to_string();
+    let d =
+        lang::preprocess::preprocess(&main, &source, &Default::default()).expect_err("too large");
+    let _ = std::fs::remove_dir_all(&dir);
+    assert!(
+        d.iter().any(|d| d.message.contains("larger than 64 MiB")),
+        "{}",
+        d.summary(&source)
+    );
+}

@@ -320,6 +320,15 @@ impl<'o> Pp<'o> {
             } else if self.active() {
                 self.text_line(frame_mut(&mut frames, top), line, start);
             }
+            if self.out.len() > MAX_OUTPUT {
+                let d = self.map.diagnostic_at(
+                    self.line_at,
+                    1,
+                    "preprocessed output larger than 64 MiB",
+                );
+                self.diags.push(d);
+                self.fatal = true;
+            }
         }
         self.map.finish(self.out.len());
         if self.diags.is_empty() {
@@ -372,16 +381,9 @@ impl<'o> Pp<'o> {
             return;
         }
         let input = toks(line, frame.file, start as u32);
-        let first = input.first().cloned();
         let mut out = Vec::new();
         if self.expand(input, Some(frame), &mut out).is_ok() {
             self.emit(&out);
-        }
-        if self.out.len() > MAX_OUTPUT {
-            if let Some(t) = first {
-                self.error_tok(&t, "preprocessed output larger than 64 MiB");
-            }
-            self.fatal = true;
         }
     }
 
