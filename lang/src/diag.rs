@@ -12,6 +12,8 @@
 //!   │            ^ expected `;`
 //! ```
 
+use std::sync::Arc;
+
 use codespan_reporting::diagnostic::{Diagnostic as CsDiagnostic, Label};
 use codespan_reporting::files::SimpleFile;
 use codespan_reporting::term::{self, Config};
@@ -29,6 +31,9 @@ pub struct Diagnostic {
     pub label: Option<String>,
     /// Further lines of explanation (e.g. where a previous declaration is).
     pub notes: Vec<String>,
+    /// The file the span is in: an index into [`Diagnostics::files`] once the diagnostics
+    /// have been mapped back to the original sources (0, the main file, before).
+    pub file: u32,
 }
 
 impl Diagnostic {
@@ -39,6 +44,7 @@ impl Diagnostic {
             message: message.into(),
             label: None,
             notes: Vec::new(),
+            file: 0,
         }
     }
 
@@ -55,10 +61,22 @@ impl Diagnostic {
     }
 }
 
+/// A source file that diagnostics may point into: its name and text.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SourceText {
+    /// The name shown in `file:line:col`.
+    pub name: String,
+    /// The original text of the file.
+    pub text: Arc<str>,
+}
+
 /// A list of errors, in the order they were found.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Diagnostics {
     list: Vec<Diagnostic>,
+    /// The files the diagnostics' [`Diagnostic::file`] indices name (set by the preprocessor's
+    /// source map); when empty, every span is in the text passed to [`Diagnostics::render`].
+    files: Vec<SourceText>,
 }
 
 impl Diagnostics {
@@ -79,7 +97,21 @@ impl Diagnostics {
 
     /// Append all diagnostics of `other`.
     pub fn extend(&mut self, other: Diagnostics) {
+        if self.files.is_empty() {
+            self.files = other.files;
+        }
         self.list.extend(other.list);
+    }
+
+    /// Say which files the diagnostics' [`Diagnostic::file`] indices name; [`Diagnostics::render`]
+    /// then shows each diagnostic in its own file.
+    pub fn set_files(&mut self, files: Vec<SourceText>) {
+        self.files = files;
+    }
+
+    /// The files set by [`Diagnostics::set_files`].
+    pub fn files(&self) -> &[SourceText] {
+        &self.files
     }
 
     /// True if there is no diagnostic.
@@ -100,32 +132,51 @@ impl Diagnostics {
     /// Sort by position (stable: errors at the same place keep their order) and drop exact
     /// duplicates.
     pub fn sort(&mut self) {
-        self.list.sort_by_key(|d| (d.span.start, d.span.end));
+        self.list
+            .sort_by_key(|d| (d.file, d.span.start, d.span.end));
         self.list.dedup();
     }
 
     /// One line per diagnostic, `line:col: message` (compact form for tests and logs).
+    /// Positions in files other than the main one are prefixed with the file's name.
     pub fn summary(&self, source: &str) -> String {
-        let index = LineIndex::new(source);
         let mut out = String::new();
         for d in &self.list {
-            out.push_str(&format!(
-                "{}: {}\n",
-                index.line_col(d.span.start),
-                d.message
-            ));
+            let (name, text) = self.file_of(d, "", source);
+            let at = LineIndex::new(text).line_col(d.span.start);
+            if d.file == 0 {
+                out.push_str(&format!("{at}: {}\n", d.message));
+            } else {
+                out.push_str(&format!("{name}:{at}: {}\n", d.message));
+            }
         }
         out
     }
 
+    /// The name and text of the file `d` points into (`file_name`/`source` if no files are set).
+    fn file_of<'a>(
+        &'a self,
+        d: &Diagnostic,
+        file_name: &'a str,
+        source: &'a str,
+    ) -> (&'a str, &'a str) {
+        match self.files.get(d.file as usize) {
+            Some(f) => (&f.name, &f.text),
+            None => (file_name, source),
+        }
+    }
+
     /// Render every diagnostic as `file:line:col: error: message`, followed by the source line
     /// with a caret under the error and the label (what was expected) and notes.
+    /// Once the preprocessor's source map has set the files ([`Diagnostics::set_files`]), each
+    /// diagnostic is shown in its own file and `file_name`/`source` are not used.
     pub fn render(&self, file_name: &str, source: &str) -> String {
-        let index = LineIndex::new(source);
-        let file = SimpleFile::new(file_name, source);
         let config = Config::default();
         let mut out = String::new();
         for d in &self.list {
+            let (file_name, source) = self.file_of(d, file_name, source);
+            let index = LineIndex::new(source);
+            let file = SimpleFile::new(file_name, source);
             let span = clamp_to_chars(source, d.span);
             let pos = index.line_col(span.start);
             out.push_str(&format!("{file_name}:{pos}: error: {}\n", d.message));
@@ -166,7 +217,10 @@ impl<'a> IntoIterator for &'a Diagnostics {
 
 impl From<Diagnostic> for Diagnostics {
     fn from(d: Diagnostic) -> Diagnostics {
-        Diagnostics { list: vec![d] }
+        Diagnostics {
+            list: vec![d],
+            files: Vec::new(),
+        }
     }
 }
 

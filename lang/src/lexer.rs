@@ -14,8 +14,10 @@
 //! * character constants (`'a'`, `'\n'`, `'\x41'`, `'\101'`) are `int`s whose value is that of
 //!   the (signed) `char`, so `'\xff'` is -1, as with gcc on x86-64;
 //! * string literals keep their bytes with escapes decoded (no terminating NUL);
-//! * `#include <header>` lines are recorded (the checker requires the right header for each
-//!   library function) and produce no token; any other directive is an error.
+//! * in raw text ([`lex`]), `#include <header>` lines are recorded (the checker requires the
+//!   right header for each library function) and produce no token; any other directive is an
+//!   error. The front end lexes the preprocessor's output ([`lex_preprocessed`]), where no
+//!   directive is left and a `#` is a stray character.
 //!
 //! Errors (a bad character, an unterminated comment, string or character constant, a malformed
 //! number or escape) are collected as diagnostics; lexing always continues to the end.
@@ -154,6 +156,17 @@ const PUNCTS: &[&str] = &[
 
 /// Lex `source`, collecting errors into `diags`. Never panics.
 pub fn lex(source: &str, diags: &mut Diagnostics) -> Lexed {
+    lex_with(source, true, diags)
+}
+
+/// Lex the preprocessor's output ([`crate::preprocess`]): it has no directives left, so a `#`
+/// is always a stray character (even at the start of a line, where a macro may have put it).
+pub fn lex_preprocessed(source: &str, diags: &mut Diagnostics) -> Lexed {
+    lex_with(source, false, diags)
+}
+
+/// [`lex`], with `#` lines read as directives or not.
+fn lex_with(source: &str, directives: bool, diags: &mut Diagnostics) -> Lexed {
     translation_phases(source, diags);
     let mut out = Lexed::default();
     // Typical C has a token every 4 to 5 bytes: one allocation instead of a dozen regrowths.
@@ -217,6 +230,16 @@ pub fn lex(source: &str, diags: &mut Diagnostics) -> Lexed {
                         .with_label("expected `\"` before the end of the line"),
                 );
                 Tok::Str(unescape(&text[1..], span.start + 1, diags))
+            }
+            Ok(Raw::Directive) if !directives => {
+                diags.push(
+                    Diagnostic::error(
+                        Span::new(range.start, range.start + 1),
+                        "stray `#` in program",
+                    )
+                    .with_label("not a valid token"),
+                );
+                continue;
             }
             Ok(Raw::Directive) => {
                 directive(source, range.start, text, span, &mut out.includes, diags);
@@ -408,7 +431,7 @@ fn float(text: &str, is_hex: bool) -> Result<Tok, String> {
 }
 
 /// Decode the escapes of a string literal's body (`text` starts at byte `offset`).
-fn unescape(text: &str, offset: u32, diags: &mut Diagnostics) -> Vec<u8> {
+pub(crate) fn unescape(text: &str, offset: u32, diags: &mut Diagnostics) -> Vec<u8> {
     let bytes = text.as_bytes();
     let mut out = Vec::with_capacity(bytes.len());
     let mut i = 0;

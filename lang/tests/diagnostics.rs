@@ -288,3 +288,55 @@ fn syntax_missing_closing_brace_before_next_function() {
         "int f(void) {\n    return 1;\n\nint main(void) {\n    return f();\n}\n"
     ));
 }
+
+// ----- preprocessor errors -----
+
+#[test]
+fn pp_error_inside_a_macro_expansion() {
+    assert_snapshot!(check(
+        "#define ADD(a, b) ((a) + (b) +)\n#define TWICE(x) ADD(x, x)\nint main(void) {\n    return TWICE(1);\n}\n"
+    ));
+}
+
+#[test]
+fn pp_unterminated_if() {
+    assert_snapshot!(check(
+        "#ifdef DEBUG\nint x;\n#if 1\nint y;\n#endif\nint main(void) { return 0; }\n"
+    ));
+}
+
+#[test]
+fn pp_error_directive() {
+    assert_snapshot!(check(
+        "#ifndef SIZE\n#error SIZE must be defined (use -D SIZE=n)\n#endif\nint main(void) { return 0; }\n"
+    ));
+}
+
+#[test]
+fn pp_include_cycle() {
+    // The test runs in `lang/`; `cycle.h` includes itself without a guard.
+    assert_snapshot!(check(
+        "#include \"tests/preprocess/cycle.h\"\nint main(void) { return 0; }\n"
+    ));
+}
+
+#[test]
+fn pp_missing_include_file() {
+    assert_snapshot!(check(
+        "#include <stdio.h>\n#include \"nowhere.h\"\nint main(void) { return 0; }\n"
+    ));
+}
+
+#[test]
+fn pp_bad_if_expressions() {
+    assert_snapshot!(check(
+        "#if 1 / (2 - 2)\n#endif\n#if 0 && 1 / 0\n#endif\n#if (1 + 2\n#endif\n#if 1.5 > 1\n#endif\n#if defined\n#endif\n#if 2 3\n#endif\nint main(void) { return 0; }\n"
+    ));
+}
+
+#[test]
+fn pp_macro_redefined_and_bad_definitions() {
+    assert_snapshot!(check(
+        "#define N 1\n#define N 1\n#define N 2\n#define F(a, a) a\n#define G(x) #y\n#define H(x) ## x\n#define CAT(a, b) a ## b\nint CAT(1, +) = 0;\nint main(void) { return 0; }\n"
+    ));
+}

@@ -241,3 +241,134 @@ fn nesting_checked_on_the_callers_thread_fits_a_small_stack() {
         .unwrap();
     assert!(worker.join().is_ok());
 }
+
+/// Pieces of preprocessing directives and macro uses, to build directive soups from.
+const DIRECTIVE_PIECES: &[&str] = &[
+    "#define A(x, ...) x ## __VA_ARGS__ # x",
+    "#define B A(B, B)",
+    "#define C(a) C(a) a ## a",
+    "#define D defined(A) && A(1,2)",
+    "#define E(",
+    "#define F(x,x) x",
+    "#define G #",
+    "#define H(x) #",
+    "#define I ##",
+    "#undef A",
+    "#undef",
+    "#if",
+    "#if D",
+    "#if 1 / 0",
+    "#if (1 ? 2 : 3) << 70",
+    "#if 'ab' || \"s\"",
+    "#ifdef A",
+    "#ifndef B",
+    "#elif 1",
+    "#elif",
+    "#else",
+    "#endif",
+    "#include \"no/such/file.h\"",
+    "#include <stdio.h>",
+    "#include <nope.h>",
+    "#include A(1)",
+    "#include",
+    "#line 0",
+    "#line 5 \"f.c\"",
+    "#line x",
+    "#error stop",
+    "#pragma once",
+    "#pragma",
+    "#",
+    "# 12 \"x\"",
+    "#garbage",
+    "_Pragma(\"x\")",
+    "_Pragma(",
+    "A(1, 2)",
+    "A(",
+    "A(()",
+    ")",
+    "B C(C) D E",
+    "__FILE__ __LINE__ __VA_ARGS__",
+    "int main(void) { return A(0,); }",
+    "/*",
+    "*/",
+    "//",
+    "\\",
+    "'",
+    "\"",
+    "??=",
+    "",
+];
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(512))]
+
+    /// Random lines of directives and macro uses: the preprocessor and the whole front end
+    /// never panic, and every error renders in a file.
+    #[test]
+    fn directive_soup_never_panics(lines in prop::collection::vec(
+        (0..DIRECTIVE_PIECES.len(), 0..DIRECTIVE_PIECES.len(), any::<bool>()), 0..40)
+    ) {
+        let mut source = String::new();
+        for (a, b, join) in lines {
+            source.push_str(DIRECTIVE_PIECES[a]);
+            source.push(if join { ' ' } else { '\n' });
+            source.push_str(DIRECTIVE_PIECES[b]);
+            source.push('\n');
+        }
+        let options = lang::PreprocessOptions::default();
+        if let Err(d) = lang::preprocess::preprocess("fuzz.c", &source, &options) {
+            let rendered = d.render("fuzz.c", &source);
+            prop_assert!(rendered.contains("fuzz.c:"), "{}", rendered);
+        }
+        front_end(&source);
+    }
+}
+
+/// Deep nesting in the preprocessor (macro arguments, `#if` parentheses) is an error, not a
+/// stack overflow, and an exponential macro stops at the expansion guard.
+#[test]
+fn preprocessor_nesting_and_size_are_bounded() {
+    let n = 100_000;
+    let nested_args = format!(
+        "#define I(x) x\nint v = {}1{};\n",
+        "I(".repeat(n),
+        ")".repeat(n)
+    );
+    let nested_if = format!("#if {}1{}\n#endif\n", "(".repeat(n), ")".repeat(n));
+    let nested_unary = format!("#if {}1\n#endif\n", "- ".repeat(n));
+    let mut doubling = String::new();
+    for i in 0..40 {
+        doubling.push_str(&format!("#define M{i} M{} M{}\n", i + 1, i + 1));
+    }
+    doubling.push_str("M0\n");
+    let deep_args = format!(
+        "#define I(x) x\nint v = {}1{};\n",
+        "I(".repeat(300),
+        ")".repeat(300)
+    );
+    for source in [nested_args, deep_args, nested_if, nested_unary, doubling] {
+        let d = lang::preprocess::preprocess("deep.c", &source, &Default::default())
+            .expect_err("an error");
+        let rendered = d.render("deep.c", &source);
+        assert!(rendered.contains("deep.c:"), "{rendered}");
+    }
+}
+
+/// More than 64 MiB of output (here a 1 MiB header included 70 times) is an error.
+#[test]
+fn preprocessor_output_is_bounded() {
+    let dir = std::env::temp_dir().join(format!("pp_big_{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temporary directory");
+    let line = format!("int x{};\n", "0".repeat(60));
+    std::fs::write(dir.join("big.h"), line.repeat((1 << 20) / line.len())).expect("write big.h");
+    let source = "#include \"big.h\"\n".repeat(70);
+    let main = dir.join("main.c").display().to_string();
+    let d =
+        lang::preprocess::preprocess(&main, &source, &Default::default()).expect_err("too large");
+    let _ = std::fs::remove_dir_all(&dir);
+    assert!(
+        d.iter().any(|d| d.message.contains("larger than 64 MiB")),
+        "{}",
+        d.summary(&source)
+    );
+}

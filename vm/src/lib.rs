@@ -126,7 +126,18 @@ pub fn run_source(
     options: &RunOptions,
     stdout: &mut dyn Write,
 ) -> RunResult {
-    match lang::compile_source(file_name, source) {
+    run_source_with(file_name, source, &Default::default(), options, stdout)
+}
+
+/// [`run_source`] with the preprocessor's options (`-D`, `-U`, `-I`).
+pub fn run_source_with(
+    file_name: &str,
+    source: &str,
+    preprocess: &lang::PreprocessOptions,
+    options: &RunOptions,
+    stdout: &mut dyn Write,
+) -> RunResult {
+    match lang::compile_source_with(file_name, source, preprocess) {
         Ok(program) => run_program(&program, file_name, options, stdout),
         Err(diags) => RunResult {
             exit_status: EXIT_COMPILE_ERROR,
@@ -146,8 +157,24 @@ pub fn run_source_watched(
     watch: WatchOptions,
     stdout: &mut dyn Write,
 ) -> (RunResult, Vec<modes::watch::WatchLine>) {
-    match lang::compile_source(file_name, source) {
+    let preprocess = lang::PreprocessOptions::default();
+    run_source_watched_with(file_name, source, &preprocess, options, watch, stdout)
+}
+
+/// [`run_source_watched`] with the preprocessor's options (`-D`, `-U`, `-I`).
+pub fn run_source_watched_with(
+    file_name: &str,
+    source: &str,
+    preprocess: &lang::PreprocessOptions,
+    options: &RunOptions,
+    watch: WatchOptions,
+    stdout: &mut dyn Write,
+) -> (RunResult, Vec<modes::watch::WatchLine>) {
+    match lang::compile_source_with(file_name, source, preprocess) {
         Ok(program) => run_program_watched(&program, file_name, options, watch, stdout),
-        Err(_) => (run_source(file_name, source, options, stdout), Vec::new()),
+        Err(_) => (
+            run_source_with(file_name, source, preprocess, options, stdout),
+            Vec::new(),
+        ),
     }
 }

@@ -107,7 +107,7 @@ fn cast_to(e: Expr, to: ScalarType, span: Span) -> Expr {
     c
 }
 
-impl Checker {
+impl Checker<'_> {
     // ----- operands and their uses -----
 
     /// What `e` denotes.

@@ -26,7 +26,8 @@ use crate::ast::{self, BaseType, DeclSpecs, DeclaratorKind, Initializer, Item};
 use crate::diag::{Diagnostic, Diagnostics};
 use crate::hir::{self, ConstValue, FuncId, GlobalId, LocalId, ScalarType, Type};
 use crate::lexer::Include;
-use crate::span::{LineIndex, Span};
+use crate::preprocess::SourceMap;
+use crate::span::Span;
 use library::Headers;
 use types::Const;
 
@@ -39,9 +40,9 @@ pub const MAX_ELEMENTS: u64 = 1 << 26;
 pub fn check(
     unit: &ast::TranslationUnit,
     includes: &[Include],
-    source: &str,
+    map: &SourceMap,
 ) -> Result<hir::Program, Diagnostics> {
-    let mut checker = Checker::new(unit, LineIndex::new(source));
+    let mut checker = Checker::new(unit, map);
     for include in includes {
         if !checker.headers.include(&include.header) {
             checker.error(
@@ -60,7 +61,7 @@ pub fn check(
             Item::Error => {}
         }
     }
-    checker.finish(source.len())
+    checker.finish(map.output_len())
 }
 
 /// The type of a function parameter.
@@ -180,7 +181,7 @@ enum Sym {
 }
 
 /// The checker's state.
-struct Checker {
+struct Checker<'m> {
     diags: Diagnostics,
     headers: Headers,
     globals: Vec<hir::Global>,
@@ -192,13 +193,13 @@ struct Checker {
     func_ids: HashMap<String, FuncId>,
     fs: Option<FnState>,
     /// For `line:col` in notes.
-    index: LineIndex,
+    map: &'m SourceMap,
     /// True if an error about `main`'s declaration was reported (no "missing main" then).
     main_reported: bool,
 }
 
-impl Checker {
-    fn new(unit: &ast::TranslationUnit, index: LineIndex) -> Checker {
+impl<'m> Checker<'m> {
+    fn new(unit: &ast::TranslationUnit, map: &'m SourceMap) -> Checker<'m> {
         let mut order: Vec<&str> = Vec::new();
         let mut defined: Vec<&str> = Vec::new();
         for item in &unit.items {
@@ -232,7 +233,7 @@ impl Checker {
             functions: vec![None; func_ids.len()],
             func_ids,
             fs: None,
-            index,
+            map,
             main_reported: false,
         }
     }
@@ -575,7 +576,7 @@ impl Checker {
 
     /// `line:col` of a span's start, for notes.
     fn at(&self, span: Span) -> String {
-        self.index.line_col(span.start).to_string()
+        self.map.describe(span.start)
     }
 
     fn global_declaration(&mut self, d: &ast::Declaration) {

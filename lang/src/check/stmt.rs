@@ -20,7 +20,7 @@ use crate::span::Span;
 use super::types::{convert, eval, Const};
 use super::{is_integer_constant_expression, Checker, SwitchCtx};
 
-impl Checker {
+impl Checker<'_> {
     fn push_scope(&mut self) {
         if let Some(fs) = self.fs.as_mut() {
             fs.scopes.push(HashMap::new());

@@ -67,12 +67,13 @@ use crate::bytecode::{
 };
 use crate::diag::{Diagnostic, Diagnostics};
 use crate::hir::{self, ConstValue, GlobalId, LocalId, ScalarType, Type};
-use crate::span::{LineIndex, Span};
+use crate::preprocess::SourceMap;
+use crate::span::Span;
 
 /// Compiles a checked program. Fails (with diagnostics naming the function) only when a
 /// function exceeds the bytecode's limits (65,535 instructions or registers per function,
 /// 2^32 memory slots).
-pub fn compile_program(program: &hir::Program, lines: &LineIndex) -> Result<Program, Diagnostics> {
+pub fn compile_program(program: &hir::Program, lines: &SourceMap) -> Result<Program, Diagnostics> {
     let mut diags = Diagnostics::new();
     // Global memory layout: one slot per scalar or element, in declaration order.
     let mut memory_init = Vec::new();
@@ -151,7 +152,7 @@ enum Ctx {
 struct FnCompiler<'a> {
     program: &'a hir::Program,
     func: &'a hir::Function,
-    lines: &'a LineIndex,
+    lines: &'a SourceMap,
     global_slots: &'a [u32],
     code: Vec<Instr>,
     locs: Vec<Loc>,
@@ -184,7 +185,7 @@ impl<'a> FnCompiler<'a> {
     fn new(
         program: &'a hir::Program,
         func: &'a hir::Function,
-        lines: &'a LineIndex,
+        lines: &'a SourceMap,
         global_slots: &'a [u32],
     ) -> FnCompiler<'a> {
         let mut c = FnCompiler {
@@ -358,7 +359,7 @@ impl<'a> FnCompiler<'a> {
     // ---- emission helpers ----
 
     fn loc_of(&self, span: Span) -> Loc {
-        let lc = self.lines.line_col(span.start);
+        let lc = self.lines.main_line_col(span.start);
         Loc {
             line: lc.line,
             col: lc.col,

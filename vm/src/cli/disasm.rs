@@ -23,6 +23,8 @@ pub struct DisasmArgs {
     /// Where paths end in the instrumented copies: `header` or `backedge`.
     #[arg(long, value_name = "STRATEGY", default_value = "header", value_parser = parse_path_ends)]
     path_ends: PathEnds,
+    #[command(flatten)]
+    preprocess: super::preprocess_args::PreprocessArgs,
 }
 
 fn parse_path_ends(s: &str) -> Result<PathEnds, String> {
@@ -60,7 +62,7 @@ pub fn run(args: &DisasmArgs) -> i32 {
         Err(code) => return code,
     };
     let name = args.file.display().to_string();
-    match lang::compile_source(&name, &source) {
+    match lang::compile_source_with(&name, &source, &args.preprocess.options()) {
         Ok(program) if args.instrumented => {
             match disassemble_instrumented(&program, args.path_ends) {
                 Ok(text) => {

@@ -57,6 +57,8 @@ pub struct ExplainArgs {
     /// The most path ids listed per function.
     #[arg(long, value_name = "N", default_value_t = 64)]
     list_limit: u64,
+    #[command(flatten)]
+    preprocess: super::preprocess_args::PreprocessArgs,
 }
 
 /// `--format`.
@@ -153,6 +155,7 @@ pub fn run(args: &ExplainArgs) -> i32 {
         step_mode: args.step_mode,
         profile,
         list_limit: args.list_limit,
+        preprocess: args.preprocess.options(),
     };
     let name = args.file.display().to_string();
     let explained = if is_cfg_file(&args.file) {

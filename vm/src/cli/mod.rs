@@ -10,6 +10,7 @@ mod disasm;
 mod explain;
 mod forest;
 mod paths;
+mod preprocess_args;
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -118,6 +119,8 @@ pub struct RunArgs {
     /// (k-iteration counters, the k-slab forest's cursor and size). Best with `--tier-up 0`.
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
     watch: Option<u64>,
+    #[command(flatten)]
+    preprocess: preprocess_args::PreprocessArgs,
 }
 
 fn parse_min_share(s: &str) -> Result<f64, String> {
@@ -226,6 +229,7 @@ fn run(args: &RunArgs) -> i32 {
         Err(code) => return code,
     };
     let name = path.display().to_string();
+    let preprocess = args.preprocess.options();
     let options = RunOptions {
         max_depth: args.max_depth,
         profile: ProfileSettings {
@@ -258,8 +262,14 @@ fn run(args: &RunArgs) -> i32 {
         Some(limit) => {
             let limit = usize::try_from(limit).unwrap_or(usize::MAX);
             let watch = vm::WatchOptions { limit, echo: true };
-            let (result, lines) =
-                vm::run_source_watched(&name, &source, &options, watch, &mut lock);
+            let (result, lines) = vm::run_source_watched_with(
+                &name,
+                &source,
+                &preprocess,
+                &options,
+                watch,
+                &mut lock,
+            );
             if lines.len() >= limit {
                 eprintln!(
                     "vmrun: --watch: the first {limit} events shown; later events are not shown"
@@ -267,7 +277,7 @@ fn run(args: &RunArgs) -> i32 {
             }
             result
         }
-        None => vm::run_source(&name, &source, &options, &mut lock),
+        None => vm::run_source_with(&name, &source, &preprocess, &options, &mut lock),
     };
     let _ = lock.flush();
     if !result.stderr.is_empty() {
@@ -303,7 +313,7 @@ fn run(args: &RunArgs) -> i32 {
             }
         }
         if let Some(out) = &args.annotate {
-            match annotation(profile, &name, &source, args.top) {
+            match annotation(profile, &name, &source, &preprocess, args.top) {
                 Ok(text) if out.as_os_str() == "-" => eprint!("{text}"),
                 Ok(text) => write(out, text),
                 Err(e) => {
@@ -330,9 +340,10 @@ fn annotation(
     profile: &vm::profile::Profile,
     name: &str,
     source: &str,
+    preprocess: &lang::PreprocessOptions,
     top: usize,
 ) -> Result<String, String> {
-    let program = lang::compile_source(name, source)
+    let program = lang::compile_source_with(name, source, preprocess)
         .map_err(|_| "the program does not compile again".to_string())?;
     let code = CodeLines::of_program(&program)?;
     Ok(annotate::annotate(

@@ -44,6 +44,8 @@ pub struct PathsArgs {
     /// Output format.
     #[arg(long, value_enum, value_name = "FORMAT", default_value_t = PathsFormat::Text)]
     pub format: PathsFormat,
+    #[command(flatten)]
+    preprocess: super::preprocess_args::PreprocessArgs,
 }
 
 /// An inclusive range of K values.
@@ -262,7 +264,7 @@ pub fn run(args: &PathsArgs) -> i32 {
         Err(code) => return code,
     };
     let name = args.file.display().to_string();
-    let program = match lang::compile_source(&name, &source) {
+    let program = match lang::compile_source_with(&name, &source, &args.preprocess.options()) {
         Ok(p) => p,
         Err(diags) => {
             eprint!("{}", diags.render(&name, &source));

@@ -55,6 +55,8 @@ pub struct ExplainRequest {
     pub profile: Option<Profile>,
     /// The most path ids listed per function.
     pub list_limit: u64,
+    /// The preprocessor's options (`-D`, `-U`, `-I`).
+    pub preprocess: lang::PreprocessOptions,
 }
 
 impl Default for ExplainRequest {
@@ -69,6 +71,7 @@ impl Default for ExplainRequest {
             step_mode: Mode::Bl,
             profile: None,
             list_limit: 64,
+            preprocess: lang::PreprocessOptions::default(),
         }
     }
 }
@@ -153,7 +156,7 @@ pub fn explain_program(
     request: &ExplainRequest,
 ) -> Result<Explained, ExplainError> {
     check_k(request.k)?;
-    let program = lang::compile_source(file, source)
+    let program = lang::compile_source_with(file, source, &request.preprocess)
         .map_err(|d| ExplainError::Compile(d.render(file, source)))?;
     let chosen: Vec<usize> = match &request.func {
         None => (0..program.functions.len()).collect(),

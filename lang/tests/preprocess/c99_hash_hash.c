@@ -1,0 +1,6 @@
+/* C99 6.10.3.3 EXAMPLE: `# ## #` makes a `##` that is not an operator. */
+#define hash_hash # ## #
+#define mkstr(a) # a
+#define in_between(a) mkstr(a)
+#define join(c, d) in_between(c hash_hash d)
+char p[] = join(x, y);

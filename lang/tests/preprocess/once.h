@@ -1,0 +1,2 @@
+#pragma once
+once_content __LINE__

@@ -1,0 +1,1 @@
+#define SIBLING sibling_value
