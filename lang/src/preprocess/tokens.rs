@@ -79,17 +79,7 @@ pub fn any_identifier(line: &str, mut f: impl FnMut(&str) -> bool) -> bool {
                 return true;
             }
         } else if c.is_ascii_digit() || (c == b'.' && i + 1 < n && b[i + 1].is_ascii_digit()) {
-            i += 1;
-            while i < n {
-                let d = b[i];
-                let sign =
-                    matches!(d, b'+' | b'-') && matches!(b[i - 1], b'e' | b'E' | b'p' | b'P');
-                if sign || is_ident(d) || d == b'.' {
-                    i += 1;
-                } else {
-                    break;
-                }
-            }
+            i = pp_number_end(b, i);
         } else if c == b'"' || c == b'\'' {
             i += 1;
             while i < n {
@@ -143,17 +133,7 @@ pub fn scan_into(line: &str, out: &mut Vec<Scanned>) {
             }
             Kind::Ident
         } else if c.is_ascii_digit() || (c == b'.' && i + 1 < n && b[i + 1].is_ascii_digit()) {
-            i += 1;
-            while i < n {
-                let d = b[i];
-                let sign =
-                    matches!(d, b'+' | b'-') && matches!(b[i - 1], b'e' | b'E' | b'p' | b'P');
-                if sign || is_ident(d) || d == b'.' {
-                    i += 1;
-                } else {
-                    break;
-                }
-            }
+            i = pp_number_end(b, i);
             Kind::Number
         } else if c == b'"' || c == b'\'' {
             i += 1;
@@ -355,6 +335,22 @@ pub fn toks(line: &str, file: u32, base: u32) -> Vec<Tok> {
             },
         })
         .collect()
+}
+
+/// The end of the pp-number starting at `start` (C99 6.4.8: digits, letters, `_`, `.`, and a
+/// sign right after `e`, `E`, `p` or `P`).
+fn pp_number_end(b: &[u8], start: usize) -> usize {
+    let mut i = start + 1;
+    while i < b.len() {
+        let d = b[i];
+        let sign = matches!(d, b'+' | b'-') && matches!(b[i - 1], b'e' | b'E' | b'p' | b'P');
+        if sign || is_ident(d) || d == b'.' {
+            i += 1;
+        } else {
+            break;
+        }
+    }
+    i
 }
 
 #[cfg(test)]
