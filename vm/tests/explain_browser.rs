@@ -43,6 +43,8 @@ fn headless(browser: &str, url: &str, extra: &[&str]) -> (String, String) {
             "--headless",
             "--no-sandbox",
             "--disable-gpu",
+            // Containers often have a small /dev/shm, where Chromium would crash.
+            "--disable-dev-shm-usage",
             "--enable-logging=stderr",
             "--v=0",
             "--virtual-time-budget=5000",
