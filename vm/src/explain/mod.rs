@@ -226,7 +226,7 @@ pub fn explain_program(
             name: func.name.clone(),
             line: Some(func.loc.line),
             block_lines: fc.blocks().map(|(b, _)| fc.lines(b)).collect(),
-            heat: fprofile.map(|f| block_heat(fc, f)),
+            heat: fprofile.map(FunctionProfile::block_runs),
             path_counts: fprofile
                 .map(|f| f.paths.iter().map(|p| (p.id, p.count)).collect())
                 .unwrap_or_default(),
@@ -411,20 +411,6 @@ fn record_steps(
     let (_, lines) = crate::run_program_watched(program, file, &options, watch, &mut out);
     out.truncate(4096);
     Ok((lines, String::from_utf8_lossy(&out).into_owned()))
-}
-
-/// How many times each block ran, from the Ball-Larus paths of a profile (each path's count
-/// times the block's occurrences on it; the exit block counts the returns).
-pub fn block_heat(fc: &FunctionCfg, f: &FunctionProfile) -> Vec<u64> {
-    let mut heat = vec![0u64; fc.num_blocks()];
-    for p in &f.paths {
-        for &b in &p.blocks {
-            if let Some(h) = heat.get_mut(b as usize) {
-                *h += p.count;
-            }
-        }
-    }
-    heat
 }
 
 /// The edge frequencies a profile's Ball-Larus paths imply: every consecutive pair of blocks

@@ -409,15 +409,7 @@ fn function_lines(
             .filter(|&&l| (first..=last).contains(&l))
             .map(move |&l| (l - first) as usize)
     };
-    let mut runs = vec![0u64; f.blocks.len()];
-    for p in &f.paths {
-        for &b in &p.blocks {
-            if let Some(r) = runs.get_mut(b as usize) {
-                *r = r.saturating_add(p.count);
-            }
-        }
-    }
-    for (b, &r) in runs.iter().enumerate() {
+    for (b, &r) in f.block_runs().iter().enumerate() {
         for i in covered(b as u32) {
             cells[i] = match cells[i] {
                 Cell::NoData => Cell::Code {

@@ -238,6 +238,21 @@ impl FunctionProfile {
     pub fn lines(&self, id: u32) -> Option<[u32; 2]> {
         self.blocks.get(id as usize).and_then(|b| b.lines)
     }
+
+    /// How many times each block ran, by block id, from the counted paths: each path's count
+    /// times the block's occurrences on it (exact for Ball-Larus paths; k-iteration paths
+    /// overlap).
+    pub fn block_runs(&self) -> Vec<u64> {
+        let mut runs = vec![0u64; self.blocks.len()];
+        for p in &self.paths {
+            for &b in &p.blocks {
+                if let Some(r) = runs.get_mut(b as usize) {
+                    *r = r.saturating_add(p.count);
+                }
+            }
+        }
+        runs
+    }
 }
 
 /// Checks the `format` and `version` members of one of `vmrun`'s JSON documents (profile,
