@@ -4,7 +4,7 @@
 //! the loop installs ([`crate::interp::Machine`]). Its own module, so that the interpreter and
 //! the probes both use it without importing each other.
 
-use lang::bytecode::{FuncIdx, Instr, JumpTable, Loc};
+use lang::bytecode::{FuncIdx, Function, Instr, JumpTable, Loc};
 
 use crate::branch_counts::Counters;
 
@@ -32,4 +32,27 @@ pub struct Version {
     /// Its tier-0 branch counters (see [`crate::branch_counts`]); [`crate::interp::Machine::add_version`]
     /// gives every added version fresh ones of the right size.
     pub counters: Counters,
+}
+
+impl Version {
+    /// This version's code as `vmrun disasm` prints a function (`func` is the function it is
+    /// a version of, `index` its index), without the probe constants.
+    pub fn disassemble(&self, func: &Function, index: usize) -> String {
+        let mut copy = func.clone();
+        copy.code = self.code.to_vec();
+        copy.locs = self.locs.to_vec();
+        copy.tables = self.tables.to_vec();
+        let mut out = String::new();
+        lang::bytecode::disasm::disassemble_function(&copy, index, &mut out);
+        out
+    }
+
+    /// Its probe constants as the listing names them: ` q0=5 q1=2` (empty for compiled code).
+    pub fn probe_constants(&self) -> String {
+        self.probe_consts
+            .iter()
+            .enumerate()
+            .map(|(k, c)| format!(" q{k}={}", *c as i64))
+            .collect()
+    }
 }

@@ -37,19 +37,13 @@ fn disassemble_instrumented(program: &Program, path_ends: PathEnds) -> Result<St
     for (i, func) in program.functions.iter().enumerate() {
         let (tiered, version) = tier_up_bl(FuncIdx(i as u16), func, path_ends, None, 0, 0)
             .map_err(|e| format!("function {}: {e}", func.name))?;
-        let mut copy = func.clone();
-        copy.code = version.code.to_vec();
-        copy.locs = version.locs.to_vec();
-        copy.tables = version.tables.to_vec();
-        lang::bytecode::disasm::disassemble_function(&copy, i, &mut out);
+        out.push_str(&version.disassemble(func, i));
         let _ = write!(
             out,
-            "  {} static paths ({path_ends} path ends); probe constants:",
-            tiered.bl.num_paths()
+            "  {} static paths ({path_ends} path ends); probe constants:{}",
+            tiered.bl.num_paths(),
+            version.probe_constants()
         );
-        for (k, c) in version.probe_consts.iter().enumerate() {
-            let _ = write!(out, " q{k}={}", *c as i64);
-        }
         out.push_str("\n\n");
     }
     Ok(out)

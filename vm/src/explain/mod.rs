@@ -444,26 +444,14 @@ fn instrumented_code(
     weights: Option<&EdgeProfile>,
 ) -> Result<String, String> {
     let func = &program.functions[index];
-    let edges = weights.map(|w| {
-        let w = w.clone();
-        move |_: &FunctionCfg| w.clone()
-    });
+    let edges = weights.map(|w| move |_: &FunctionCfg| w.clone());
     let edges_ref = edges
         .as_ref()
         .map(|f| f as &dyn Fn(&FunctionCfg) -> EdgeProfile);
     let (_, version) = tier_up_bl(FuncIdx(index as u16), func, path_ends, edges_ref, 0, 0)?;
-    let mut copy = func.clone();
-    copy.code = version.code.to_vec();
-    copy.locs = version.locs.to_vec();
-    copy.tables = version.tables.to_vec();
-    let mut out = String::new();
-    lang::bytecode::disasm::disassemble_function(&copy, index, &mut out);
+    let mut out = version.disassemble(func, index);
     if !version.probe_consts.is_empty() {
-        out.push_str("  probe constants:");
-        for (k, c) in version.probe_consts.iter().enumerate() {
-            out.push_str(&format!(" q{k}={}", *c as i64));
-        }
-        out.push('\n');
+        out.push_str(&format!("  probe constants:{}\n", version.probe_constants()));
     }
     Ok(out)
 }
