@@ -37,10 +37,8 @@ fn function(out: &mut String, f: &FunctionExplained, prefix: &str) {
     let node = |b: u32| quote(&format!("{prefix}{}", c.blocks[b as usize].name));
     for b in &c.blocks {
         let mut parts = vec![b.name.clone()];
-        match f.block_lines.get(b.id as usize).copied().flatten() {
-            Some([a, z]) if a == z => parts.push(format!("line {a}")),
-            Some([a, z]) => parts.push(format!("lines {a}-{z}")),
-            None => {}
+        if let Some(lines) = f.block_lines.get(b.id as usize).copied().flatten() {
+            parts.push(crate::profile::text::lines_label(lines));
         }
         if b.id == c.entry {
             parts.push("entry".to_string());

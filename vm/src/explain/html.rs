@@ -249,11 +249,12 @@ pub fn render(x: &Explained) -> Result<String, String> {
             "<h2>Numbering</h2><table><tr><th>block</th><th>lines</th><th>numPaths</th></tr>",
         );
         for b in &c.blocks {
-            let lines = match f.block_lines.get(b.id as usize).copied().flatten() {
-                Some([a, z]) if a == z => a.to_string(),
-                Some([a, z]) => format!("{a}-{z}"),
-                None => String::new(),
-            };
+            let lines = f
+                .block_lines
+                .get(b.id as usize)
+                .copied()
+                .flatten()
+                .map_or_else(String::new, crate::profile::text::span);
             let _ = write!(
                 out,
                 "<tr><td>{}</td><td>{lines}</td><td class=num>{}</td></tr>",

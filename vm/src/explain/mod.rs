@@ -451,7 +451,10 @@ fn instrumented_code(
     let (_, version) = tier_up_bl(FuncIdx(index as u16), func, path_ends, edges_ref, 0, 0)?;
     let mut out = version.disassemble(func, index);
     if !version.probe_consts.is_empty() {
-        out.push_str(&format!("  probe constants:{}\n", version.probe_constants()));
+        out.push_str(&format!(
+            "  probe constants:{}\n",
+            version.probe_constants()
+        ));
     }
     Ok(out)
 }
@@ -474,24 +477,11 @@ pub fn counted_paths(f: &FunctionExplained) -> Vec<(u64, u64, String)> {
 /// A path's blocks and their lines: `b1 b2 b4 -> b1 (lines 5, 6, 4)`.
 pub fn path_lines(f: &FunctionExplained, p: &profiler::explain::PathRow) -> String {
     let name = |b: u32| f.cfg.blocks[b as usize].name.clone();
-    let blocks: Vec<String> = p.blocks.iter().map(|&b| name(b)).collect();
-    let mut lines: Vec<String> = Vec::new();
-    for &b in &p.blocks {
-        if let Some(Some(l)) = f.block_lines.get(b as usize) {
-            let s = if l[0] == l[1] {
-                l[0].to_string()
-            } else {
-                format!("{}-{}", l[0], l[1])
-            };
-            if lines.last() != Some(&s) {
-                lines.push(s);
-            }
-        }
-    }
+    let blocks: Vec<(String, Option<[u32; 2]>)> = p
+        .blocks
+        .iter()
+        .map(|&b| (name(b), f.block_lines.get(b as usize).copied().flatten()))
+        .collect();
     let end = p.end.map_or_else(|| "exit".to_string(), name);
-    if lines.is_empty() {
-        format!("{} -> {end}", blocks.join(" "))
-    } else {
-        format!("{} -> {end} (lines {})", blocks.join(" "), lines.join(", "))
-    }
+    crate::profile::text::blocks_and_lines(&blocks, &end)
 }

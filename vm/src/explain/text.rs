@@ -7,6 +7,7 @@ use std::fmt::Write as _;
 use profiler::explain::{CfgExplanation, DummyRow, EdgeRow};
 
 use super::{counted_paths, path_lines, Explained, FunctionExplained};
+use crate::profile::text::lines_label;
 
 /// The whole explanation as text.
 pub fn render(x: &Explained) -> String {
@@ -26,8 +27,7 @@ pub fn render(x: &Explained) -> String {
 fn block_label(f: &FunctionExplained, b: u32) -> String {
     let name = &f.cfg.blocks[b as usize].name;
     match f.block_lines.get(b as usize).copied().flatten() {
-        Some([a, z]) if a == z => format!("{name} (line {a})"),
-        Some([a, z]) => format!("{name} (lines {a}-{z})"),
+        Some(lines) => format!("{name} ({})", lines_label(lines)),
         None => name.clone(),
     }
 }

@@ -328,11 +328,7 @@ impl<'p, M: Profiler> Watched<'p, M> {
             .filter(|f| f.func == event.func());
         if let (WatchEvent::Block { func, to, .. }, Some(frame)) = (event, frame) {
             if let Some(lines) = self.cfg(func).and_then(|fc| fc.lines(to)) {
-                if lines[0] == lines[1] {
-                    let _ = write!(text, " (line {})", lines[0]);
-                } else {
-                    let _ = write!(text, " (lines {}-{})", lines[0], lines[1]);
-                }
+                let _ = write!(text, " ({})", crate::profile::text::lines_label(lines));
             }
             if frame.instrumented && Self::HAS_REGISTER {
                 let _ = write!(text, ", r = {}", frame.register);

@@ -28,7 +28,7 @@ impl Default for ReportOptions {
 }
 
 /// A block's line span: `7` or `7-9`.
-fn span(lines: [u32; 2]) -> String {
+pub fn span(lines: [u32; 2]) -> String {
     if lines[0] == lines[1] {
         lines[0].to_string()
     } else {
@@ -36,30 +36,46 @@ fn span(lines: [u32; 2]) -> String {
     }
 }
 
-/// A regenerated path of a function's CFG as its blocks and source lines: `b1 b2 b4 -> b1
-/// (lines 5, 6, 4)` (`-> exit` for a path that returns). For watching a run, where no profile
-/// exists yet.
-pub fn block_path_text(fc: &crate::tier::cfg_build::FunctionCfg, path: &profiler::Path) -> String {
-    let blocks: Vec<String> = path.nodes.iter().map(|b| b.to_string()).collect();
+/// A block's lines in words: `line 7` or `lines 7-9`.
+pub fn lines_label(lines: [u32; 2]) -> String {
+    if lines[0] == lines[1] {
+        format!("line {}", lines[0])
+    } else {
+        format!("lines {}", span(lines))
+    }
+}
+
+/// A path as its blocks, named, then where it ends and the line spans it runs through:
+/// `b1 b2 b4 -> b1 (lines 5, 6, 4)` (repeated spans written once; no parenthesis when no
+/// block has lines).
+pub fn blocks_and_lines(blocks: &[(String, Option<[u32; 2]>)], end: &str) -> String {
+    let names: Vec<&str> = blocks.iter().map(|(n, _)| n.as_str()).collect();
     let mut lines: Vec<String> = Vec::new();
-    for &b in &path.nodes {
-        if let Some(l) = fc.lines(b) {
-            let s = span(l);
-            if lines.last() != Some(&s) {
-                lines.push(s);
-            }
+    for s in blocks.iter().filter_map(|(_, l)| l.map(span)) {
+        if lines.last() != Some(&s) {
+            lines.push(s);
         }
     }
-    let end = match path.end {
-        Some(h) => h.to_string(),
-        None => "exit".to_string(),
-    };
-    let lines = if lines.is_empty() {
-        String::new()
+    if lines.is_empty() {
+        format!("{} -> {end}", names.join(" "))
     } else {
-        format!(" (lines {})", lines.join(", "))
-    };
-    format!("{} -> {end}{lines}", blocks.join(" "))
+        format!("{} -> {end} (lines {})", names.join(" "), lines.join(", "))
+    }
+}
+
+/// A regenerated path of a function's CFG as its blocks and source lines
+/// ([`blocks_and_lines`]; `-> exit` for a path that returns). For watching a run, where no
+/// profile exists yet.
+pub fn block_path_text(fc: &crate::tier::cfg_build::FunctionCfg, path: &profiler::Path) -> String {
+    let blocks: Vec<(String, Option<[u32; 2]>)> = path
+        .nodes
+        .iter()
+        .map(|&b| (b.to_string(), fc.lines(b)))
+        .collect();
+    let end = path
+        .end
+        .map_or_else(|| "exit".to_string(), |h| h.to_string());
+    blocks_and_lines(&blocks, &end)
 }
 
 /// `1 path`, `2 paths`.
