@@ -379,14 +379,18 @@ fn run_options(mode: Mode, k: u32, path_ends: PathEnds) -> RunOptions {
     }
 }
 
-/// The recorded run's mode as `--profile` names it.
-fn step_mode_name(request: &ExplainRequest) -> String {
-    let k = if request.step_mode.takes_k() {
+/// The recorded run's K: `--k`, at least 2 for a multi-iteration mode, 1 for the others.
+fn step_k(request: &ExplainRequest) -> u32 {
+    if request.step_mode.takes_k() {
         request.k.max(2)
     } else {
         1
-    };
-    crate::modes::table::spec_name(request.step_mode, k)
+    }
+}
+
+/// The recorded run's mode as `--profile` names it.
+fn step_mode_name(request: &ExplainRequest) -> String {
+    crate::modes::table::spec_name(request.step_mode, step_k(request))
 }
 
 /// The first `request.steps` events of a watched run, and the program's output (cut at a
@@ -396,12 +400,7 @@ fn record_steps(
     file: &str,
     request: &ExplainRequest,
 ) -> Result<(Vec<WatchLine>, String), ExplainError> {
-    let k = if request.step_mode.takes_k() {
-        request.k.max(2)
-    } else {
-        1
-    };
-    let mut options = run_options(request.step_mode, k, request.path_ends);
+    let mut options = run_options(request.step_mode, step_k(request), request.path_ends);
     options.collect_profile = false;
     let watch = WatchOptions {
         limit: request.steps,

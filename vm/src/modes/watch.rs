@@ -219,7 +219,9 @@ struct FrameView {
     block: Option<Block>,
     line: Option<u32>,
     register: u64,
-    instrumented: bool,
+    /// Whether `register` is a path register: the frame runs instrumented code of a mode
+    /// that keeps one (`P::PATHS`).
+    has_register: bool,
 }
 
 /// A mode's probes, watched. See the module docs.
@@ -330,7 +332,7 @@ impl<'p, M: Profiler> Watched<'p, M> {
             if let Some(lines) = self.cfg(func).and_then(|fc| fc.lines(to)) {
                 let _ = write!(text, " ({})", crate::profile::text::lines_label(lines));
             }
-            if frame.instrumented && Self::HAS_REGISTER {
+            if frame.has_register {
                 let _ = write!(text, ", r = {}", frame.register);
             }
         }
@@ -358,9 +360,7 @@ impl<'p, M: Profiler> Watched<'p, M> {
             func,
             block: frame.and_then(|f| f.block).map(|b| b.index() as u32),
             line: frame.and_then(|f| f.line),
-            register: frame
-                .filter(|f| f.instrumented && Self::HAS_REGISTER)
-                .map(|f| f.register),
+            register: frame.filter(|f| f.has_register).map(|f| f.register),
             path: match event {
                 WatchEvent::Path { id, .. } | WatchEvent::Counted { id, .. } => Some(id),
                 _ => None,
@@ -371,9 +371,6 @@ impl<'p, M: Profiler> Watched<'p, M> {
         }
         self.lines.push(line);
     }
-
-    /// Whether the mode keeps a path register in instrumented code.
-    const HAS_REGISTER: bool = <M::Probes<'p> as Probes>::PATHS;
 }
 
 impl<'p, M: Profiler> Probes for Watched<'p, M> {
@@ -390,7 +387,7 @@ impl<'p, M: Profiler> Probes for Watched<'p, M> {
             block: None,
             line: None,
             register: 0,
-            instrumented: false,
+            has_register: false,
         });
         self.record(WatchEvent::Entry { func });
     }
@@ -407,11 +404,11 @@ impl<'p, M: Profiler> Probes for Watched<'p, M> {
         if frame.func != version.func {
             return;
         }
-        frame.instrumented = version.instrumented;
+        frame.has_register = version.instrumented && <Self as Probes>::PATHS;
         if line.is_some_and(|l| l > 0) {
             frame.line = line;
         }
-        let changed = frame.instrumented && Self::HAS_REGISTER && frame.register != path;
+        let changed = frame.has_register && frame.register != path;
         frame.register = path;
         let func = frame.func;
         match to {
