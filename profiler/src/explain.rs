@@ -23,6 +23,7 @@ use crate::ball_larus::{BallLarus, BlError, EdgeProfile, Numbering, NumberingKin
 use crate::cfg::{Block, Cfg};
 use crate::dag::{DagEdge, DagEdgeKind, PathEnds};
 use crate::dfs::DepthFirst;
+use crate::index::IndexVec;
 use crate::k_iteration::{KIterConfig, KIteration};
 use crate::loops::Loops;
 use crate::plan::Placement;
@@ -199,7 +200,11 @@ pub fn explain(
     let loops = Loops::compute(cfg, &dfs);
     let dag = bl.dag();
     let nb = bl.numbering();
-    let in_tree = |d: DagEdge| events.spanning_tree.contains(&d);
+    let mut tree = IndexVec::from_elem(false, dag.num_edges());
+    for &d in &events.spanning_tree {
+        tree[d] = true;
+    }
+    let in_tree = |d: DagEdge| tree[d];
     let id = |b: Block| b.index() as u32;
 
     let blocks = cfg
