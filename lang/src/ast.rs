@@ -39,13 +39,78 @@ pub enum BaseType {
     Scalar(ScalarType),
 }
 
-/// The specifiers of a declaration, parameter or cast: a type and `const`.
+/// A storage-class specifier (C99 6.7.1).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum StorageClass {
+    /// `static`
+    Static,
+    /// `extern`
+    Extern,
+    /// `typedef`
+    Typedef,
+}
+
+impl StorageClass {
+    /// The keyword.
+    pub fn keyword(self) -> &'static str {
+        match self {
+            StorageClass::Static => "static",
+            StorageClass::Extern => "extern",
+            StorageClass::Typedef => "typedef",
+        }
+    }
+}
+
+/// A type named by the specifiers rather than spelled with keywords: the checker resolves it.
+#[derive(Clone, Debug, PartialEq)]
+pub enum NamedType {
+    /// A typedef name.
+    Typedef {
+        /// The name.
+        name: String,
+        /// Where it is written.
+        span: Span,
+    },
+    /// `enum tag`, `enum tag { ... }` or `enum { ... }`.
+    Enum(Box<EnumSpec>),
+}
+
+/// An `enum` specifier.
+#[derive(Clone, Debug, PartialEq)]
+pub struct EnumSpec {
+    /// The tag and its range, if any.
+    pub tag: Option<(String, Span)>,
+    /// The enumerators, if the specifier has a body.
+    pub body: Option<Vec<Enumerator>>,
+    /// The whole specifier.
+    pub span: Span,
+}
+
+/// One enumerator: `NAME` or `NAME = value`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Enumerator {
+    /// The name.
+    pub name: String,
+    /// The name's range.
+    pub name_span: Span,
+    /// The explicit value.
+    pub value: Option<Expr>,
+}
+
+/// The specifiers of a declaration, parameter or cast: a type, qualifiers and a storage class.
 #[derive(Clone, Debug, PartialEq)]
 pub struct DeclSpecs {
-    /// The type; `None` if the specifiers were invalid (the error is already reported).
+    /// The type spelled with keywords; `None` if the specifiers were invalid (the error is
+    /// already reported) or if the type is [`named`](Self::named).
     pub ty: Option<BaseType>,
+    /// A typedef name or enum specifier, when the type is not spelled with keywords.
+    pub named: Option<NamedType>,
     /// True if `const` was given.
     pub is_const: bool,
+    /// True if `volatile` was given.
+    pub is_volatile: bool,
+    /// `static`, `extern` or `typedef`, with its range.
+    pub storage: Option<(StorageClass, Span)>,
     /// The specifiers' range.
     pub span: Span,
 }
@@ -136,6 +201,24 @@ pub enum Initializer {
         /// Nesting depth of braces (1 for a flat list).
         depth: u32,
     },
+    /// `[index]... = value` inside a list (C99 6.7.8 designations).
+    Designated {
+        /// The designators, outermost first.
+        designators: Vec<Designator>,
+        /// The value.
+        value: Box<Initializer>,
+        /// From the first designator to the end of the value.
+        span: Span,
+    },
+}
+
+/// One designator of a designated initializer.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Designator {
+    /// `[index]`
+    Index(Expr, Span),
+    /// `.member`
+    Member(String, Span),
 }
 
 impl Initializer {
@@ -143,7 +226,7 @@ impl Initializer {
     pub fn span(&self) -> Span {
         match self {
             Initializer::Expr(e) => e.span,
-            Initializer::List { span, .. } => *span,
+            Initializer::List { span, .. } | Initializer::Designated { span, .. } => *span,
         }
     }
 
@@ -152,6 +235,7 @@ impl Initializer {
         match self {
             Initializer::Expr(_) => 0,
             Initializer::List { depth, .. } => *depth,
+            Initializer::Designated { value, .. } => value.depth(),
         }
     }
 }
@@ -243,6 +327,10 @@ pub enum StmtKind {
     Continue,
     /// `return expr;`
     Return(Option<Expr>),
+    /// `label: stmt`
+    Labeled(String, Span, Box<Stmt>),
+    /// `goto label;`
+    Goto(String, Span),
     /// Unparsable text (a syntax error was reported).
     Error,
 }
@@ -404,6 +492,10 @@ pub enum ExprKind {
     Comma(Box<Expr>, Box<Expr>),
     /// `(type) expr`
     Cast(DeclSpecs, Box<Expr>),
+    /// `sizeof expr` (not evaluated)
+    SizeofExpr(Box<Expr>),
+    /// `sizeof (type)`, with the dimensions of an abstract array declarator (`sizeof (int[4])`)
+    SizeofType(DeclSpecs, Vec<ArrayDim>),
     /// `array[index]`
     Index(Box<Expr>, Box<Expr>),
     /// `callee(args)`

@@ -80,6 +80,13 @@ typed_id!(
     "g"
 );
 
+typed_id!(
+    /// A statement label of a function (the target of `goto`), numbered per function in order of
+    /// first mention. Displays as `L3`.
+    LabelId,
+    "L"
+);
+
 /// The scalar types of the language.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum ScalarType {
@@ -390,6 +397,12 @@ pub enum StmtKind {
     Continue,
     /// Return from the function; the value is converted to the result type.
     Return(Option<Expr>),
+    /// A statement label (`name:`): the target of the `goto`s naming it. The labelled
+    /// statement follows as the next statement.
+    Label(LabelId),
+    /// `goto name;`: jump to the label, which is somewhere in the same function (before or
+    /// after, possibly inside a loop or block that control has not entered).
+    Goto(LabelId),
 }
 
 /// The initializer of a local declaration.
@@ -867,6 +880,8 @@ pub mod dump {
                 line(out, "}".to_string());
             }
             StmtKind::Expr(e) => line(out, expr(e)),
+            StmtKind::Label(id) => line(out, format!("{id}:")),
+            StmtKind::Goto(id) => line(out, format!("goto {id}")),
             StmtKind::Decl { local, init } => match init {
                 None => line(out, format!("decl {local}")),
                 Some(Init::Scalar(e)) => line(out, format!("decl {local} = {}", expr(e))),

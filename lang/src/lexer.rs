@@ -35,6 +35,9 @@ use crate::span::Span;
 pub enum Tok {
     /// An identifier.
     Ident(String),
+    /// An identifier that names a typedef where it is used as a type (set by
+    /// [`crate::typedef_names::mark`], never by the lexer).
+    TypeName(String),
     /// An integer constant.
     Int(IntLit),
     /// A floating constant (`double`).
@@ -43,7 +46,7 @@ pub enum Tok {
     Char(i64),
     /// A string literal's bytes (escapes decoded, no terminating NUL).
     Str(Vec<u8>),
-    /// A keyword of C that the language does not support (`goto`, `struct`, `float`, ...).
+    /// A keyword of C that the language does not support (`struct`, `union`, ...).
     Unsupported(&'static str),
     /// A keyword or punctuator of the language; the string is its spelling.
     Punct(&'static str),
@@ -53,6 +56,7 @@ impl fmt::Display for Tok {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Tok::Ident(name) => write!(f, "identifier `{name}`"),
+            Tok::TypeName(name) => write!(f, "type name `{name}`"),
             Tok::Int(..) | Tok::Double(_) => f.write_str("a number"),
             Tok::Char(_) => f.write_str("a character constant"),
             Tok::Str(_) => f.write_str("a string literal"),
@@ -91,21 +95,14 @@ pub struct Lexed {
 /// Keywords of C99 the language does not support.
 const UNSUPPORTED: &[&str] = &[
     "auto",
-    "enum",
-    "extern",
     "float",
-    "goto",
     "inline",
     "register",
     "restrict",
     "short",
     "signed",
-    "sizeof",
-    "static",
     "struct",
-    "typedef",
     "union",
-    "volatile",
     "_Bool",
     "_Complex",
     "_Imaginary",
@@ -113,8 +110,9 @@ const UNSUPPORTED: &[&str] = &[
 
 /// Keywords of the language.
 const KEYWORDS: &[&str] = &[
-    "break", "case", "char", "const", "continue", "default", "do", "double", "else", "for", "if",
-    "int", "long", "return", "switch", "unsigned", "void", "while",
+    "break", "case", "char", "const", "continue", "default", "do", "double", "else", "enum",
+    "extern", "for", "goto", "if", "int", "long", "return", "sizeof", "static", "switch",
+    "typedef", "unsigned", "void", "volatile", "while",
 ];
 
 /// Raw tokens recognized by the logos automaton.
@@ -728,7 +726,8 @@ mod tests {
             err("a @ b $ é"),
             "1:3: stray `@` in program\n1:7: stray `$` in program\n1:9: stray 'é' in program\n"
         );
-        assert_eq!(toks("goto"), vec![Tok::Unsupported("goto")]);
+        assert_eq!(toks("goto"), vec![Tok::Punct("goto")]);
+        assert_eq!(toks("struct"), vec![Tok::Unsupported("struct")]);
         assert!(err("\"what??!\"").contains("trigraph `??!`"));
         assert!(err("// comment \\\nint x;").contains("line continuation"));
         assert!(err("#include <stdio.h> \\ \n").contains("line continuation"));

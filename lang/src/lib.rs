@@ -22,6 +22,7 @@ pub mod parse;
 pub mod preprocess;
 pub mod printf_format;
 pub mod span;
+pub mod typedef_names;
 
 pub use diag::{Diagnostic, Diagnostics};
 pub use preprocess::PreprocessOptions;
@@ -56,11 +57,12 @@ pub fn parse_preprocessed(pp: &preprocess::Preprocessed) -> Result<Parsed, Diagn
 /// Lex (reading directives or not) and parse.
 fn parse_text(source: &str, directives: bool) -> Result<Parsed, Diagnostics> {
     let mut diags = Diagnostics::new();
-    let lexed = if directives {
+    let mut lexed = if directives {
         lexer::lex(source, &mut diags)
     } else {
         lexer::lex_preprocessed(source, &mut diags)
     };
+    typedef_names::mark(&mut lexed.tokens);
     let mut syntax = Diagnostics::new();
     let (unit, nesting) = parse::parse_with_nesting(lexed.tokens, source.len(), &mut syntax);
     // A syntax error on a line that already has an error is almost always its consequence

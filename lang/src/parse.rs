@@ -73,16 +73,76 @@ pub fn parse_with_nesting(
     (unit, st.deepest.iter().sum())
 }
 
-/// One type keyword (`int`, `unsigned`, `const`, ...).
-#[derive(Clone, Copy, Debug)]
-pub struct TypeWord {
-    word: &'static str,
+/// One declaration specifier as written: a keyword (`int`, `unsigned`, `const`, `static`, ...),
+/// a typedef name or an `enum` specifier.
+#[derive(Clone, Debug)]
+pub enum TypeWord {
+    /// A keyword and its range.
+    Keyword(&'static str, Span),
+    /// A typedef name and its range.
+    TypeName(String, Span),
+    /// An `enum` specifier.
+    Enum(EnumSpec),
 }
 
 impl TypeWord {
-    /// The keyword `word`.
-    pub fn new(word: &'static str) -> TypeWord {
-        TypeWord { word }
+    /// The keyword `word` at `l..r`.
+    pub fn keyword(word: &'static str, l: usize, r: usize) -> TypeWord {
+        TypeWord::Keyword(word, Span::new(l, r))
+    }
+
+    /// The typedef name `name` at `l..r`.
+    pub fn type_name(name: String, l: usize, r: usize) -> TypeWord {
+        TypeWord::TypeName(name, Span::new(l, r))
+    }
+
+    /// The keyword, if the word is one.
+    fn word(&self) -> Option<&'static str> {
+        match self {
+            TypeWord::Keyword(w, _) => Some(w),
+            _ => None,
+        }
+    }
+
+    /// Where it is written.
+    fn span(&self) -> Span {
+        match self {
+            TypeWord::Keyword(_, span) | TypeWord::TypeName(_, span) => *span,
+            TypeWord::Enum(e) => e.span,
+        }
+    }
+}
+
+/// The type spelled by type keywords (without qualifiers and storage classes).
+fn keyword_type(words: &[&str]) -> Result<BaseType, String> {
+    let count = |w: &str| words.iter().filter(|t| **t == w).count();
+    let (void, char, int, long, unsigned, double) = (
+        count("void"),
+        count("char"),
+        count("int"),
+        count("long"),
+        count("unsigned"),
+        count("double"),
+    );
+    use ScalarType::*;
+    match (void, char, int, long, unsigned, double) {
+        (1, 0, 0, 0, 0, 0) => Ok(BaseType::Void),
+        (0, 1, 0, 0, 0, 0) => Ok(BaseType::Scalar(Char)),
+        (0, 0, 1, 0, 0, 0) => Ok(BaseType::Scalar(Int)),
+        (0, 0, 0..=1, 1, 0, 0) => Ok(BaseType::Scalar(Long)),
+        (0, 0, 0..=1, 0, 1, 0) => Ok(BaseType::Scalar(UInt)),
+        (0, 0, 0..=1, 1, 1, 0) => Ok(BaseType::Scalar(ULong)),
+        (0, 0, 0, 0, 0, 1) => Ok(BaseType::Scalar(Double)),
+        (0, 0, 0, 0, 0, 0) => Err("a type is required (qualifiers alone are not a type)".into()),
+        (0, 0, _, 2, 0, 0) | (0, 0, _, 2, 1, 0) => {
+            Err("type `long long` is not supported (use `long`)".into())
+        }
+        (0, 1, 0, 0, 1, 0) => Err("type `unsigned char` is not supported".into()),
+        (0, 0, 0, 1, 0, 1) => Err("type `long double` is not supported".into()),
+        _ => Err(format!(
+            "invalid combination of type specifiers `{}`",
+            words.join(" ")
+        )),
     }
 }
 
@@ -320,57 +380,128 @@ impl ParseState {
         }
     }
 
-    /// Resolve a list of type keywords to a type (C99 6.7.2's allowed combinations, restricted
-    /// to the language's types).
+    /// Resolve a list of declaration specifiers: the type (C99 6.7.2's allowed combinations of
+    /// keywords, restricted to the language's types, or one typedef name or enum specifier),
+    /// the qualifiers and the storage class (at most one, C99 6.7.1).
     pub fn specs(&mut self, words: Vec<TypeWord>, l: usize, r: usize) -> DeclSpecs {
         let span = Span::new(l, r);
-        let count = |w: &str| words.iter().filter(|t| t.word == w).count();
+        let count = |w: &str| words.iter().filter(|t| t.word() == Some(w)).count();
         let is_const = count("const") > 0;
-        let (void, char, int, long, unsigned, double) = (
-            count("void"),
-            count("char"),
-            count("int"),
-            count("long"),
-            count("unsigned"),
-            count("double"),
-        );
-        use ScalarType::*;
-        let ty = match (void, char, int, long, unsigned, double) {
-            (1, 0, 0, 0, 0, 0) => Ok(BaseType::Void),
-            (0, 1, 0, 0, 0, 0) => Ok(BaseType::Scalar(Char)),
-            (0, 0, 1, 0, 0, 0) => Ok(BaseType::Scalar(Int)),
-            (0, 0, 0..=1, 1, 0, 0) => Ok(BaseType::Scalar(Long)),
-            (0, 0, 0..=1, 0, 1, 0) => Ok(BaseType::Scalar(UInt)),
-            (0, 0, 0..=1, 1, 1, 0) => Ok(BaseType::Scalar(ULong)),
-            (0, 0, 0, 0, 0, 1) => Ok(BaseType::Scalar(Double)),
-            (0, 0, 0, 0, 0, 0) => {
-                Err("a type is required (`const` alone is not a type)".to_string())
+        let is_volatile = count("volatile") > 0;
+        let mut storage: Option<(StorageClass, Span)> = None;
+        let mut named: Option<NamedType> = None;
+        for word in &words {
+            let class = match word {
+                TypeWord::Keyword("static", _) => StorageClass::Static,
+                TypeWord::Keyword("extern", _) => StorageClass::Extern,
+                TypeWord::Keyword("typedef", _) => StorageClass::Typedef,
+                TypeWord::Keyword(..) => continue,
+                TypeWord::TypeName(name, span) => {
+                    self.named_type(
+                        &mut named,
+                        NamedType::Typedef {
+                            name: name.clone(),
+                            span: *span,
+                        },
+                    );
+                    continue;
+                }
+                TypeWord::Enum(e) => {
+                    self.named_type(&mut named, NamedType::Enum(Box::new(e.clone())));
+                    continue;
+                }
+            };
+            match storage {
+                None => storage = Some((class, word.span())),
+                Some((first, _)) => self.diags.push(Diagnostic::error(
+                    word.span(),
+                    format!(
+                        "`{}` after `{}`: a declaration has at most one storage class",
+                        class.keyword(),
+                        first.keyword()
+                    ),
+                )),
             }
-            (0, 0, _, 2, 0, 0) | (0, 0, _, 2, 1, 0) => {
-                Err("type `long long` is not supported (use `long`)".into())
+        }
+        let keywords: Vec<&str> = words
+            .iter()
+            .filter_map(TypeWord::word)
+            .filter(|w| !matches!(*w, "const" | "volatile" | "static" | "extern" | "typedef"))
+            .collect();
+        let ty = if named.is_some() {
+            if !keywords.is_empty() {
+                self.diags.push(Diagnostic::error(
+                    span,
+                    format!(
+                        "`{}` cannot be combined with a typedef name or `enum`",
+                        keywords.join(" ")
+                    ),
+                ));
             }
-            (0, 1, 0, 0, 1, 0) => Err("type `unsigned char` is not supported".into()),
-            (0, 0, 0, 1, 0, 1) => Err("type `long double` is not supported".into()),
-            _ => {
-                let written: Vec<&str> = words
-                    .iter()
-                    .map(|w| w.word)
-                    .filter(|&w| w != "const")
-                    .collect();
-                Err(format!(
-                    "invalid combination of type specifiers `{}`",
-                    written.join(" ")
-                ))
+            None
+        } else {
+            match keyword_type(&keywords) {
+                Ok(t) => Some(t),
+                Err(message) => {
+                    self.diags.push(Diagnostic::error(span, message));
+                    None
+                }
             }
         };
-        let ty = match ty {
-            Ok(t) => Some(t),
-            Err(message) => {
-                self.diags.push(Diagnostic::error(span, message));
-                None
-            }
-        };
-        DeclSpecs { ty, is_const, span }
+        DeclSpecs {
+            ty,
+            named,
+            is_const,
+            is_volatile,
+            storage,
+            span,
+        }
+    }
+
+    /// Record a typedef name or enum specifier; a second one is an error.
+    fn named_type(&mut self, named: &mut Option<NamedType>, new: NamedType) {
+        if named.is_some() {
+            let span = match &new {
+                NamedType::Typedef { span, .. } => *span,
+                NamedType::Enum(e) => e.span,
+            };
+            self.diags.push(Diagnostic::error(
+                span,
+                "two types in one declaration's specifiers",
+            ));
+        } else {
+            *named = Some(new);
+        }
+    }
+
+    /// `enum tag`, `enum tag { ... }`, `enum { ... }`.
+    pub fn enum_spec(
+        &mut self,
+        tag: Option<(usize, String, usize)>,
+        body: Option<Vec<Enumerator>>,
+        l: usize,
+        r: usize,
+    ) -> EnumSpec {
+        EnumSpec {
+            tag: tag.map(|(tl, name, tr)| (name, Span::new(tl, tr))),
+            body,
+            span: Span::new(l, r),
+        }
+    }
+
+    /// `NAME` or `NAME = value` in an enum body.
+    pub fn enumerator(
+        &mut self,
+        name: String,
+        value: Option<Expr>,
+        l: usize,
+        m: usize,
+    ) -> Enumerator {
+        Enumerator {
+            name,
+            name_span: Span::new(l, m),
+            value,
+        }
     }
 
     /// A declarator with its optional initializer.
@@ -459,6 +590,31 @@ impl ParseState {
             dims,
             span: Span::new(l, r),
         }
+    }
+
+    /// `[i][j] = value` in an initializer list.
+    pub fn designated(
+        &mut self,
+        designators: Vec<Designator>,
+        value: Initializer,
+        l: usize,
+        r: usize,
+    ) -> Initializer {
+        Initializer::Designated {
+            designators,
+            value: Box::new(value),
+            span: Span::new(l, r),
+        }
+    }
+
+    /// `[index]` designator.
+    pub fn index_designator(&mut self, index: Expr, l: usize, r: usize) -> Designator {
+        Designator::Index(index, Span::new(l, r))
+    }
+
+    /// `.member` designator.
+    pub fn member_designator(&mut self, name: String, l: usize, r: usize) -> Designator {
+        Designator::Member(name, Span::new(l, r))
     }
 
     /// `{ items }`
@@ -586,7 +742,40 @@ impl ParseState {
         self.stmt(kind, l, r, depth)
     }
 
+    /// `label: stmt`
+    pub fn labeled(&mut self, name: String, body: Stmt, l: usize, m: usize, r: usize) -> Stmt {
+        let depth = body.depth;
+        self.stmt(
+            StmtKind::Labeled(name, Span::new(l, m), Box::new(body)),
+            l,
+            r,
+            depth,
+        )
+    }
+
+    /// `goto label;`
+    pub fn goto_stmt(&mut self, name: String, nl: usize, nr: usize, l: usize, r: usize) -> Stmt {
+        self.simple(StmtKind::Goto(name, Span::new(nl, nr)), l, r)
+    }
+
     // ----- expressions -----
+
+    /// `sizeof expr`
+    pub fn sizeof_expr(&mut self, e: Expr, l: usize, r: usize) -> Expr {
+        let d = e.depth;
+        self.expr(ExprKind::SizeofExpr(Box::new(e)), l, r, d)
+    }
+
+    /// `sizeof (type)`
+    pub fn sizeof_type(
+        &mut self,
+        specs: DeclSpecs,
+        dims: Vec<ArrayDim>,
+        l: usize,
+        r: usize,
+    ) -> Expr {
+        self.leaf(ExprKind::SizeofType(specs, dims), l, r)
+    }
 
     /// A leaf expression.
     pub fn leaf(&mut self, kind: ExprKind, l: usize, r: usize) -> Expr {
@@ -667,13 +856,17 @@ const EXPR_START: &[&str] = &[
     "-",
     "~",
     "!",
+    "sizeof",
 ];
 /// Type keywords (start a declaration, a parameter or a cast).
-const TYPE_START: &[&str] = &["void", "char", "int", "long", "unsigned", "double", "const"];
+const TYPE_START: &[&str] = &[
+    "void", "char", "int", "long", "unsigned", "double", "const", "volatile", "static", "extern",
+    "typedef", "enum", "TypeName",
+];
 /// Keywords and tokens that can start a statement besides expressions.
 const STMT_START: &[&str] = &[
     "if", "while", "do", "for", "switch", "case", "default", "break", "continue", "return", "{",
-    ";",
+    ";", "goto",
 ];
 /// Tokens that continue an expression (dropped from the list when a closing token is possible).
 const CONTINUATION: &[&str] = &[
@@ -725,6 +918,7 @@ pub fn describe_expected(expected: &[String]) -> String {
             "IntLit" | "DoubleLit" => "a number".to_string(),
             "CharLit" => "a character constant".to_string(),
             "StrLit" => "a string literal".to_string(),
+            "TypeName" => "a type name".to_string(),
             other => format!("`{other}`"),
         });
     }

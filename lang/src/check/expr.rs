@@ -38,6 +38,9 @@ pub(super) enum Operand<'a> {
     Str(&'a [u8], Span),
 }
 
+/// The size of a pointer (an array parameter) for `sizeof`, as on x86-64.
+const POINTER_BYTES: u64 = 8;
+
 /// An array-valued expression.
 pub(super) struct ArrayVal<'a> {
     base: ArrayBase,
@@ -125,18 +128,32 @@ impl Checker<'_> {
             self.undeclared(name, span);
             return None;
         };
-        if let Sym::Func = sym {
-            self.error(
-                Diagnostic::error(span, format!("function `{name}` used as a value"))
-                    .with_label("functions can only be called"),
-            );
-            return None;
+        match sym {
+            Sym::Func => {
+                self.error(
+                    Diagnostic::error(span, format!("function `{name}` used as a value"))
+                        .with_label("functions can only be called"),
+                );
+                return None;
+            }
+            Sym::EnumConst(v) => {
+                return Some(Operand::Value(mk(
+                    ExprKind::IntConst(v),
+                    ScalarType::Int,
+                    span,
+                )))
+            }
+            Sym::Type => {
+                self.err(span, format!("`{name}` is a type name, not a value"));
+                return None;
+            }
+            Sym::Local(_) | Sym::Global(_) => {}
         }
         let info = self.var_info(&sym)?.clone();
         let (place, base) = match sym {
             Sym::Local(id) => (Place::Local(id), ArrayBase::Local(id)),
             Sym::Global(id) => (Place::Global(id), ArrayBase::Global(id)),
-            Sym::Func => return None,
+            Sym::Func | Sym::EnumConst(_) | Sym::Type => return None,
         };
         Some(match info.ty {
             Type::Scalar(ty) => Operand::Place {
@@ -167,6 +184,50 @@ impl Checker<'_> {
                 span,
             }),
         })
+    }
+
+    /// `sizeof x`: the size in bytes of `x`'s type; `x` is checked but not evaluated. An array
+    /// parameter (`int a[]`) is a pointer in C: 8 bytes, as with gcc on x86-64.
+    fn size_of_expr(&mut self, x: &ast::Expr) -> Option<u64> {
+        let bytes = |t: ScalarType| u64::from(t.bits() / 8);
+        match self.operand(x)? {
+            Operand::Value(v) => match v.ty {
+                Some(t) => Some(bytes(t)),
+                None => {
+                    self.err(x.span, "`sizeof` of a void expression");
+                    None
+                }
+            },
+            Operand::Place { ty, .. } => Some(bytes(ty)),
+            Operand::Array(a) => Some(match a.dims.first() {
+                Some(None) => POINTER_BYTES,
+                _ => {
+                    a.dims
+                        .iter()
+                        .flatten()
+                        .map(|&d| u64::from(d))
+                        .product::<u64>()
+                        * bytes(a.elem)
+                }
+            }),
+            Operand::Str(text, _) => Some(text.len() as u64 + 1),
+        }
+    }
+
+    /// `sizeof (type)` and `sizeof (type[N]...)`.
+    fn size_of_type(&mut self, specs: &ast::DeclSpecs, dims: &[ast::ArrayDim]) -> Option<u64> {
+        let (specs, typedef_dims) = self.resolve_specs(specs)?;
+        let all: Vec<ast::ArrayDim> = dims.iter().chain(&typedef_dims).cloned().collect();
+        let elem = match specs.ty? {
+            ast::BaseType::Scalar(t) => t,
+            ast::BaseType::Void => {
+                self.err(specs.span, "`sizeof` of type `void`");
+                return None;
+            }
+        };
+        let sizes = self.dims(&all, false, "")?;
+        let count: u64 = sizes.iter().flatten().map(|&d| u64::from(d)).product();
+        Some(count * u64::from(elem.bits() / 8))
     }
 
     fn undeclared(&mut self, name: &str, span: Span) {
@@ -381,6 +442,11 @@ impl Checker<'_> {
             }
             K::Cast(specs, x) => {
                 let v = self.scalar(x);
+                let (specs, typedef_dims) = self.resolve_specs(specs)?;
+                if !typedef_dims.is_empty() {
+                    self.err(specs.span, "cast to an array type");
+                    return None;
+                }
                 let target = specs.ty?;
                 let v = v?;
                 match target {
@@ -398,6 +464,14 @@ impl Checker<'_> {
                 }
             }
             K::Call(callee, args) => self.call(callee, args, span),
+            K::SizeofExpr(x) => {
+                let size = self.size_of_expr(x)?;
+                Some(mk(ExprKind::IntConst(size as i64), ScalarType::ULong, span))
+            }
+            K::SizeofType(specs, dims) => {
+                let size = self.size_of_type(specs, dims)?;
+                Some(mk(ExprKind::IntConst(size as i64), ScalarType::ULong, span))
+            }
             K::Ident(_) | K::Index(..) | K::Str(_) => self.rvalue(e),
             K::Error => None,
         }

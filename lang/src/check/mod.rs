@@ -16,19 +16,23 @@
 //! been checked.
 
 mod expr;
+mod goto;
 pub mod library;
+mod names;
 mod stmt;
+mod storage;
 pub mod types;
 
 use std::collections::HashMap;
 
-use crate::ast::{self, BaseType, DeclSpecs, DeclaratorKind, Initializer, Item};
+use crate::ast::{self, BaseType, DeclSpecs, DeclaratorKind, Initializer, Item, StorageClass};
 use crate::diag::{Diagnostic, Diagnostics};
 use crate::hir::{self, ConstValue, FuncId, GlobalId, LocalId, ScalarType, Type};
 use crate::lexer::Include;
 use crate::preprocess::SourceMap;
 use crate::span::Span;
 use library::Headers;
+use names::{Named, Scoped};
 use types::Const;
 
 /// Most dimensions an array may have.
@@ -166,11 +170,14 @@ struct SwitchCtx {
 struct FnState {
     locals: Vec<hir::Local>,
     local_info: Vec<VarInfo>,
-    scopes: Vec<HashMap<String, LocalId>>,
+    /// Block scopes, innermost last: locals, static locals, typedef names, enumerators, tags.
+    scopes: Vec<HashMap<String, Scoped>>,
     ret: Option<ScalarType>,
     name: String,
     loops: u32,
     switches: Vec<SwitchCtx>,
+    /// The function's labels and `goto`s.
+    labels: goto::Labels,
 }
 
 /// A resolved name.
@@ -178,6 +185,10 @@ enum Sym {
     Local(LocalId),
     Global(GlobalId),
     Func,
+    /// An enumeration constant: an `int` constant.
+    EnumConst(i64),
+    /// A typedef name (only reachable when the parser took it for an identifier).
+    Type,
 }
 
 /// The checker's state.
@@ -187,6 +198,10 @@ struct Checker<'m> {
     globals: Vec<hir::Global>,
     global_info: Vec<VarInfo>,
     file_scope: HashMap<String, FileSym>,
+    /// Typedef names, enumerators and enum tags declared at file scope.
+    file_names: HashMap<String, Named>,
+    /// Every typedef's meaning, indexed by the ids in [`Named::Typedef`].
+    typedefs: Vec<names::TypedefInfo>,
     /// Defined functions by id; `None` until checked.
     functions: Vec<Option<hir::Function>>,
     /// Ids of the defined functions, assigned up front.
@@ -230,6 +245,8 @@ impl<'m> Checker<'m> {
             globals: Vec::new(),
             global_info: Vec::new(),
             file_scope: HashMap::new(),
+            file_names: HashMap::new(),
+            typedefs: Vec::new(),
             functions: vec![None; func_ids.len()],
             func_ids,
             fs: None,
@@ -286,10 +303,16 @@ impl<'m> Checker<'m> {
     fn lookup(&self, name: &str) -> Option<Sym> {
         if let Some(fs) = &self.fs {
             for scope in fs.scopes.iter().rev() {
-                if let Some(&id) = scope.get(name) {
-                    return Some(Sym::Local(id));
+                match scope.get(name) {
+                    Some(Scoped::Local(id)) => return Some(Sym::Local(*id)),
+                    Some(Scoped::Static(id)) => return Some(Sym::Global(*id)),
+                    Some(Scoped::Named(named)) => return named.sym(),
+                    None => {}
                 }
             }
+        }
+        if let Some(named) = self.file_names.get(name) {
+            return named.sym();
         }
         match self.file_scope.get(name)? {
             FileSym::Global(id) => Some(Sym::Global(*id)),
@@ -447,7 +470,19 @@ impl<'m> Checker<'m> {
         let mut ok = true;
         for p in params {
             let name = p.name.as_ref().map_or("", |(n, _)| n.as_str());
-            let ty = match p.specs.ty {
+            let Some((specs, typedef_dims)) = self.resolve_specs(&p.specs) else {
+                ok = false;
+                continue;
+            };
+            if let Some((class, span)) = specs.storage {
+                self.err(
+                    span,
+                    format!("a parameter cannot be declared `{}`", class.keyword()),
+                );
+                ok = false;
+            }
+            let dims = stmt::with_typedef_dims(&p.dims, &typedef_dims);
+            let ty = match specs.ty {
                 None => {
                     ok = false;
                     continue;
@@ -473,13 +508,13 @@ impl<'m> Checker<'m> {
                     ok = false;
                 }
             }
-            let pty = if p.dims.is_empty() {
+            let pty = if dims.is_empty() {
                 ParamTy::Scalar(ty)
             } else {
-                match self.dims(&p.dims, true, name) {
+                match self.dims(&dims, true, name) {
                     Some(dims) => ParamTy::Array {
                         elem: ty,
-                        is_const: p.specs.is_const,
+                        is_const: specs.is_const,
                         inner: dims[1..].iter().flatten().copied().collect(),
                     },
                     None => {
@@ -491,7 +526,7 @@ impl<'m> Checker<'m> {
             out.push(ParamDecl {
                 ty: pty,
                 name: p.name.clone(),
-                is_const: p.specs.is_const,
+                is_const: specs.is_const,
             });
         }
         ok.then_some(out)
@@ -580,6 +615,16 @@ impl<'m> Checker<'m> {
     }
 
     fn global_declaration(&mut self, d: &ast::Declaration) {
+        if let Some((StorageClass::Typedef, _)) = d.specs.storage {
+            return self.typedef_declaration(d);
+        }
+        let Some((specs, typedef_dims)) = self.resolve_specs(&d.specs) else {
+            return;
+        };
+        if d.declarators.is_empty() {
+            self.declares_nothing(d);
+            return;
+        }
         for id in &d.declarators {
             let decl = &id.declarator;
             match &decl.kind {
@@ -590,10 +635,8 @@ impl<'m> Checker<'m> {
                             format!("function `{}` is initialized like a variable", decl.name),
                         );
                     }
-                    let ret = match d.specs.ty {
-                        None => continue,
-                        Some(BaseType::Void) => None,
-                        Some(BaseType::Scalar(t)) => Some(t),
+                    let Some(ret) = self.result_type(&specs, &typedef_dims, decl) else {
+                        continue;
                     };
                     let Some(params) = self.params(params, false) else {
                         continue;
@@ -605,7 +648,8 @@ impl<'m> Checker<'m> {
                     self.declare_function(&decl.name, decl.name_span, sig, false);
                 }
                 DeclaratorKind::Object { dims } => {
-                    self.global_variable(&d.specs, decl, dims, id.init.as_deref())
+                    let dims = stmt::with_typedef_dims(dims, &typedef_dims);
+                    self.global_variable(&specs, decl, &dims, id.init.as_deref())
                 }
             }
         }
@@ -625,6 +669,9 @@ impl<'m> Checker<'m> {
         if !self.check_reserved(name, decl.name_span, true) {
             return;
         }
+        if self.file_names.contains_key(name) && !self.free_at_file_scope(name, decl.name_span) {
+            return;
+        }
         if let Some(prev) = self.file_scope.get(name) {
             let note = match prev {
                 FileSym::Global(g) => format!(
@@ -641,10 +688,35 @@ impl<'m> Checker<'m> {
             );
             return;
         }
-        let has_list = matches!(init, Some(Initializer::List { .. }));
-        let Some(dims) = self.dims(dims, has_list, name) else {
+        let Some((ty, values)) = self.static_storage(elem, dims, init, name) else {
             return;
         };
+        let id = GlobalId::new(self.globals.len());
+        self.file_scope.insert(name.clone(), FileSym::Global(id));
+        self.globals.push(hir::Global {
+            name: name.clone(),
+            ty: ty.clone(),
+            init: values.unwrap_or_default(),
+            span: decl.span,
+        });
+        self.global_info.push(VarInfo {
+            ty,
+            is_const: specs.is_const,
+        });
+    }
+
+    /// The type and initial values of an object with static storage (a global or a `static`
+    /// local): its initializer must be constant. The values are `None` if an initializer was
+    /// wrong (reported), so the object is still declared.
+    fn static_storage(
+        &mut self,
+        elem: ScalarType,
+        dims: &[ast::ArrayDim],
+        init: Option<&Initializer>,
+        name: &str,
+    ) -> Option<(Type, Option<Vec<ConstValue>>)> {
+        let has_list = matches!(init, Some(Initializer::List { .. }));
+        let dims = self.dims(dims, has_list, name)?;
         let (ty, values) = if dims.is_empty() {
             let values = match init {
                 None => Some(vec![zero(elem)]),
@@ -675,18 +747,7 @@ impl<'m> Checker<'m> {
             });
             (Type::Array { elem, dims }, values)
         };
-        let id = GlobalId::new(self.globals.len());
-        self.file_scope.insert(name.clone(), FileSym::Global(id));
-        self.globals.push(hir::Global {
-            name: name.clone(),
-            ty: ty.clone(),
-            init: values.unwrap_or_default(),
-            span: decl.span,
-        });
-        self.global_info.push(VarInfo {
-            ty,
-            is_const: specs.is_const,
-        });
+        Some((ty, values))
     }
 
     /// The constant value of a global's initializer element (already converted to `elem`).
@@ -709,10 +770,11 @@ impl<'m> Checker<'m> {
         let DeclaratorKind::Function { params } = &decl.kind else {
             return;
         };
-        let ret = match f.specs.ty {
-            None => return,
-            Some(BaseType::Void) => None,
-            Some(BaseType::Scalar(t)) => Some(t),
+        let Some((specs, typedef_dims)) = self.resolve_specs(&f.specs) else {
+            return;
+        };
+        let Some(ret) = self.result_type(&specs, &typedef_dims, decl) else {
+            return;
         };
         let Some(params) = self.params(params, true) else {
             return;
@@ -733,6 +795,7 @@ impl<'m> Checker<'m> {
             name: decl.name.clone(),
             loops: 0,
             switches: Vec::new(),
+            labels: goto::Labels::default(),
         });
         let mut param_ids = Vec::new();
         for ParamDecl { ty, name, is_const } in params {
@@ -747,6 +810,7 @@ impl<'m> Checker<'m> {
         }
         let mut stmts = Vec::new();
         self.block_items(&f.body.items, &mut stmts);
+        self.check_labels();
         let Some(fs) = self.fs.take() else { return };
         self.functions[id.index()] = Some(hir::Function {
             name: decl.name.clone(),
@@ -772,18 +836,13 @@ impl<'m> Checker<'m> {
         if !self.check_reserved(name, span, false) {
             return None;
         }
-        let fs = self.fs.as_mut()?;
-        let scope = fs.scopes.last_mut()?;
-        if let Some(&prev) = scope.get(name) {
-            let prev_span = fs.locals[prev.index()].span;
-            let note = format!("previous declaration at {}", self.at(prev_span));
-            self.error(
-                Diagnostic::error(span, format!("redeclaration of `{name}`")).with_note(note),
-            );
+        if !self.free_in_block_scope(name, span) {
             return None;
         }
+        let fs = self.fs.as_mut()?;
+        let scope = fs.scopes.last_mut()?;
         let id = LocalId::new(fs.locals.len());
-        scope.insert(name.to_string(), id);
+        scope.insert(name.to_string(), Scoped::Local(id));
         fs.locals.push(hir::Local {
             name: name.to_string(),
             ty: ty.clone(),
@@ -798,7 +857,7 @@ impl<'m> Checker<'m> {
         match sym {
             Sym::Local(id) => self.fs.as_ref()?.local_info.get(id.index()),
             Sym::Global(id) => self.global_info.get(id.index()),
-            Sym::Func => None,
+            Sym::Func | Sym::EnumConst(_) | Sym::Type => None,
         }
     }
 }

@@ -10,6 +10,7 @@
 //! that sub-array needs from the current list. `int a[] = {...}` and `int m[][3] = {...}` get
 //! their first dimension from the initializer.
 
+use std::borrow::Cow;
 use std::collections::HashMap;
 
 use crate::ast::{self, BlockItem, DeclaratorKind, ForInit, Initializer, StmtKind as S};
@@ -184,6 +185,17 @@ impl Checker<'_> {
                 }
             }
             S::Return(value) => self.return_stmt(value.as_ref(), span),
+            S::Labeled(name, name_span, body) => {
+                if let Some(id) = self.define_label(name, *name_span) {
+                    out.push(Stmt {
+                        kind: StmtKind::Label(id),
+                        span,
+                    });
+                }
+                self.stmt(body, out);
+                return;
+            }
+            S::Goto(name, name_span) => self.use_label(name, *name_span).map(StmtKind::Goto),
             S::Error => None,
         };
         if let Some(kind) = kind {
@@ -367,6 +379,19 @@ impl Checker<'_> {
     // ----- declarations -----
 
     fn local_declaration(&mut self, d: &ast::Declaration, out: &mut Vec<Stmt>) {
+        match d.specs.storage {
+            Some((ast::StorageClass::Typedef, _)) => return self.typedef_declaration(d),
+            Some((ast::StorageClass::Static, _)) => return self.static_locals(d),
+            Some((ast::StorageClass::Extern, _)) => return self.block_externs(d),
+            None => {}
+        }
+        let Some((specs, typedef_dims)) = self.resolve_specs(&d.specs) else {
+            return;
+        };
+        if d.declarators.is_empty() {
+            self.declares_nothing(d);
+            return;
+        }
         for id in &d.declarators {
             let decl = &id.declarator;
             let dims = match &decl.kind {
@@ -374,13 +399,13 @@ impl Checker<'_> {
                     self.err(decl.span, "function declarations inside functions are not supported (declare it at file scope)");
                     continue;
                 }
-                DeclaratorKind::Object { dims } => dims,
+                DeclaratorKind::Object { dims } => with_typedef_dims(dims, &typedef_dims),
             };
-            let Some(elem) = self.object_elem(&d.specs, &decl.name, decl.name_span) else {
+            let Some(elem) = self.object_elem(&specs, &decl.name, decl.name_span) else {
                 continue;
             };
             let has_list = matches!(id.init.as_deref(), Some(Initializer::List { .. }));
-            let Some(mut dims) = self.dims(dims, has_list, &decl.name) else {
+            let Some(mut dims) = self.dims(&dims, has_list, &decl.name) else {
                 continue;
             };
             if dims.is_empty() {
@@ -390,7 +415,7 @@ impl Checker<'_> {
                     &decl.name,
                     decl.name_span,
                     Type::Scalar(elem),
-                    d.specs.is_const,
+                    specs.is_const,
                 ) else {
                     continue;
                 };
@@ -416,7 +441,7 @@ impl Checker<'_> {
                     &decl.name,
                     decl.name_span,
                     Type::Array { elem, dims },
-                    d.specs.is_const,
+                    specs.is_const,
                 ) else {
                     continue;
                 };
@@ -451,6 +476,10 @@ impl Checker<'_> {
                     None
                 }
             },
+            Initializer::Designated { span, .. } => {
+                self.err(*span, "a designator needs an array to designate in");
+                None
+            }
         }
     }
 
@@ -505,7 +534,7 @@ impl Checker<'_> {
     }
 
     /// Initialize the aggregate `dims` from a whole brace list; returns the number of
-    /// first-dimension elements initialized.
+    /// first-dimension elements initialized (one more than the highest index).
     fn braced<'a>(
         &mut self,
         dims: &[Option<u32>],
@@ -515,7 +544,12 @@ impl Checker<'_> {
         ok: &mut bool,
     ) -> u64 {
         let mut idx = 0;
-        let n = self.fill(dims, items, &mut idx, offset, flat, ok);
+        let at = Level {
+            skip: 0,
+            top: true,
+            offset,
+        };
+        let n = self.fill(dims, items, &mut idx, at, flat, ok);
         if let Some(extra) = items.get(idx) {
             self.err(extra.span(), "excess elements in array initializer");
             *ok = false;
@@ -524,25 +558,72 @@ impl Checker<'_> {
     }
 
     /// Initialize the aggregate `dims` from `items[*idx..]`, consuming what it needs (brace
-    /// elision); returns the number of first-dimension elements initialized.
+    /// elision); returns the number of first-dimension elements initialized (one more than
+    /// the highest index). A designation (`[i] = v`, `[i][j] = v`) belongs to the brace list
+    /// it is written in: an elided level stops at one and leaves it to the list's own level,
+    /// which moves to element `i` and goes on from there (C99 6.7.8p17-20).
     fn fill<'a>(
         &mut self,
         dims: &[Option<u32>],
         items: &'a [Initializer],
         idx: &mut usize,
-        offset: u64,
+        at: Level,
         flat: &mut Vec<(u64, &'a ast::Expr)>,
         ok: &mut bool,
     ) -> u64 {
         let stride: u64 = dims[1..].iter().flatten().map(|&d| u64::from(d)).product();
         let limit = dims[0].map_or(u64::MAX, u64::from);
+        let mut skip = at.skip;
         let mut i = 0u64;
-        while i < limit && *idx < items.len() {
-            let item = &items[*idx];
+        let mut count = 0u64;
+        while let Some(item) = items.get(*idx) {
+            let (designators, value) = match item {
+                Initializer::Designated {
+                    designators, value, ..
+                } => (&designators[skip.min(designators.len())..], &**value),
+                other => (&[][..], other),
+            };
+            let consumed = skip + designators.len();
+            if let Some(first) = designators.first() {
+                if !at.top && skip == 0 {
+                    break;
+                }
+                let Some(k) = self.designator_index(first, limit) else {
+                    *ok = false;
+                    *idx += 1;
+                    skip = 0;
+                    continue;
+                };
+                i = k;
+                if let Some(second) = designators.get(1) {
+                    if dims.len() == 1 {
+                        self.err(
+                            designator_span(second),
+                            "too many designators: the element is not an array",
+                        );
+                        *ok = false;
+                        *idx += 1;
+                    } else {
+                        let inner = Level {
+                            skip: skip + 1,
+                            top: false,
+                            offset: at.offset + i * stride,
+                        };
+                        self.fill(&dims[1..], items, idx, inner, flat, ok);
+                    }
+                    skip = 0;
+                    i += 1;
+                    count = count.max(i);
+                    continue;
+                }
+            } else if i >= limit {
+                break;
+            }
+            let here = at.offset + i * stride;
             if dims.len() == 1 {
-                match item {
-                    Initializer::Expr(e) => flat.push((offset + i, e)),
-                    Initializer::List { span, .. } => {
+                match value {
+                    Initializer::Expr(e) => flat.push((here, e)),
+                    Initializer::List { span, .. } | Initializer::Designated { span, .. } => {
                         self.err(*span, "braces around a scalar initializer");
                         *ok = false;
                     }
@@ -550,21 +631,102 @@ impl Checker<'_> {
                 *idx += 1;
             } else {
                 let inner = &dims[1..];
-                match item {
+                match value {
                     Initializer::List { items: sub, .. } => {
                         *idx += 1;
-                        self.braced(inner, sub, offset + i * stride, flat, ok);
+                        self.braced(inner, sub, here, flat, ok);
                     }
-                    Initializer::Expr(_) => {
-                        self.fill(inner, items, idx, offset + i * stride, flat, ok);
+                    _ => {
+                        let elided = Level {
+                            skip: consumed,
+                            top: false,
+                            offset: here,
+                        };
+                        self.fill(inner, items, idx, elided, flat, ok);
                     }
                 }
             }
+            skip = 0;
             i += 1;
-            if offset.saturating_add(i.saturating_mul(stride.max(1))) > super::MAX_ELEMENTS {
+            count = count.max(i);
+            if at.offset.saturating_add(i.saturating_mul(stride.max(1))) > super::MAX_ELEMENTS {
                 break;
             }
         }
-        i
+        count
+    }
+
+    /// The element a `[index]` designator names: an integer constant expression, at least 0
+    /// and less than `limit`.
+    fn designator_index(&mut self, d: &ast::Designator, limit: u64) -> Option<u64> {
+        let (index, span) = match d {
+            ast::Designator::Index(index, span) => (index, *span),
+            ast::Designator::Member(name, span) => {
+                self.err(
+                    *span,
+                    format!(
+                        "member designator `.{name}` needs a struct (structs are not supported)"
+                    ),
+                );
+                return None;
+            }
+        };
+        let e = self.scalar(index)?;
+        if !is_integer_constant_expression(&e) {
+            self.err(
+                index.span,
+                "an array designator's index must be an integer constant expression",
+            );
+            return None;
+        }
+        let value = match eval(&e) {
+            Ok(Const::Int(v)) => v,
+            Ok(Const::Double(_)) => return None,
+            Err(err) => {
+                self.err(err.span, err.message);
+                return None;
+            }
+        };
+        let unsigned = e.ty.is_some_and(|t| !t.is_signed());
+        if (value < 0 && !unsigned) || (value as u64) >= limit.min(super::MAX_ELEMENTS) {
+            self.err(
+                span,
+                format!("array index {value} in initializer exceeds array bounds"),
+            );
+            return None;
+        }
+        Some(value as u64)
+    }
+}
+
+/// Where a level of [`Checker::fill`] starts.
+#[derive(Clone, Copy)]
+struct Level {
+    /// How many designators of the first item an enclosing level has already applied.
+    skip: usize,
+    /// True for the level of a brace list itself (designations apply here), false for a
+    /// level entered by brace elision.
+    top: bool,
+    /// Flat index of the aggregate's first element.
+    offset: u64,
+}
+
+/// A declarator's dimensions followed by those of its typedef (`typedef int row[3]; row m[2];`
+/// declares `int m[2][3]`); borrowed when the typedef adds none.
+pub(super) fn with_typedef_dims<'a>(
+    dims: &'a [ast::ArrayDim],
+    typedef_dims: &[ast::ArrayDim],
+) -> Cow<'a, [ast::ArrayDim]> {
+    if typedef_dims.is_empty() {
+        Cow::Borrowed(dims)
+    } else {
+        Cow::Owned(dims.iter().chain(typedef_dims).cloned().collect())
+    }
+}
+
+/// A designator's range.
+fn designator_span(d: &ast::Designator) -> Span {
+    match d {
+        ast::Designator::Index(_, span) | ast::Designator::Member(_, span) => *span,
     }
 }

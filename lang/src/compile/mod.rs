@@ -66,7 +66,7 @@ use crate::bytecode::{
     Program, Reg, Shape, ShapeIdx, Site, SiteIdx, TableIdx,
 };
 use crate::diag::{Diagnostic, Diagnostics};
-use crate::hir::{self, ConstValue, GlobalId, LocalId, ScalarType, Type};
+use crate::hir::{self, ConstValue, GlobalId, LabelId, LocalId, ScalarType, Type};
 use crate::preprocess::SourceMap;
 use crate::span::Span;
 
@@ -178,7 +178,18 @@ struct FnCompiler<'a> {
     /// the next instruction to be emitted, control can arrive there even if the last emitted
     /// instruction never falls through.
     last_label: Option<usize>,
+    /// Statement labels: where each is (once compiled) and the `goto`s waiting for it.
+    labels: HashMap<LabelId, GotoLabel>,
     error: Option<Diagnostic>,
+}
+
+/// A `goto` target while its function is compiled.
+#[derive(Default)]
+struct GotoLabel {
+    /// Its instruction index, once the label has been reached.
+    at: Option<usize>,
+    /// Jumps emitted before it was reached, to patch then.
+    pending: Vec<Patch>,
 }
 
 impl<'a> FnCompiler<'a> {
@@ -209,6 +220,7 @@ impl<'a> FnCompiler<'a> {
             ctx: Vec::new(),
             loc: Loc::default(),
             last_label: None,
+            labels: HashMap::new(),
             error: None,
         };
         for local in &func.locals {

@@ -110,6 +110,23 @@ impl FnCompiler<'_> {
                     *default = Some(here);
                 }
             }
+            StmtKind::Label(id) => {
+                let here = self.here();
+                // Every label counts as reachable (a later `goto` may jump back to it).
+                self.pc(here);
+                let label = self.labels.entry(*id).or_default();
+                label.at = Some(here);
+                let pending = std::mem::take(&mut label.pending);
+                self.patch_all(pending, here);
+            }
+            StmtKind::Goto(id) => {
+                let j = self.jump();
+                let label = self.labels.entry(*id).or_default();
+                match label.at {
+                    Some(at) => self.patch(j, at),
+                    None => label.pending.push(j),
+                }
+            }
             StmtKind::Break => {
                 let j = self.jump();
                 match self.ctx.last_mut() {

@@ -1,0 +1,355 @@
+//! Typedef names, enumerations, and the specifiers that name a type (C99 6.7.2.2, 6.7.7).
+//!
+//! A declaration's specifiers are resolved to a keyword type before anything else looks at
+//! them ([`Checker::resolve_specs`]): a typedef name becomes the type it names (an array
+//! typedef also contributes its dimensions, innermost, after the declarator's own), an `enum`
+//! specifier becomes the enumeration's integer type, defining its constants on the way.
+//!
+//! Typedef names, enumerators and tags live in the same scopes as variables: the block scopes
+//! of the function being checked, then the file scope's `file_names`. Tags have their own
+//! namespace in C; they are stored in the same maps under the key `enum NAME`, which no
+//! identifier can spell.
+//!
+//! An enumeration's type is what gcc gives it (the C standard leaves it to the compiler):
+//! `unsigned int` when no constant is negative, else `int`. Its constants are `int`s, each
+//! one more than the previous unless given a value by an integer constant expression that
+//! must fit `int`.
+
+use crate::ast::{self, ArrayDim, BaseType, DeclSpecs, EnumSpec, ExprKind, NamedType};
+use crate::diag::Diagnostic;
+use crate::hir::{GlobalId, LocalId, ScalarType};
+use crate::span::Span;
+
+use super::types::{eval, Const};
+use super::{is_integer_constant_expression, Checker, Sym};
+
+/// A name in a block scope.
+#[derive(Clone, Debug)]
+pub(super) enum Scoped {
+    /// A local variable or parameter.
+    Local(LocalId),
+    /// A `static` local: storage of its own, like a global's.
+    Static(GlobalId),
+    /// A typedef name, an enumerator or a tag.
+    Named(Named),
+}
+
+/// A typedef name, an enumerator or an enum tag, with where it was declared.
+#[derive(Clone, Debug)]
+pub(super) enum Named {
+    /// A typedef name: an index into the checker's typedefs.
+    Typedef(usize, Span),
+    /// An enumeration constant and its value.
+    EnumConst(i64, Span),
+    /// An enumeration tag and the enumeration's type.
+    EnumTag(ScalarType, Span),
+}
+
+impl Named {
+    /// What an identifier naming this means in an expression.
+    pub(super) fn sym(&self) -> Option<Sym> {
+        match self {
+            Named::Typedef(..) => Some(Sym::Type),
+            Named::EnumConst(v, _) => Some(Sym::EnumConst(*v)),
+            Named::EnumTag(..) => None,
+        }
+    }
+
+    /// Where it was declared.
+    fn span(&self) -> Span {
+        match self {
+            Named::Typedef(_, span) | Named::EnumConst(_, span) | Named::EnumTag(_, span) => *span,
+        }
+    }
+}
+
+/// What a typedef name stands for.
+#[derive(Clone, Debug)]
+pub(super) struct TypedefInfo {
+    /// The base type.
+    base: BaseType,
+    /// Its array dimensions (as constant expressions), outermost first.
+    dims: Vec<ArrayDim>,
+    /// True if the typedef includes `const`.
+    is_const: bool,
+    /// True if it includes `volatile`.
+    is_volatile: bool,
+}
+
+/// The key under which the tag `name` is stored.
+fn tag_key(name: &str) -> String {
+    format!("enum {name}")
+}
+
+impl Checker<'_> {
+    /// The specifiers with a typedef name or enum replaced by the keyword type it stands for,
+    /// and the dimensions a typedef adds (to go after the declarator's). `None` (with the
+    /// error reported) if the specifiers do not name a valid type.
+    pub(super) fn resolve_specs(
+        &mut self,
+        specs: &DeclSpecs,
+    ) -> Option<(DeclSpecs, Vec<ArrayDim>)> {
+        let Some(named) = &specs.named else {
+            specs.ty?;
+            return Some((specs.clone(), Vec::new()));
+        };
+        let (base, dims, is_const, is_volatile) = match named {
+            NamedType::Typedef { name, span } => {
+                let info = self.typedef_named(name, *span)?;
+                (info.base, info.dims, info.is_const, info.is_volatile)
+            }
+            NamedType::Enum(e) => {
+                let ty = self.enum_type(e)?;
+                (BaseType::Scalar(ty), Vec::new(), false, false)
+            }
+        };
+        let resolved = DeclSpecs {
+            ty: Some(base),
+            named: None,
+            is_const: specs.is_const || is_const,
+            is_volatile: specs.is_volatile || is_volatile,
+            storage: specs.storage,
+            span: specs.span,
+        };
+        Some((resolved, dims))
+    }
+
+    /// The typedef that `name` names here.
+    fn typedef_named(&mut self, name: &str, span: Span) -> Option<TypedefInfo> {
+        let found = self
+            .fs
+            .iter()
+            .flat_map(|fs| fs.scopes.iter().rev())
+            .find_map(|scope| match scope.get(name) {
+                Some(Scoped::Named(n)) => Some(Some(n.clone())),
+                Some(_) => Some(None),
+                None => None,
+            })
+            .unwrap_or_else(|| self.file_names.get(name).cloned());
+        match found {
+            Some(Named::Typedef(index, _)) => self.typedefs.get(index).cloned(),
+            _ => {
+                self.err(span, format!("`{name}` is not a type name here"));
+                None
+            }
+        }
+    }
+
+    /// Declare the typedef names of `typedef SPECIFIERS declarators;`.
+    pub(super) fn typedef_declaration(&mut self, d: &ast::Declaration) {
+        let Some((specs, typedef_dims)) = self.resolve_specs(&d.specs) else {
+            return;
+        };
+        let Some(base) = specs.ty else { return };
+        for id in &d.declarators {
+            let decl = &id.declarator;
+            if let Some(init) = &id.init {
+                self.err(
+                    init.span(),
+                    format!(
+                        "typedef `{}` is initialized (a type has no value)",
+                        decl.name
+                    ),
+                );
+                continue;
+            }
+            let ast::DeclaratorKind::Object { dims } = &decl.kind else {
+                self.err(
+                    decl.span,
+                    "function typedefs are not supported (declare the function instead)",
+                );
+                continue;
+            };
+            if !self.check_reserved(&decl.name, decl.name_span, self.fs.is_none()) {
+                continue;
+            }
+            let mut all: Vec<ArrayDim> = Vec::new();
+            if !dims.is_empty() || !typedef_dims.is_empty() {
+                if base == BaseType::Void {
+                    self.err(decl.name_span, format!("array `{}` of `void`", decl.name));
+                    continue;
+                }
+                // Evaluate the dimensions now (they must be constants), and keep them as
+                // constants: a later use must not see other names.
+                let written: Vec<ArrayDim> = dims.iter().chain(&typedef_dims).cloned().collect();
+                let Some(sizes) = self.dims(&written, false, &decl.name) else {
+                    continue;
+                };
+                for (size, dim) in sizes.into_iter().zip(written) {
+                    let value = size.map(u64::from);
+                    all.push(ArrayDim {
+                        size: value.map(|v| ast::Expr {
+                            kind: ExprKind::Int(v, ScalarType::Int),
+                            span: dim.span,
+                            depth: 1,
+                        }),
+                        span: dim.span,
+                    });
+                }
+            }
+            let index = self.typedefs.len();
+            self.typedefs.push(TypedefInfo {
+                base,
+                dims: all,
+                is_const: specs.is_const,
+                is_volatile: specs.is_volatile,
+            });
+            self.declare_named(&decl.name, Named::Typedef(index, decl.name_span));
+        }
+    }
+
+    /// True if `name` is not yet declared in the current block scope (reporting it otherwise).
+    pub(super) fn free_in_block_scope(&mut self, name: &str, span: Span) -> bool {
+        let previous = match self.fs.as_ref().and_then(|fs| fs.scopes.last()) {
+            Some(scope) => match scope.get(name) {
+                Some(Scoped::Local(id)) => self.fs.as_ref().map(|fs| fs.locals[id.index()].span),
+                Some(Scoped::Static(id)) => Some(self.globals[id.index()].span),
+                Some(Scoped::Named(n)) => Some(n.span()),
+                None => None,
+            },
+            None => None,
+        };
+        match previous {
+            Some(prev) => {
+                let note = format!("previous declaration at {}", self.at(prev));
+                self.error(
+                    Diagnostic::error(span, format!("redeclaration of `{name}`")).with_note(note),
+                );
+                false
+            }
+            None => true,
+        }
+    }
+
+    /// True if `name` is not yet declared at file scope (reporting it otherwise).
+    pub(super) fn free_at_file_scope(&mut self, name: &str, span: Span) -> bool {
+        let previous = match (self.file_names.get(name), self.file_scope.get(name)) {
+            (Some(n), _) => Some(n.span()),
+            (None, Some(super::FileSym::Global(g))) => Some(self.globals[g.index()].span),
+            (None, Some(super::FileSym::Func(f))) => Some(f.span),
+            (None, None) => None,
+        };
+        match previous {
+            Some(prev) => {
+                let note = format!("previous declaration at {}", self.at(prev));
+                self.error(
+                    Diagnostic::error(span, format!("redeclaration of `{name}`")).with_note(note),
+                );
+                false
+            }
+            None => true,
+        }
+    }
+
+    /// Declare a typedef name, enumerator or tag in the current scope.
+    fn declare_named(&mut self, name: &str, named: Named) {
+        let span = named.span();
+        if self.fs.is_some() {
+            if !self.free_in_block_scope(name, span) {
+                return;
+            }
+            if let Some(scope) = self.fs.as_mut().and_then(|fs| fs.scopes.last_mut()) {
+                scope.insert(name.to_string(), Scoped::Named(named));
+            }
+        } else {
+            if !self.free_at_file_scope(name, span) {
+                return;
+            }
+            self.file_names.insert(name.to_string(), named);
+        }
+    }
+
+    /// The tag `name` as seen from here.
+    fn tag(&self, name: &str) -> Option<Named> {
+        let key = tag_key(name);
+        self.fs
+            .iter()
+            .flat_map(|fs| fs.scopes.iter().rev())
+            .find_map(|scope| match scope.get(&key) {
+                Some(Scoped::Named(n)) => Some(n.clone()),
+                _ => None,
+            })
+            .or_else(|| self.file_names.get(&key).cloned())
+    }
+
+    /// The type of an `enum` specifier, defining its constants and tag if it has a body.
+    fn enum_type(&mut self, e: &EnumSpec) -> Option<ScalarType> {
+        let Some(body) = &e.body else {
+            let (name, span) = e.tag.as_ref()?;
+            return match self.tag(name) {
+                Some(Named::EnumTag(ty, _)) => Some(ty),
+                _ => {
+                    self.err(
+                        *span,
+                        format!("`enum {name}` is not defined (incomplete enumerations are not supported)"),
+                    );
+                    None
+                }
+            };
+        };
+        let mut next: i64 = 0;
+        let mut values = Vec::new();
+        let mut ok = true;
+        for enumerator in body {
+            let value = match &enumerator.value {
+                None => Some(next),
+                Some(expr) => self.enumerator_value(expr),
+            };
+            let Some(value) = value else {
+                ok = false;
+                continue;
+            };
+            if !(i64::from(i32::MIN)..=i64::from(i32::MAX)).contains(&value) {
+                self.err(
+                    enumerator
+                        .value
+                        .as_ref()
+                        .map_or(enumerator.name_span, |v| v.span),
+                    format!(
+                        "the value of enumerator `{}` ({value}) does not fit `int`",
+                        enumerator.name
+                    ),
+                );
+                ok = false;
+                continue;
+            }
+            if self.check_reserved(&enumerator.name, enumerator.name_span, self.fs.is_none()) {
+                self.declare_named(
+                    &enumerator.name,
+                    Named::EnumConst(value, enumerator.name_span),
+                );
+            }
+            values.push(value);
+            next = value + 1;
+        }
+        let ty = if values.iter().any(|&v| v < 0) {
+            ScalarType::Int
+        } else {
+            ScalarType::UInt
+        };
+        if let Some((name, span)) = &e.tag {
+            self.declare_named(&tag_key(name), Named::EnumTag(ty, *span));
+        }
+        ok.then_some(ty)
+    }
+
+    /// The value of `= expr` in an enumerator: an integer constant expression.
+    fn enumerator_value(&mut self, expr: &ast::Expr) -> Option<i64> {
+        let e = self.scalar(expr)?;
+        if !is_integer_constant_expression(&e) {
+            self.err(
+                expr.span,
+                "an enumerator's value must be an integer constant expression",
+            );
+            return None;
+        }
+        match eval(&e) {
+            Ok(Const::Int(v)) => Some(e.ty.map_or(v, |t| t.wrap(v))),
+            Ok(Const::Double(_)) => None,
+            Err(err) => {
+                self.err(err.span, err.message);
+                None
+            }
+        }
+    }
+}

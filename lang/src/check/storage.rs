@@ -1,0 +1,178 @@
+//! Storage classes inside functions (C99 6.2.4, 6.7.1): `static` locals, block-scope `extern`,
+//! and declarations that declare nothing.
+//!
+//! A `static` local has static storage duration, as a global has: it is initialized once,
+//! before the program starts, by a constant initializer (zero without one), and keeps its
+//! value between calls. It is compiled as a global named `function.name` that only its scope
+//! can see. A block-scope `extern` declaration makes a file-scope variable visible in the
+//! block (its type must match the variable's).
+
+use crate::ast::{self, BaseType, DeclSpecs, DeclaratorKind};
+use crate::diag::Diagnostic;
+use crate::hir::{self, GlobalId, ScalarType, Type};
+
+use super::names::Scoped;
+use super::stmt::with_typedef_dims;
+use super::{Checker, FileSym, VarInfo};
+
+impl Checker<'_> {
+    /// `static T name = constant, ...;` inside a function.
+    pub(super) fn static_locals(&mut self, d: &ast::Declaration) {
+        let Some((specs, typedef_dims)) = self.resolve_specs(&d.specs) else {
+            return;
+        };
+        if d.declarators.is_empty() {
+            self.declares_nothing(d);
+            return;
+        }
+        let function = self
+            .fs
+            .as_ref()
+            .map(|fs| fs.name.clone())
+            .unwrap_or_default();
+        for id in &d.declarators {
+            let decl = &id.declarator;
+            let DeclaratorKind::Object { dims } = &decl.kind else {
+                self.err(
+                    decl.span,
+                    "a function declared `static` inside a function is not allowed in C",
+                );
+                continue;
+            };
+            let Some(elem) = self.object_elem(&specs, &decl.name, decl.name_span) else {
+                continue;
+            };
+            if !self.check_reserved(&decl.name, decl.name_span, false)
+                || !self.free_in_block_scope(&decl.name, decl.name_span)
+            {
+                continue;
+            }
+            let dims = with_typedef_dims(dims, &typedef_dims);
+            let Some((ty, values)) =
+                self.static_storage(elem, &dims, id.init.as_deref(), &decl.name)
+            else {
+                continue;
+            };
+            let global = GlobalId::new(self.globals.len());
+            self.globals.push(hir::Global {
+                name: format!("{function}.{}", decl.name),
+                ty: ty.clone(),
+                init: values.unwrap_or_default(),
+                span: decl.span,
+            });
+            self.global_info.push(VarInfo {
+                ty,
+                is_const: specs.is_const,
+            });
+            if let Some(scope) = self.fs.as_mut().and_then(|fs| fs.scopes.last_mut()) {
+                scope.insert(decl.name.clone(), Scoped::Static(global));
+            }
+        }
+    }
+
+    /// `extern T name;` inside a function: the file-scope variable `name`, made visible here.
+    pub(super) fn block_externs(&mut self, d: &ast::Declaration) {
+        let Some((specs, typedef_dims)) = self.resolve_specs(&d.specs) else {
+            return;
+        };
+        for id in &d.declarators {
+            let decl = &id.declarator;
+            if let Some(init) = &id.init {
+                self.err(
+                    init.span(),
+                    format!(
+                        "`extern` variable `{}` has an initializer inside a function",
+                        decl.name
+                    ),
+                );
+                continue;
+            }
+            let DeclaratorKind::Object { dims } = &decl.kind else {
+                self.err(
+                    decl.span,
+                    "function declarations inside functions are not supported (declare it at file scope)",
+                );
+                continue;
+            };
+            let Some(elem) = self.object_elem(&specs, &decl.name, decl.name_span) else {
+                continue;
+            };
+            let Some(FileSym::Global(global)) = self.file_scope.get(&decl.name).cloned() else {
+                self.err(
+                    decl.name_span,
+                    format!(
+                        "`extern` declaration of `{}` inside a function: declare the variable at file scope first",
+                        decl.name
+                    ),
+                );
+                continue;
+            };
+            let dims = with_typedef_dims(dims, &typedef_dims);
+            let Some(sizes) = self.dims(&dims, true, &decl.name) else {
+                continue;
+            };
+            let matches = match &self.globals[global.index()].ty {
+                Type::Scalar(t) => sizes.is_empty() && *t == elem,
+                Type::Array { elem: e, dims: g } => {
+                    *e == elem
+                        && sizes.len() == g.len()
+                        && sizes
+                            .iter()
+                            .zip(g)
+                            .enumerate()
+                            .all(|(i, (s, g))| s.map_or(i == 0, |s| s == *g))
+                }
+                Type::ArrayRef { .. } => false,
+            };
+            if !matches {
+                let note = format!("declared at {}", self.at(self.globals[global.index()].span));
+                self.error(
+                    Diagnostic::error(
+                        decl.name_span,
+                        format!("conflicting types for `{}`", decl.name),
+                    )
+                    .with_note(note),
+                );
+                continue;
+            }
+            if !self.free_in_block_scope(&decl.name, decl.name_span) {
+                continue;
+            }
+            if let Some(scope) = self.fs.as_mut().and_then(|fs| fs.scopes.last_mut()) {
+                scope.insert(decl.name.clone(), Scoped::Static(global));
+            }
+        }
+    }
+
+    /// A declaration without declarators: fine for `enum E { ... };` (its specifiers, already
+    /// resolved, defined the enumeration), an error otherwise.
+    pub(super) fn declares_nothing(&mut self, d: &ast::Declaration) {
+        let defines_enum = matches!(
+            &d.specs.named,
+            Some(ast::NamedType::Enum(e)) if e.body.is_some() || e.tag.is_some()
+        );
+        if !defines_enum || d.specs.storage.is_some() {
+            self.err(d.span, "declaration does not declare anything");
+        }
+    }
+
+    /// The result type of a function declarator: `Some(None)` for `void`.
+    pub(super) fn result_type(
+        &mut self,
+        specs: &DeclSpecs,
+        typedef_dims: &[ast::ArrayDim],
+        decl: &ast::Declarator,
+    ) -> Option<Option<ScalarType>> {
+        if !typedef_dims.is_empty() {
+            self.err(
+                decl.name_span,
+                format!("function `{}` cannot return an array", decl.name),
+            );
+            return None;
+        }
+        match specs.ty? {
+            BaseType::Void => Some(None),
+            BaseType::Scalar(t) => Some(Some(t)),
+        }
+    }
+}
