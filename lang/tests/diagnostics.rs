@@ -340,3 +340,52 @@ fn pp_macro_redefined_and_bad_definitions() {
         "#define N 1\n#define N 1\n#define N 2\n#define F(a, a) a\n#define G(x) #y\n#define H(x) ## x\n#define CAT(a, b) a ## b\nint CAT(1, +) = 0;\nint main(void) { return 0; }\n"
     ));
 }
+
+// ----- declarations: typedef, enum, storage classes, sizeof, goto, designators -----
+
+#[test]
+fn goto_labels_undefined_and_duplicate() {
+    assert_snapshot!(check(
+        "int main(void) {\n    goto missing;\nagain:\n    ;\nagain:\n    return 0;\n}\n"
+    ));
+}
+
+#[test]
+fn typedef_misuse() {
+    assert_snapshot!(check(
+        "typedef int T = 3;\ntypedef int U;\nint U;\ntypedef int Row[2];\nRow f(void);\nint main(void) {\n    int x = U;\n    unsigned T2 = (Row)1;\n    return x;\n}\n"
+    ));
+}
+
+#[test]
+fn enum_misuse() {
+    assert_snapshot!(check(
+        "enum E { A, B, A };\nenum F { BIG = 4294967296 };\nint x = C;\nenum G g;\nint main(void) {\n    int n = 2;\n    enum { D = n };\n    return 0;\n}\n"
+    ));
+}
+
+#[test]
+fn storage_class_misuse() {
+    assert_snapshot!(check(
+        "int f(static int p) { return p; }\nint main(void) {\n    int n = 1;\n    static int s = n;\n    extern int nowhere;\n    int;\n    return s;\n}\n"
+    ));
+}
+
+#[test]
+fn two_storage_classes() {
+    assert_snapshot!(check(
+        "static extern int a;\nint main(void) { return 0; }\n"
+    ));
+}
+
+#[test]
+fn sizeof_and_designator_misuse() {
+    assert_snapshot!(check(
+        "void v(void) {}\nint a[3] = { [3] = 1 };\nint b[2] = { [0][1] = 2 };\nint main(void) {\n    int i = 1;\n    int c[4] = { [i] = 1 };\n    unsigned long s = sizeof(void) + sizeof v();\n    return (int)s;\n}\n"
+    ));
+}
+
+#[test]
+fn limits_without_its_header() {
+    assert_snapshot!(check("int main(void) {\n    return INT_MAX;\n}\n"));
+}

@@ -232,6 +232,12 @@ impl Checker<'_> {
 
     fn undeclared(&mut self, name: &str, span: Span) {
         let d = Diagnostic::error(span, format!("`{name}` undeclared"));
+        if let Some(h) = crate::preprocess::headers::defining(name) {
+            self.error(d.with_label(format!(
+                "`{name}` is defined by <{h}>: add `#include <{h}>`"
+            )));
+            return;
+        }
         let d = match standard_header_of(name) {
             Some(h) if self.headers.macro_header(name).is_some() || self.headers.has(h) => d
                 .with_label(format!(

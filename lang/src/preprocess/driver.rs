@@ -11,6 +11,7 @@ use std::rc::Rc;
 use std::sync::Arc;
 
 use super::expr;
+use super::headers;
 use super::macros::{parse_define, Builtin, Macro};
 use super::phases;
 use super::source_map::{MappedFile, SourceMap};
@@ -699,6 +700,24 @@ impl<'o> Pp<'o> {
         }
         if !quoted && HEADERS.contains(&header.as_str()) {
             self.library_header(header, line_at, line.len());
+            return;
+        }
+        if let Some(text) = headers::text(&header).filter(|_| !quoted) {
+            if frames.len() > MAX_INCLUDE_DEPTH {
+                self.error_tok(
+                    name,
+                    format!("`#include` nested more than {MAX_INCLUDE_DEPTH} deep"),
+                );
+                self.fatal = true;
+                return;
+            }
+            let frame = self.open(
+                format!("<{header}>"),
+                text.into(),
+                Some((hash_at.file, hash_at.clean)),
+                None,
+            );
+            frames.push(frame);
             return;
         }
         let mut dirs: Vec<&Path> = Vec::new();

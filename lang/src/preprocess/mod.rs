@@ -21,6 +21,7 @@
 mod driver;
 mod expand;
 mod expr;
+pub mod headers;
 pub mod macros;
 pub mod phases;
 pub mod source_map;
