@@ -143,6 +143,9 @@ impl Gen {
     }
 
     fn literal(&mut self) -> Ex {
+        if self.rng.chance(8) {
+            return self.named_constant();
+        }
         let ty = *self.rng.pick(&[
             Ty::Char,
             Ty::Int,

@@ -8,7 +8,10 @@
 //! chains, bounded `for`/`while`/`do` loops with `break`/`continue`, `switch` with
 //! fallthrough and `default` anywhere, and `printf` calls with random flags, widths,
 //! precisions and length modifiers. Expressions use every operator and all scalar types with
-//! their implicit conversions and casts (see [`expr`]).
+//! their implicit conversions and casts (see [`expr`]). The declarations and jumps of real C
+//! programs come too (module `decls`): typedef names, enumeration constants, `sizeof`, `static`
+//! locals, designated initializers, and `goto` (skips, loops of labels entered in the middle,
+//! exits from nested loops).
 //!
 //! The programs are meant to behave identically under gcc (`-std=c99 -fwrapv -O0`) and the VM:
 //! no undefined behaviour (guarded division, masked shifts, in-range indices, range-checked
@@ -19,6 +22,7 @@
 //! The same seed always gives the same program ([`rng::Rng`] is SplitMix64), so a failing
 //! case is reproduced from its seed alone.
 
+mod decls;
 pub mod effects;
 pub mod expr;
 pub mod format;

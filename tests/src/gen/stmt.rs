@@ -54,6 +54,7 @@ impl Gen {
             } else {
                 0
             }, // exit from a nested call
+            if nest { 2 } else { 0 },                       // goto
         ];
         match self.rng.weighted(&weights) {
             0 => self.decl(depth),
@@ -78,6 +79,7 @@ impl Gen {
                 }
                 None => self.expr_stmt(),
             },
+            14 => self.goto_stmt(depth),
             12 => {
                 if self.rng.chance(50) {
                     let e = self.int_expr(1, &Forbid::none());
@@ -134,6 +136,9 @@ impl Gen {
     }
 
     pub(super) fn decl(&mut self, depth: u32) {
+        if self.rng.chance(8) {
+            return self.static_local();
+        }
         if self.rng.chance(20) {
             let dims = self.rng.pick(SHAPES).to_vec();
             let ty = self.random_type();
@@ -168,9 +173,9 @@ impl Gen {
         // `const` locals are never assigned; `unsigned int` is the long spelling of `unsigned`
         let constant = self.rng.chance(10);
         let spelled = if ty == Ty::UInt && self.rng.chance(30) {
-            "unsigned int"
+            "unsigned int".to_string()
         } else {
-            ty.c_name()
+            self.spell(ty)
         };
         let mut text = format!(
             "{}{spelled} {name} = {}",
@@ -229,7 +234,11 @@ impl Gen {
 
     pub(super) fn local_array(&mut self, ty: Ty, dims: Vec<u32>) -> VarId {
         let name = self.fresh_name(if dims.len() == 1 { "a" } else { "m" });
-        let (init, complete) = self.brace_init(&dims, &mut |g: &mut Gen| g.element_init(ty));
+        let (init, complete) = if dims.len() == 1 && self.rng.chance(25) {
+            (self.designated_init(dims[0], ty), false)
+        } else {
+            self.brace_init(&dims, &mut |g: &mut Gen| g.element_init(ty))
+        };
         let mut dims_text: String = dims.iter().map(|d| format!("[{d}]")).collect();
         if complete && self.rng.chance(40) {
             dims_text = format!(
@@ -240,7 +249,8 @@ impl Gen {
                     .collect::<String>()
             );
         }
-        self.line(&format!("{} {name}{dims_text} = {init};", ty.c_name()));
+        let spelled = self.spell(ty);
+        self.line(&format!("{spelled} {name}{dims_text} = {init};"));
         self.declare(name, ty, dims, true, None)
     }
 
