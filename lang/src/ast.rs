@@ -48,6 +48,10 @@ pub enum StorageClass {
     Extern,
     /// `typedef`
     Typedef,
+    /// `auto` (block scope: what a local is anyway)
+    Auto,
+    /// `register` (block scope and parameters: a hint, ignored)
+    Register,
 }
 
 impl StorageClass {
@@ -57,6 +61,8 @@ impl StorageClass {
             StorageClass::Static => "static",
             StorageClass::Extern => "extern",
             StorageClass::Typedef => "typedef",
+            StorageClass::Auto => "auto",
+            StorageClass::Register => "register",
         }
     }
 }

@@ -94,10 +94,7 @@ pub struct Lexed {
 
 /// Keywords of C99 the language does not support.
 const UNSUPPORTED: &[&str] = &[
-    "auto",
     "float",
-    "inline",
-    "register",
     "restrict",
     "short",
     "signed",
@@ -110,9 +107,9 @@ const UNSUPPORTED: &[&str] = &[
 
 /// Keywords of the language.
 const KEYWORDS: &[&str] = &[
-    "break", "case", "char", "const", "continue", "default", "do", "double", "else", "enum",
-    "extern", "for", "goto", "if", "int", "long", "return", "sizeof", "static", "switch",
-    "typedef", "unsigned", "void", "volatile", "while",
+    "auto", "break", "case", "char", "const", "continue", "default", "do", "double", "else",
+    "enum", "extern", "for", "goto", "if", "inline", "int", "long", "register", "return", "sizeof",
+    "static", "switch", "typedef", "unsigned", "void", "volatile", "while",
 ];
 
 /// Raw tokens recognized by the logos automaton.

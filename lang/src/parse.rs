@@ -113,6 +113,12 @@ impl TypeWord {
     }
 }
 
+/// Specifier keywords that say nothing about the type: qualifiers, storage classes and the
+/// function specifier `inline` (accepted and ignored: the VM has no inlining to hint).
+const NOT_TYPE_WORDS: &[&str] = &[
+    "const", "volatile", "static", "extern", "typedef", "auto", "register", "inline",
+];
+
 /// The type spelled by type keywords (without qualifiers and storage classes).
 fn keyword_type(words: &[&str]) -> Result<BaseType, String> {
     let count = |w: &str| words.iter().filter(|t| **t == w).count();
@@ -395,6 +401,8 @@ impl ParseState {
                 TypeWord::Keyword("static", _) => StorageClass::Static,
                 TypeWord::Keyword("extern", _) => StorageClass::Extern,
                 TypeWord::Keyword("typedef", _) => StorageClass::Typedef,
+                TypeWord::Keyword("auto", _) => StorageClass::Auto,
+                TypeWord::Keyword("register", _) => StorageClass::Register,
                 TypeWord::Keyword(..) => continue,
                 TypeWord::TypeName(name, span) => {
                     self.named_type(
@@ -426,7 +434,7 @@ impl ParseState {
         let keywords: Vec<&str> = words
             .iter()
             .filter_map(TypeWord::word)
-            .filter(|w| !matches!(*w, "const" | "volatile" | "static" | "extern" | "typedef"))
+            .filter(|w| !NOT_TYPE_WORDS.contains(w))
             .collect();
         let ty = if named.is_some() {
             if !keywords.is_empty() {

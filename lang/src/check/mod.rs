@@ -474,7 +474,8 @@ impl<'m> Checker<'m> {
                 ok = false;
                 continue;
             };
-            if let Some((class, span)) = specs.storage {
+            if let Some((class, span)) = specs.storage.filter(|(c, _)| *c != StorageClass::Register)
+            {
                 self.err(
                     span,
                     format!("a parameter cannot be declared `{}`", class.keyword()),
@@ -615,8 +616,16 @@ impl<'m> Checker<'m> {
     }
 
     fn global_declaration(&mut self, d: &ast::Declaration) {
-        if let Some((StorageClass::Typedef, _)) = d.specs.storage {
-            return self.typedef_declaration(d);
+        match d.specs.storage {
+            Some((StorageClass::Typedef, _)) => return self.typedef_declaration(d),
+            Some((class @ (StorageClass::Auto | StorageClass::Register), span)) => {
+                self.err(
+                    span,
+                    format!("`{}` is only allowed inside functions", class.keyword()),
+                );
+                return;
+            }
+            _ => {}
         }
         let Some((specs, typedef_dims)) = self.resolve_specs(&d.specs) else {
             return;
@@ -773,6 +782,21 @@ impl<'m> Checker<'m> {
         let Some((specs, typedef_dims)) = self.resolve_specs(&f.specs) else {
             return;
         };
+        if let Some((class, span)) = specs.storage.filter(|(c, _)| {
+            matches!(
+                c,
+                StorageClass::Auto | StorageClass::Register | StorageClass::Typedef
+            )
+        }) {
+            self.err(
+                span,
+                format!(
+                    "a function definition cannot be declared `{}`",
+                    class.keyword()
+                ),
+            );
+            return;
+        }
         let Some(ret) = self.result_type(&specs, &typedef_dims, decl) else {
             return;
         };

@@ -383,7 +383,7 @@ impl Checker<'_> {
             Some((ast::StorageClass::Typedef, _)) => return self.typedef_declaration(d),
             Some((ast::StorageClass::Static, _)) => return self.static_locals(d),
             Some((ast::StorageClass::Extern, _)) => return self.block_externs(d),
-            None => {}
+            Some((ast::StorageClass::Auto | ast::StorageClass::Register, _)) | None => {}
         }
         let Some((specs, typedef_dims)) = self.resolve_specs(&d.specs) else {
             return;
