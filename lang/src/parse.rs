@@ -869,7 +869,7 @@ const EXPR_START: &[&str] = &[
 /// Type keywords (start a declaration, a parameter or a cast).
 const TYPE_START: &[&str] = &[
     "void", "char", "int", "long", "unsigned", "double", "const", "volatile", "static", "extern",
-    "typedef", "enum", "TypeName",
+    "typedef", "enum", "TypeName", "auto", "register", "inline",
 ];
 /// Keywords and tokens that can start a statement besides expressions.
 const STMT_START: &[&str] = &[
