@@ -19,6 +19,7 @@ pub mod modes;
 pub mod printf;
 pub mod probes;
 pub mod profile;
+pub mod rand;
 pub mod run;
 pub mod run_stats;
 pub mod signals;
