@@ -49,7 +49,14 @@ pub fn parse_source(source: &str) -> Result<Parsed, Diagnostics> {
 /// Lex and parse preprocessed text ([`preprocess::Preprocessed::text`]); the includes are
 /// the preprocessor's. Errors are in positions of the text (see [`preprocess::SourceMap`]).
 pub fn parse_preprocessed(pp: &preprocess::Preprocessed) -> Result<Parsed, Diagnostics> {
-    let mut parsed = parse_text(&pp.text, false)?;
+    let mut parsed = match parse_text(&pp.text, false) {
+        Ok(parsed) => parsed,
+        Err(mut diags) => {
+            diags.extend(check::unsupported_headers(&pp.includes));
+            diags.sort();
+            return Err(diags);
+        }
+    };
     parsed.includes = pp.includes.clone();
     Ok(parsed)
 }

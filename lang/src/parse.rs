@@ -139,7 +139,7 @@ fn keyword_type(words: &[&str]) -> Result<BaseType, String> {
         (0, 0, 0..=1, 0, 1, 0) => Ok(BaseType::Scalar(UInt)),
         (0, 0, 0..=1, 1, 1, 0) => Ok(BaseType::Scalar(ULong)),
         (0, 0, 0, 0, 0, 1) => Ok(BaseType::Scalar(Double)),
-        (0, 0, 0, 0, 0, 0) => Err("a type is required (qualifiers alone are not a type)".into()),
+        (0, 0, 0, 0, 0, 0) => Err("a type is required".into()),
         (0, 0, _, 2, 0, 0) | (0, 0, _, 2, 1, 0) => {
             Err("type `long long` is not supported (use `long`)".into())
         }
@@ -450,6 +450,17 @@ impl ParseState {
         } else {
             match keyword_type(&keywords) {
                 Ok(t) => Some(t),
+                Err(_) if keywords.is_empty() => {
+                    let written: Vec<&str> = words.iter().filter_map(TypeWord::word).collect();
+                    self.diags.push(Diagnostic::error(
+                        span,
+                        format!(
+                            "a type is required: `{}` is not a type (is a type name missing or undeclared?)",
+                            written.join(" ")
+                        ),
+                    ));
+                    None
+                }
                 Err(message) => {
                     self.diags.push(Diagnostic::error(span, message));
                     None

@@ -49,13 +49,7 @@ pub fn check(
     let mut checker = Checker::new(unit, map);
     for include in includes {
         if !checker.headers.include(&include.header) {
-            checker.error(
-                Diagnostic::error(
-                    include.span,
-                    format!("header <{}> is not supported", include.header),
-                )
-                .with_label("only <stdio.h>, <stdlib.h> and <math.h> may be included"),
-            );
+            checker.error(unsupported_header(include));
         }
     }
     for item in &unit.items {
@@ -66,6 +60,28 @@ pub fn check(
         }
     }
     checker.finish(map.output_len())
+}
+
+/// The error for `#include <h>` of a header the language does not have.
+fn unsupported_header(include: &Include) -> Diagnostic {
+    Diagnostic::error(
+        include.span,
+        format!("header <{}> is not supported", include.header),
+    )
+    .with_label("the standard headers are <stdio.h>, <stdlib.h>, <math.h>, <limits.h>, <stdint.h> and <stdbool.h>")
+}
+
+/// The errors for the includes of headers the language does not have (reported with syntax
+/// errors too, where checking does not run: the missing header often explains them).
+pub fn unsupported_headers(includes: &[Include]) -> Diagnostics {
+    let mut headers = Headers::default();
+    let mut diags = Diagnostics::new();
+    for include in includes {
+        if !headers.include(&include.header) {
+            diags.push(unsupported_header(include));
+        }
+    }
+    diags
 }
 
 /// The type of a function parameter.
