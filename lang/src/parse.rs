@@ -113,6 +113,18 @@ impl TypeWord {
     }
 }
 
+/// The specifiers `int`, implied where C89 let the type out (at `span`).
+fn implicit_int(span: Span) -> DeclSpecs {
+    DeclSpecs {
+        ty: Some(BaseType::Scalar(ScalarType::Int)),
+        named: None,
+        is_const: false,
+        is_volatile: false,
+        storage: None,
+        span,
+    }
+}
+
 /// Specifier keywords that say nothing about the type: qualifiers, storage classes and the
 /// function specifier `inline` (accepted and ignored: the VM has no inlining to hint).
 const NOT_TYPE_WORDS: &[&str] = &[
@@ -369,6 +381,111 @@ impl ParseState {
             body,
             span: Span::new(l, r),
         }))
+    }
+
+    /// A function definition without specifiers: its result is `int` (C89's implicit `int`).
+    pub fn implicit_int_function(
+        &mut self,
+        declarator: Declarator,
+        body: Block,
+        l: usize,
+        r: usize,
+    ) -> Item {
+        let specs = implicit_int(declarator.name_span);
+        self.function(specs, declarator, body, l, r)
+    }
+
+    /// `name(a, b, ...)` of an old-style definition: the name, its range, the identifiers and
+    /// the declarator's range.
+    pub fn kr_declarator(
+        &mut self,
+        name: String,
+        ids: Vec<(usize, String, usize)>,
+        l: usize,
+        m: usize,
+        r: usize,
+    ) -> (String, Span, Vec<(String, Span)>, Span) {
+        let ids = ids
+            .into_iter()
+            .map(|(il, id, ir)| (id, Span::new(il, ir)))
+            .collect();
+        (name, Span::new(l, m), ids, Span::new(l, r))
+    }
+
+    /// An old-style (K&R) definition `int f(a, b) int a; double b; { ... }` (C99 6.9.1, still
+    /// valid C99): becomes the prototyped definition `int f(int a, double b)`. A parameter
+    /// without a declaration is an `int`.
+    pub fn kr_function(
+        &mut self,
+        specs: Option<DeclSpecs>,
+        declarator: (String, Span, Vec<(String, Span)>, Span),
+        decls: Vec<Declaration>,
+        body: Block,
+        l: usize,
+        r: usize,
+    ) -> Item {
+        let (name, name_span, ids, span) = declarator;
+        let mut declared: Vec<Option<Param>> = vec![None; ids.len()];
+        for d in &decls {
+            for id in &d.declarators {
+                let decl = &id.declarator;
+                let Some(i) = ids.iter().position(|(n, _)| *n == decl.name) else {
+                    self.diags.push(Diagnostic::error(
+                        decl.name_span,
+                        format!("declaration of `{}`, which is not a parameter", decl.name),
+                    ));
+                    continue;
+                };
+                let dims = match &decl.kind {
+                    DeclaratorKind::Object { dims } => dims.clone(),
+                    DeclaratorKind::Function { .. } => {
+                        self.diags.push(Diagnostic::error(
+                            decl.span,
+                            "function parameters are not supported",
+                        ));
+                        continue;
+                    }
+                };
+                if let Some(init) = &id.init {
+                    self.diags.push(Diagnostic::error(
+                        init.span(),
+                        format!("parameter `{}` is initialized", decl.name),
+                    ));
+                }
+                if declared[i].is_some() {
+                    self.diags.push(Diagnostic::error(
+                        decl.name_span,
+                        format!("parameter `{}` declared twice", decl.name),
+                    ));
+                }
+                declared[i] = Some(Param {
+                    specs: d.specs.clone(),
+                    name: Some((decl.name.clone(), decl.name_span)),
+                    dims,
+                    span: decl.span,
+                });
+            }
+        }
+        let params = ids
+            .into_iter()
+            .zip(declared)
+            .map(|((id, id_span), param)| {
+                param.unwrap_or_else(|| Param {
+                    specs: implicit_int(id_span),
+                    name: Some((id, id_span)),
+                    dims: Vec::new(),
+                    span: id_span,
+                })
+            })
+            .collect();
+        let specs = specs.unwrap_or_else(|| implicit_int(name_span));
+        let declarator = Declarator {
+            name,
+            name_span,
+            kind: DeclaratorKind::Function { params },
+            span,
+        };
+        self.function(specs, declarator, body, l, r)
     }
 
     /// A declaration.

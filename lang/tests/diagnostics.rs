@@ -389,3 +389,10 @@ fn sizeof_and_designator_misuse() {
 fn limits_without_its_header() {
     assert_snapshot!(check("int main(void) {\n    return INT_MAX;\n}\n"));
 }
+
+#[test]
+fn old_style_definition_misuse() {
+    assert_snapshot!(check(
+        "int f(a, b) int a; int c; int a; { return a + b; }\nint main(void) { return f(1, 2); }\n"
+    ));
+}
