@@ -46,8 +46,22 @@ pub struct DeclSpecs {
     pub ty: Option<BaseType>,
     /// True if `const` was given.
     pub is_const: bool,
+    /// The storage-class specifier (`static`, `extern`) and where it is, if one was given.
+    pub storage: Option<(StorageClass, Span)>,
     /// The specifiers' range.
     pub span: Span,
+}
+
+/// A storage-class specifier (C99 6.7.1). `Typedef` is parsed by the language's later
+/// versions; this one accepts `static` and `extern` at file scope only.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum StorageClass {
+    /// `static`: internal linkage (the name is private to its file).
+    Static,
+    /// `extern`: a declaration of an object or function defined in some file of the program.
+    Extern,
+    /// `typedef` (not supported yet).
+    Typedef,
 }
 
 /// A declaration: specifiers and one or more declarators.

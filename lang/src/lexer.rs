@@ -92,7 +92,6 @@ pub struct Lexed {
 const UNSUPPORTED: &[&str] = &[
     "auto",
     "enum",
-    "extern",
     "float",
     "goto",
     "inline",
@@ -101,7 +100,6 @@ const UNSUPPORTED: &[&str] = &[
     "short",
     "signed",
     "sizeof",
-    "static",
     "struct",
     "typedef",
     "union",
@@ -113,8 +111,8 @@ const UNSUPPORTED: &[&str] = &[
 
 /// Keywords of the language.
 const KEYWORDS: &[&str] = &[
-    "break", "case", "char", "const", "continue", "default", "do", "double", "else", "for", "if",
-    "int", "long", "return", "switch", "unsigned", "void", "while",
+    "break", "case", "char", "const", "continue", "default", "do", "double", "else", "extern",
+    "for", "if", "int", "long", "return", "static", "switch", "unsigned", "void", "while",
 ];
 
 /// Raw tokens recognized by the logos automaton.

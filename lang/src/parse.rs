@@ -77,12 +77,17 @@ pub fn parse_with_nesting(
 #[derive(Clone, Copy, Debug)]
 pub struct TypeWord {
     word: &'static str,
+    /// Where the word is (for storage-class specifiers).
+    span: Span,
 }
 
 impl TypeWord {
     /// The keyword `word`.
-    pub fn new(word: &'static str) -> TypeWord {
-        TypeWord { word }
+    pub fn new(word: &'static str, l: usize, r: usize) -> TypeWord {
+        TypeWord {
+            word,
+            span: Span::new(l, r),
+        }
     }
 }
 
@@ -326,6 +331,7 @@ impl ParseState {
         let span = Span::new(l, r);
         let count = |w: &str| words.iter().filter(|t| t.word == w).count();
         let is_const = count("const") > 0;
+        let storage = self.storage_class(&words);
         let (void, char, int, long, unsigned, double) = (
             count("void"),
             count("char"),
@@ -344,7 +350,12 @@ impl ParseState {
             (0, 0, 0..=1, 1, 1, 0) => Ok(BaseType::Scalar(ULong)),
             (0, 0, 0, 0, 0, 1) => Ok(BaseType::Scalar(Double)),
             (0, 0, 0, 0, 0, 0) => {
-                Err("a type is required (`const` alone is not a type)".to_string())
+                let alone = match storage {
+                    Some((StorageClass::Static, _)) => "`static`",
+                    Some((StorageClass::Extern, _)) => "`extern`",
+                    _ => "`const`",
+                };
+                Err(format!("a type is required ({alone} alone is not a type)"))
             }
             (0, 0, _, 2, 0, 0) | (0, 0, _, 2, 1, 0) => {
                 Err("type `long long` is not supported (use `long`)".into())
@@ -355,7 +366,7 @@ impl ParseState {
                 let written: Vec<&str> = words
                     .iter()
                     .map(|w| w.word)
-                    .filter(|&w| w != "const")
+                    .filter(|&w| !matches!(w, "const" | "static" | "extern"))
                     .collect();
                 Err(format!(
                     "invalid combination of type specifiers `{}`",
@@ -370,7 +381,33 @@ impl ParseState {
                 None
             }
         };
-        DeclSpecs { ty, is_const, span }
+        DeclSpecs {
+            ty,
+            is_const,
+            storage,
+            span,
+        }
+    }
+
+    /// The storage-class specifier among `words` (`static` or `extern`); reports more than
+    /// one.
+    fn storage_class(&mut self, words: &[TypeWord]) -> Option<(StorageClass, Span)> {
+        let mut found: Option<(StorageClass, Span)> = None;
+        for w in words {
+            let class = match w.word {
+                "static" => StorageClass::Static,
+                "extern" => StorageClass::Extern,
+                _ => continue,
+            };
+            match found {
+                None => found = Some((class, w.span)),
+                Some(_) => self.diags.push(Diagnostic::error(
+                    w.span,
+                    "more than one storage class specifier (`static`, `extern`) in a declaration",
+                )),
+            }
+        }
+        found
     }
 
     /// A declarator with its optional initializer.
@@ -669,7 +706,9 @@ const EXPR_START: &[&str] = &[
     "!",
 ];
 /// Type keywords (start a declaration, a parameter or a cast).
-const TYPE_START: &[&str] = &["void", "char", "int", "long", "unsigned", "double", "const"];
+const TYPE_START: &[&str] = &[
+    "void", "char", "int", "long", "unsigned", "double", "const", "static", "extern",
+];
 /// Keywords and tokens that can start a statement besides expressions.
 const STMT_START: &[&str] = &[
     "if", "while", "do", "for", "switch", "case", "default", "break", "continue", "return", "{",

@@ -367,6 +367,17 @@ impl Checker<'_> {
     // ----- declarations -----
 
     fn local_declaration(&mut self, d: &ast::Declaration, out: &mut Vec<Stmt>) {
+        if let Some((class, span)) = d.specs.storage {
+            let what = match class {
+                ast::StorageClass::Static => "block-scope `static` variables are not supported yet",
+                ast::StorageClass::Extern => {
+                    "block-scope `extern` declarations are not supported (declare it at file scope)"
+                }
+                ast::StorageClass::Typedef => "`typedef` is not supported yet",
+            };
+            self.err(span, what);
+            return;
+        }
         for id in &d.declarators {
             let decl = &id.declarator;
             let dims = match &decl.kind {
