@@ -54,11 +54,19 @@ fn runs_and_traps_name_each_functions_file() {
     assert_eq!(out, "208 4 40\n");
     assert_eq!(status, 70, "{err}");
     assert!(
-        err.starts_with(&format!("{util}:7:12: runtime error: integer division by zero\n")),
+        err.starts_with(&format!(
+            "{util}:7:12: runtime error: integer division by zero\n"
+        )),
         "{err}"
     );
-    assert!(err.contains(&format!("  checked at {util}:7:12\n")), "{err}");
-    assert!(err.contains(&format!("  divide at {util}:11:12\n")), "{err}");
+    assert!(
+        err.contains(&format!("  checked at {util}:7:12\n")),
+        "{err}"
+    );
+    assert!(
+        err.contains(&format!("  divide at {util}:11:12\n")),
+        "{err}"
+    );
     assert!(err.contains(&format!("  main at {main}:9:12\n")), "{err}");
     let _ = std::fs::remove_dir_all(&dir);
 }
@@ -91,12 +99,25 @@ fn profiles_and_annotations_name_each_functions_file() {
     assert_eq!(file_of("divide"), (util.clone(), 9));
     assert_eq!(file_of("checked"), (util.clone(), 5));
     let text = std::fs::read_to_string(&annotated).unwrap();
-    let main_at = text.find(&format!("==> {main} <==")).expect("main.c annotated");
-    let util_at = text.find(&format!("==> {util} <==")).expect("util.c annotated");
+    let main_at = text
+        .find(&format!("==> {main} <=="))
+        .expect("main.c annotated");
+    let util_at = text
+        .find(&format!("==> {util} <=="))
+        .expect("util.c annotated");
     assert!(main_at < util_at);
-    assert!(text[util_at..].contains("function checked (line 5)"), "{text}");
-    assert!(text[main_at..util_at].contains("function main (line 4)"), "{text}");
-    assert!(!text[main_at..util_at].contains("function checked"), "{text}");
+    assert!(
+        text[util_at..].contains("function checked (line 5)"),
+        "{text}"
+    );
+    assert!(
+        text[main_at..util_at].contains("function main (line 4)"),
+        "{text}"
+    );
+    assert!(
+        !text[main_at..util_at].contains("function checked"),
+        "{text}"
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }
 
@@ -106,7 +127,10 @@ fn disasm_and_explain_name_each_functions_file() {
     let (main, util) = (path(&dir, "main.c"), path(&dir, "util.c"));
     let (status, out, err) = vmrun(&["disasm", &main, &util]);
     assert_eq!(status, 0, "{err}");
-    assert!(out.contains(&format!("function main (f0) at {main}:4:5:")), "{out}");
+    assert!(
+        out.contains(&format!("function main (f0) at {main}:4:5:")),
+        "{out}"
+    );
     assert!(out.contains(&format!(" at {util}:5:12:")), "{out}");
     let (status, out, err) = vmrun(&["explain", "--func", "checked", &main, &util]);
     assert_eq!(status, 0, "{err}");
@@ -121,8 +145,11 @@ fn disasm_and_explain_name_each_functions_file() {
 fn link_errors_name_both_places() {
     let dir = fixture("link");
     let (main, util) = (path(&dir, "main.c"), path(&dir, "util.c"));
-    std::fs::write(dir.join("again.c"), "\n\nint divide(int a, int b) { return a - b; }\n")
-        .unwrap();
+    std::fs::write(
+        dir.join("again.c"),
+        "\n\nint divide(int a, int b) { return a - b; }\n",
+    )
+    .unwrap();
     let again = path(&dir, "again.c");
     let (status, _, err) = vmrun(&[&main, &util, &again]);
     assert_eq!(status, 65, "{err}");
@@ -137,16 +164,23 @@ fn link_errors_name_both_places() {
     // Without util.c, `divide` and `calls` are used but defined nowhere.
     let (status, _, err) = vmrun(&[&main]);
     assert_eq!(status, 65, "{err}");
-    assert!(err.contains("function `divide` is declared but never defined"), "{err}");
+    assert!(
+        err.contains("function `divide` is declared but never defined"),
+        "{err}"
+    );
     std::fs::write(dir.join("lib.c"), "int unused;\n").unwrap();
     let (status, _, err) = vmrun(&[&main, &path(&dir, "lib.c")]);
     assert_eq!(status, 65, "{err}");
     assert!(
-        err.contains(&format!("{main}:7:14: error: undefined reference to `divide`")),
+        err.contains(&format!(
+            "{main}:7:14: error: undefined reference to `divide`"
+        )),
         "{err}"
     );
     assert!(
-        err.contains(&format!("{main}:8:29: error: undefined reference to `calls`")),
+        err.contains(&format!(
+            "{main}:8:29: error: undefined reference to `calls`"
+        )),
         "{err}"
     );
     let _ = std::fs::remove_dir_all(&dir);
