@@ -970,6 +970,15 @@ pub fn check_tiering(name: &str, src: &str, thresholds: &[(PathEnds, &[u64])], d
                 r.event(&step);
             }
         });
+    // The real runs name each function's file; so must the replayed profile.
+    let mut trace_header = trace_header;
+    for (fp, func) in trace_header.iter_mut().zip(&program.functions) {
+        fp.file = program
+            .files
+            .get(func.file as usize)
+            .cloned()
+            .unwrap_or_default();
+    }
     assert!(events > 0, "{name}");
     assert_eq!(chrono_out, plain.out, "{name} trace (events)");
     assert_eq!(chrono_ok, complete, "{name} trace (events)");
@@ -1178,7 +1187,15 @@ pub fn run_observed(
     let _ = execute(&mut m, &mut probes, &mut out);
     m.flush(&mut out);
     let counts = probes.sink.counts.by_function(program.functions.len());
-    let fns = probes.function_profiles(&counts).unwrap();
+    let mut fns = probes.function_profiles(&counts).unwrap();
+    // As the real runs, each function's profile names its file.
+    for (fp, func) in fns.iter_mut().zip(&program.functions) {
+        fp.file = program
+            .files
+            .get(func.file as usize)
+            .cloned()
+            .unwrap_or_default();
+    }
     let mut seen = std::mem::take(&mut probes.sink);
     seen.unfinished = std::mem::take(&mut seen.stack);
     (fns, seen, out)
