@@ -42,9 +42,10 @@ pub enum BaseType {
 /// A storage-class specifier (C99 6.7.1).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum StorageClass {
-    /// `static`
+    /// `static`: at file scope, internal linkage (the name is private to its file); in a
+    /// block, static storage.
     Static,
-    /// `extern`
+    /// `extern`: a declaration of an object or function defined in some file of the program.
     Extern,
     /// `typedef`
     Typedef,

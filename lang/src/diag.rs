@@ -34,6 +34,22 @@ pub struct Diagnostic {
     /// The file the span is in: an index into [`Diagnostics::files`] once the diagnostics
     /// have been mapped back to the original sources (0, the main file, before).
     pub file: u32,
+    /// Other places the diagnostic refers to (a previous definition in another file), each
+    /// shown as its own `file:line:col: note: ...` line. Their files are indices into
+    /// [`Diagnostics::files`] and their spans are in the original texts (they are not
+    /// remapped).
+    pub related: Vec<Related>,
+}
+
+/// A place a [`Diagnostic`] refers to besides its own, e.g. where a name was first defined.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Related {
+    /// The file: an index into [`Diagnostics::files`].
+    pub file: u32,
+    /// The range in the file's original text.
+    pub span: Span,
+    /// What is there (`previous definition is here`).
+    pub message: String,
 }
 
 impl Diagnostic {
@@ -45,7 +61,18 @@ impl Diagnostic {
             label: None,
             notes: Vec::new(),
             file: 0,
+            related: Vec::new(),
         }
+    }
+
+    /// Add a related place (see [`Diagnostic::related`]).
+    pub fn with_related(mut self, file: u32, span: Span, message: impl Into<String>) -> Diagnostic {
+        self.related.push(Related {
+            file,
+            span,
+            message: message.into(),
+        });
+        self
     }
 
     /// Set the text shown under the caret.
@@ -149,6 +176,12 @@ impl Diagnostics {
             } else {
                 out.push_str(&format!("{name}:{at}: {}\n", d.message));
             }
+            for r in &d.related {
+                if let Some(f) = self.files.get(r.file as usize) {
+                    let at = LineIndex::new(&f.text).line_col(r.span.start);
+                    out.push_str(&format!("{}:{at}: note: {}\n", f.name, r.message));
+                }
+            }
         }
         out
     }
@@ -194,8 +227,28 @@ impl Diagnostics {
                 }
                 Err(_) => out.push('\n'),
             }
+            for r in &d.related {
+                self.render_related(r, &mut out);
+            }
         }
         out
+    }
+
+    /// Render a related place: `file:line:col: note: message` and the source line.
+    fn render_related(&self, r: &Related, out: &mut String) {
+        let Some(f) = self.files.get(r.file as usize) else {
+            return;
+        };
+        let index = LineIndex::new(&f.text);
+        let file = SimpleFile::new(&f.name, &f.text);
+        let span = clamp_to_chars(&f.text, r.span);
+        let pos = index.line_col(span.start);
+        out.push_str(&format!("{}:{pos}: note: {}\n", f.name, r.message));
+        let cs = CsDiagnostic::note().with_labels(vec![Label::primary((), span.range())]);
+        match term::emit_into_string(&Config::default(), &file, &cs) {
+            Ok(text) => out.push_str(text.split_once('\n').map_or("", |(_, rest)| rest)),
+            Err(_) => out.push('\n'),
+        }
     }
 }
 

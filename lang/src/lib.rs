@@ -139,58 +139,151 @@ pub fn check_source_with(
     front_end(file_name, source, options).map(|(program, _)| program)
 }
 
-/// The front end: the checked program and the source map of its preprocessed text.
+/// A checked program of one or more source files, with what the compiler needs to locate
+/// its code in them.
+#[derive(Clone, Debug)]
+pub struct Checked {
+    /// The linked program.
+    pub program: hir::Program,
+    /// The source map of each translation unit's preprocessed text, in command-line order.
+    pub maps: Vec<preprocess::SourceMap>,
+    /// The translation unit each function was defined in, by function id.
+    pub func_unit: Vec<u32>,
+}
+
+/// Runs `f`, turning a panic (a bug) into an internal-error diagnostic.
+fn guarded<T>(f: impl FnOnce() -> Result<T, Diagnostics>) -> Result<T, Diagnostics> {
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(f))
+        .unwrap_or_else(|_| Err(internal_error()))
+}
+
+/// The front end of one file: the checked program and the source map of its preprocessed
+/// text.
 fn front_end(
     file_name: &str,
     source: &str,
     options: &PreprocessOptions,
 ) -> Result<(hir::Program, preprocess::SourceMap), Diagnostics> {
-    let guarded = |f: &mut dyn FnMut() -> Result<hir::Program, Diagnostics>| {
-        std::panic::catch_unwind(std::panic::AssertUnwindSafe(f))
-            .unwrap_or_else(|_| Err(internal_error()))
+    let mut checked = front_end_files(&[(file_name, source)], options)?;
+    let map = checked.maps.pop().unwrap_or_default();
+    Ok((checked.program, map))
+}
+
+/// Preprocess, parse and check each file of a program as its own translation unit (own
+/// preprocessing with the same options, own file scope) and link them: see
+/// [`check::link`]. With one file this is [`check_source_with`]. Errors of every file are
+/// reported (each in its own file: the diagnostics' files are every unit's files, in order);
+/// linking errors (undefined or duplicate external names, no `main`) only when every file
+/// checked cleanly. Never panics.
+pub fn check_sources_with(
+    files: &[(&str, &str)],
+    options: &PreprocessOptions,
+) -> Result<Checked, Diagnostics> {
+    front_end_files(files, options)
+}
+
+/// [`check_sources_with`].
+fn front_end_files(
+    files: &[(&str, &str)],
+    options: &PreprocessOptions,
+) -> Result<Checked, Diagnostics> {
+    let whole = files.len() == 1;
+    let mut linker = check::link::Linker::new();
+    let mut all = Diagnostics::new();
+    let mut texts: Vec<diag::SourceText> = Vec::new();
+    let mut maps = Vec::new();
+    for (index, &(name, source)) in files.iter().enumerate() {
+        let ctx = check::UnitCtx {
+            index: index as u32,
+            file_base: texts.len() as u32,
+            whole,
+        };
+        match unit_front_end(name, source, options, &mut linker, ctx) {
+            Ok(map) => {
+                texts.extend(map.source_texts());
+                maps.push(map);
+            }
+            Err(diags) => {
+                let unit_texts = if diags.files().is_empty() {
+                    vec![diag::SourceText {
+                        name: name.to_string(),
+                        text: source.into(),
+                    }]
+                } else {
+                    diags.files().to_vec()
+                };
+                for mut d in diags {
+                    d.file += ctx.file_base;
+                    all.push(d);
+                }
+                texts.extend(unit_texts);
+                maps.push(preprocess::SourceMap::default());
+            }
+        }
+    }
+    if !all.is_empty() {
+        all.set_files(texts);
+        return Err(all);
+    }
+    let end = {
+        let len = files.first().map_or(0, |(_, s)| s.len());
+        check::link::Place {
+            file: 0,
+            span: span::Span::new(len, len),
+            text: String::new(),
+            unit: 0,
+        }
     };
-    let mut pp = None;
-    guarded(&mut || {
-        pp = Some(preprocess::preprocess(file_name, source, options));
-        Err(Diagnostics::new())
-    })
-    .ok();
-    let pp = match pp {
-        Some(Ok(pp)) => pp,
-        Some(Err(diags)) => return Err(diags),
-        None => return Err(internal_error()),
-    };
+    match guarded(|| Ok(linker.finish(!whole, end))) {
+        Ok(Ok(linked)) => Ok(Checked {
+            program: linked.program,
+            maps,
+            func_unit: linked.func_unit,
+        }),
+        Ok(Err(errors)) => {
+            errors.into_iter().for_each(|d| all.push(d));
+            all.set_files(texts);
+            Err(all)
+        }
+        Err(diags) => Err(diags),
+    }
+}
+
+/// Preprocess, parse and check one translation unit against the program's linker. Returns
+/// its source map, or its errors in original positions (files indexed into the unit's own
+/// files, except [`Diagnostic::related`] places, already in the program's file table).
+fn unit_front_end(
+    file_name: &str,
+    source: &str,
+    options: &PreprocessOptions,
+    linker: &mut check::link::Linker,
+    ctx: check::UnitCtx,
+) -> Result<preprocess::SourceMap, Diagnostics> {
+    let pp = guarded(|| Ok(preprocess::preprocess(file_name, source, options)))??;
     let map = &pp.map;
-    let mut parsed = None;
-    guarded(&mut || {
-        parsed = Some(parse_preprocessed(&pp));
-        Err(Diagnostics::new())
-    })
-    .ok();
-    let parsed = match parsed {
-        Some(Ok(parsed)) => parsed,
-        Some(Err(diags)) => return Err(map.remap(diags)),
-        None => return Err(internal_error()),
-    };
+    let parsed = guarded(|| Ok(parse_preprocessed(&pp)))?.map_err(|d| map.remap(d))?;
     let checked = if parsed.nesting <= INLINE_NESTING {
-        guarded(&mut || check::check(&parsed.unit, &parsed.includes, map))
+        guarded(|| check::check_unit(&parsed.unit, &parsed.includes, map, linker, ctx))
     } else {
-        let run = || check::check(&parsed.unit, &parsed.includes, map);
-        std::thread::scope(|scope| {
+        let on_thread = std::thread::scope(|scope| {
+            let linker = &mut *linker;
             let spawned = std::thread::Builder::new()
                 .name("front-end".into())
                 .stack_size(FRONT_END_STACK)
-                .spawn_scoped(scope, run);
-            match spawned {
-                Ok(handle) => handle.join().unwrap_or_else(|_| Err(internal_error())),
-                // No thread available: run here (fine for all but pathologically nested
-                // programs).
-                Err(_) => guarded(&mut || run()),
-            }
+                .spawn_scoped(scope, || {
+                    check::check_unit(&parsed.unit, &parsed.includes, map, linker, ctx)
+                });
+            spawned
+                .ok()
+                .map(|handle| handle.join().unwrap_or_else(|_| Err(internal_error())))
+        });
+        // No thread available: run here (fine for all but pathologically nested programs).
+        on_thread.unwrap_or_else(|| {
+            guarded(|| check::check_unit(&parsed.unit, &parsed.includes, map, linker, ctx))
         })
     };
     match checked {
-        Ok(program) => Ok((program, pp.map)),
+        Ok(()) => Ok(pp.map),
         Err(diags) => Err(map.remap(diags)),
     }
 }
@@ -210,4 +303,42 @@ pub fn compile_source_with(
 ) -> Result<bytecode::Program, Diagnostics> {
     let (program, map) = front_end(file_name, source, options)?;
     compile::compile_program(&program, &map).map_err(|d| map.remap(d))
+}
+
+/// Check and compile a program of several source files, `(name, text)` in command-line
+/// order, each its own translation unit, linked into one program (see
+/// [`check_sources_with`]). The bytecode's [`bytecode::Program::files`] are the files' names
+/// and each function names its file. With one file this is [`compile_source_with`]. Never
+/// panics.
+pub fn compile_sources_with(
+    files: &[(&str, &str)],
+    options: &PreprocessOptions,
+) -> Result<bytecode::Program, Diagnostics> {
+    if let [(name, source)] = files {
+        return compile_source_with(name, source, options);
+    }
+    let checked = front_end_files(files, options)?;
+    let maps: Vec<&preprocess::SourceMap> = checked.maps.iter().collect();
+    compile::compile_units(&checked.program, &maps, &checked.func_unit).map_err(|errors| {
+        // Each error is in the preprocessed text of its unit: map it back, then index its
+        // file into the program's file table.
+        let mut texts = Vec::new();
+        let mut bases = Vec::new();
+        for map in &checked.maps {
+            bases.push(texts.len() as u32);
+            texts.extend(map.source_texts());
+        }
+        let mut all = Diagnostics::new();
+        for (unit, d) in errors {
+            let Some(map) = checked.maps.get(unit as usize) else {
+                continue;
+            };
+            for mut d in map.remap(d.into()) {
+                d.file += bases[unit as usize];
+                all.push(d);
+            }
+        }
+        all.set_files(texts);
+        all
+    })
 }

@@ -55,6 +55,7 @@ const CONSTRUCTS: &[(&str, &str)] = &[
     ("main without parameters", "int main() { return 0; }"),
     ("adjacent string literals", "#include <stdio.h>\nint main(void) { printf(\"a\" \"b\" \"%d\\n\", 1); puts(\"x\" \"y\"); return 0; }"),
     ("keywords as parts of identifiers", "int int_value; double double_it(double doubled) { return doubled * 2; }\nint main(void) { int iff = 1, whilst = 2, returned = 3; return iff + whilst + returned + int_value + (int)double_it(1); }"),
+    ("static and extern at file scope", "extern int n;\nstatic int count;\nstatic int bump(void);\nint main(void) { return bump() + n; }\nint n = 2;\nstatic int bump(void) { return ++count; }"),
     ("local names may shadow library functions", "#include <math.h>\nint main(void) { int exp = 3; double sqrt = 2.0; return exp + (int)sqrt; }"),
 ];
 

@@ -48,10 +48,20 @@ pub fn compile(
     name: &str,
     extra_flags: &[&str],
 ) -> Result<PathBuf, String> {
+    compile_files(&[source.to_path_buf()], dir, name, extra_flags)
+}
+
+/// Like [`compile`] for a program of several source files (compiled and linked together).
+pub fn compile_files(
+    sources: &[PathBuf],
+    dir: &Path,
+    name: &str,
+    extra_flags: &[&str],
+) -> Result<PathBuf, String> {
     let exe = dir.join(name);
     let out = Command::new("gcc")
         .args(GCC_FLAGS)
-        .arg(source)
+        .args(sources)
         .args(["-lm", "-o"])
         .arg(&exe)
         .args(extra_flags)
@@ -123,12 +133,17 @@ pub fn run_executable(exe: &Path, limit: Duration) -> Outcome {
 /// Compiles `source` (a file) with the reference flags and runs it. Panics if gcc rejects it:
 /// every program given to the differential tests must be valid C.
 pub fn gcc_outcome(source: &Path, limit: Duration) -> Outcome {
+    gcc_outcome_files(&[source.to_path_buf()], limit)
+}
+
+/// Like [`gcc_outcome`] for a program of several source files.
+pub fn gcc_outcome_files(sources: &[PathBuf], limit: Duration) -> Outcome {
     let dir = scratch_dir("gcc");
-    let exe = match compile(source, &dir, "prog", &[]) {
+    let exe = match compile_files(sources, &dir, "prog", &[]) {
         Ok(exe) => exe,
         Err(msg) => {
             let _ = std::fs::remove_dir_all(&dir);
-            panic!("gcc rejected {}:\n{msg}", source.display())
+            panic!("gcc rejected {sources:?}:\n{msg}")
         }
     };
     let outcome = run_executable(&exe, limit);

@@ -32,16 +32,27 @@ impl Write for CappedBuffer {
 /// not finish within `limit` (or panics), returns an outcome with status -1 and the reason in
 /// `stderr` (a timed-out run is left to finish in the background).
 pub fn vm_outcome(file_name: &str, source: &str, limit: Duration) -> Outcome {
+    vm_outcome_files(&[(file_name.to_string(), source.to_string())], limit)
+}
+
+/// Like [`vm_outcome`] for a program of several source files, `(name, text)`, linked
+/// (`vm::run_sources_with`).
+pub fn vm_outcome_files(files: &[(String, String)], limit: Duration) -> Outcome {
     let (tx, rx) = mpsc::channel();
-    let name = file_name.to_string();
-    let text = source.to_string();
+    let files = files.to_vec();
+    let label = files.first().map_or(String::new(), |(n, _)| n.clone());
     let spawned = std::thread::Builder::new()
-        .name(format!("vm:{file_name}"))
+        .name(format!("vm:{label}"))
         .stack_size(64 << 20)
         .spawn(move || {
             let mut out = CappedBuffer(Vec::new());
+            let pairs: Vec<(&str, &str)> = files
+                .iter()
+                .map(|(n, s)| (n.as_str(), s.as_str()))
+                .collect();
             let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                vm::run_source(&name, &text, &vm::RunOptions::default(), &mut out)
+                let options = vm::RunOptions::default();
+                vm::run_sources_with(&pairs, &Default::default(), &options, &mut out)
             }));
             let outcome = match result {
                 Ok(r) => Outcome {

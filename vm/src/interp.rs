@@ -243,6 +243,7 @@ impl<'p> Machine<'p> {
             let v = unsafe { &*v };
             out.push(TraceEntry {
                 function: self.program.functions[v.func.index()].name.clone(),
+                file: self.program.file_of(v.func).to_string(),
                 loc: v.locs.get(pc).copied().unwrap_or_default(),
             });
         };

@@ -149,6 +149,58 @@ pub fn run_source_with(
     }
 }
 
+/// The name a program of several files goes by in reports and in the profile's `program`:
+/// its files' names separated by spaces (one file: its name).
+pub fn program_name(files: &[(&str, &str)]) -> String {
+    let names: Vec<&str> = files.iter().map(|(name, _)| *name).collect();
+    names.join(" ")
+}
+
+/// [`run_source_with`] for a program of several source files, `(name, text)` in command-line
+/// order: each is its own translation unit, and they are linked into one program
+/// ([`lang::compile_sources_with`]). Runtime errors and the profile name each function's file.
+pub fn run_sources_with(
+    files: &[(&str, &str)],
+    preprocess: &lang::PreprocessOptions,
+    options: &RunOptions,
+    stdout: &mut dyn Write,
+) -> RunResult {
+    let name = program_name(files);
+    match lang::compile_sources_with(files, preprocess) {
+        Ok(program) => run_program(&program, &name, options, stdout),
+        Err(diags) => RunResult {
+            exit_status: EXIT_COMPILE_ERROR,
+            stderr: render_diagnostics(&diags, files),
+            profile: None,
+            tier_ups: Default::default(),
+        },
+    }
+}
+
+/// [`run_sources_with`], watched (see [`run_source_watched`]).
+pub fn run_sources_watched_with(
+    files: &[(&str, &str)],
+    preprocess: &lang::PreprocessOptions,
+    options: &RunOptions,
+    watch: WatchOptions,
+    stdout: &mut dyn Write,
+) -> (RunResult, Vec<modes::watch::WatchLine>) {
+    let name = program_name(files);
+    match lang::compile_sources_with(files, preprocess) {
+        Ok(program) => run_program_watched(&program, &name, options, watch, stdout),
+        Err(_) => (
+            run_sources_with(files, preprocess, options, stdout),
+            Vec::new(),
+        ),
+    }
+}
+
+/// Renders the diagnostics of compiling `files` (each in its own file).
+pub fn render_diagnostics(diags: &lang::Diagnostics, files: &[(&str, &str)]) -> String {
+    let (name, source) = files.first().copied().unwrap_or(("", ""));
+    diags.render(name, source)
+}
+
 /// [`run_source`], watched: also returns the run's first probe events
 /// ([`run_program_watched`]); none if the program does not compile.
 pub fn run_source_watched(

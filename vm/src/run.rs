@@ -137,11 +137,24 @@ fn settle<M: Profiler>(
 ) -> RunResult {
     let finished = M::finish(&mut probes);
     let functions = if options.collect_profile {
-        M::profile(probes, program, &options.profile)
+        M::profile(probes, program, &options.profile).map(|r| r.map(|fs| with_files(fs, program)))
     } else {
         None
     };
     finish(file_name, result, finished, functions, options)
+}
+
+/// Each function's profile names the source file of its definition (the profile lists the
+/// program's functions in program order).
+fn with_files(mut functions: Vec<FunctionProfile>, program: &Program) -> Vec<FunctionProfile> {
+    for (i, f) in functions.iter_mut().enumerate() {
+        if let Some(func) = program.functions.get(i).filter(|func| func.name == f.name) {
+            if let Some(file) = program.files.get(func.file as usize) {
+                f.file = file.clone();
+            }
+        }
+    }
+    functions
 }
 
 /// Runs the loop with probes `P`, flushing the program's output whatever happens.

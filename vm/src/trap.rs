@@ -77,6 +77,9 @@ impl fmt::Display for TrapKind {
 pub struct TraceEntry {
     /// The function's name.
     pub function: String,
+    /// The source file of its definition (empty: the program's file, as given to
+    /// [`Trap::render`]).
+    pub file: String,
     /// Where it is executing (for callers: the call).
     pub loc: Loc,
 }
@@ -91,11 +94,24 @@ pub struct Trap {
 }
 
 impl Trap {
-    /// Renders the report for a program read from `file_name`.
+    /// Renders the report for a program read from `file_name` (each frame is shown in its
+    /// function's file, `file_name` if the frame does not name one).
     pub fn render(&self, file_name: &str) -> String {
         use fmt::Write;
-        let loc = self.trace.first().map(|e| e.loc).unwrap_or_default();
-        let mut s = format!("{file_name}:{loc}: runtime error: {}\n", self.kind);
+        let file_of = |e: &TraceEntry| -> String {
+            if e.file.is_empty() {
+                file_name.to_string()
+            } else {
+                e.file.clone()
+            }
+        };
+        let (file, loc) = self
+            .trace
+            .first()
+            .map_or((file_name.to_string(), Loc::default()), |e| {
+                (file_of(e), e.loc)
+            });
+        let mut s = format!("{file}:{loc}: runtime error: {}\n", self.kind);
         s.push_str("stack trace (innermost first):\n");
         // Runs of identical frames (deep recursion) are shown once with a count, and very
         // long traces keep their innermost and outermost frames.
@@ -107,7 +123,7 @@ impl Trap {
             }
         }
         let shown = |s: &mut String, (e, n): &(&TraceEntry, usize)| {
-            let _ = write!(s, "  {} at {file_name}:{}", e.function, e.loc);
+            let _ = write!(s, "  {} at {}:{}", e.function, file_of(e), e.loc);
             if *n > 1 {
                 let _ = write!(s, " (x{n})");
             }

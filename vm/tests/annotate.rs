@@ -333,6 +333,8 @@ fn counts_are_the_busiest_blocks_entries_on_every_program() {
             continue;
         }
         let source = std::fs::read_to_string(&path).unwrap();
+        // The real path, so that `#include "..."` finds the headers beside the program.
+        let name = &path.display().to_string();
         let program = lang::compile_source(name, &source).unwrap();
         let lines: Vec<&str> = source.lines().collect();
         for ends in [PathEnds::Header, PathEnds::Backedge] {

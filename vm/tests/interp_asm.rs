@@ -17,6 +17,7 @@ fn func(name: &str, params: u16, regs: u16, code: Vec<Instr>) -> Function {
     Function {
         name: name.into(),
         loc: Loc { line: 1, col: 1 },
+        file: 0,
         num_params: params,
         num_locals: params,
         num_regs: regs,
@@ -81,6 +82,7 @@ fn program(functions: Vec<Function>, main: u16) -> Program {
         main: FuncIdx(main),
         globals: Vec::new(),
         memory_init: Vec::new(),
+        files: Vec::new(),
     }
 }
 

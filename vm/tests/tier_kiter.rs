@@ -34,7 +34,7 @@ fn programs() -> Vec<(String, String)> {
     ];
     tier_support::programs()
         .into_iter()
-        .filter(|(name, _)| !SLOW.contains(&name.as_str()))
+        .filter(|(name, _)| !SLOW.contains(&tier_support::base_name(name)))
         .collect()
 }
 

@@ -120,7 +120,7 @@ fn oracle_matches_regenerated_plan_counts_on_program_cfgs() {
     let mut checked = 0;
     for path in files {
         let src = std::fs::read_to_string(&path).unwrap();
-        let program = lang::compile_source("p.c", &src).unwrap();
+        let program = lang::compile_source(&path.display().to_string(), &src).unwrap();
         for (i, f) in program.functions.iter().enumerate() {
             let fc = FunctionCfg::of_function(f).unwrap();
             let cfg = fc.cfg();

@@ -31,7 +31,16 @@ pub fn disassemble(program: &Program) -> String {
         if i > 0 {
             out.push('\n');
         }
-        disassemble_function(func, i, &mut out);
+        if program.files.len() > 1 {
+            // A program of several files: each function's header names its file.
+            let mut text = String::new();
+            disassemble_function(func, i, &mut text);
+            let at = format!(" at {}: ", func.loc);
+            let file = program.file_of(crate::bytecode::FuncIdx(i as u16));
+            out.push_str(&text.replacen(&at, &format!(" at {file}:{}: ", func.loc), 1));
+        } else {
+            disassemble_function(func, i, &mut out);
+        }
     }
     out
 }

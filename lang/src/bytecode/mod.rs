@@ -217,6 +217,10 @@ pub struct Function {
     pub name: String,
     /// Where it is defined.
     pub loc: Loc,
+    /// The source file it is defined in (and every [`Function::locs`] is in): an index into
+    /// [`Program::files`]. Code that came from a header included by that file has the line
+    /// of the `#include`.
+    pub file: u32,
     /// Number of parameters (they arrive in `r0 ..`).
     pub num_params: u16,
     /// Registers pinned to locals (`num_params ..= num_regs`): registers
@@ -337,12 +341,23 @@ pub struct Program {
     pub globals: Vec<GlobalInfo>,
     /// Initial contents of the global memory (one slot per scalar or array element).
     pub memory_init: Vec<u64>,
+    /// The program's source files (the `.c` files, as named on the command line), indexed by
+    /// [`Function::file`].
+    pub files: Vec<String>,
 }
 
 impl Program {
     /// The function `f`.
     pub fn function(&self, f: FuncIdx) -> &Function {
         &self.functions[f.index()]
+    }
+
+    /// The name of the source file function `f` is defined in (`""` if unknown).
+    pub fn file_of(&self, f: FuncIdx) -> &str {
+        self.functions
+            .get(f.index())
+            .and_then(|func| self.files.get(func.file as usize))
+            .map_or("", String::as_str)
     }
 }
 

@@ -150,6 +150,12 @@ impl Checker<'_> {
             Sym::Local(_) | Sym::Global(_) => {}
         }
         let info = self.var_info(&sym)?.clone();
+        if let (Sym::Global(_), Some(FileSym::Global(g))) = (&sym, self.file_scope.get(name)) {
+            if g.external && !g.defined {
+                let place = self.place(span);
+                self.link.used(name, || place);
+            }
+        }
         let (place, base) = match sym {
             Sym::Local(id) => (Place::Local(id), ArrayBase::Local(id)),
             Sym::Global(id) => (Place::Global(id), ArrayBase::Global(id)),
@@ -448,6 +454,10 @@ impl Checker<'_> {
             }
             K::Cast(specs, x) => {
                 let v = self.scalar(x);
+                if let Some((_, span)) = specs.storage {
+                    self.err(span, "a storage class specifier cannot appear in a cast");
+                    return None;
+                }
                 let (specs, typedef_dims) = self.resolve_specs(specs)?;
                 if !typedef_dims.is_empty() {
                     self.err(specs.span, "cast to an array type");
@@ -706,7 +716,14 @@ impl Checker<'_> {
                 None => ok = false,
             }
         }
-        let Some(id) = info.id.filter(|_| ok) else {
+        // A function declared here but defined in another file of the program: the linker
+        // checks that some file defines it.
+        let imported = (info.id.is_none() && info.external && !self.ctx.whole).then(|| {
+            let place = self.place(name_span);
+            self.link.used(name, || place);
+            self.link.external_function(name, self.ctx.index)
+        });
+        let Some(id) = info.id.or(imported).filter(|_| ok) else {
             if ok {
                 self.error(
                     Diagnostic::error(

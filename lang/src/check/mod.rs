@@ -18,6 +18,7 @@
 mod expr;
 mod goto;
 pub mod library;
+pub mod link;
 mod names;
 mod stmt;
 mod storage;
@@ -32,6 +33,7 @@ use crate::lexer::Include;
 use crate::preprocess::SourceMap;
 use crate::span::Span;
 use library::Headers;
+use link::{Linker, Place};
 use names::{Named, Scoped};
 use types::Const;
 
@@ -40,13 +42,32 @@ pub const MAX_RANK: usize = 12;
 /// Most elements an array may have (2^26).
 pub const MAX_ELEMENTS: u64 = 1 << 26;
 
-/// Check a parsed translation unit; returns the HIR or every error found.
-pub fn check(
+/// Where a translation unit is in its program.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct UnitCtx {
+    /// Its index (command-line order).
+    pub index: u32,
+    /// The index of its main file in the program's file table (the files of the units before
+    /// it come first).
+    pub file_base: u32,
+    /// True if it is the whole program (one file): a call of a function it declares but does
+    /// not define, and a missing `main`, are its own errors, reported where they are.
+    pub whole: bool,
+}
+
+/// Check a parsed translation unit against the program's [`Linker`]: its functions and
+/// globals join the linker's, and its declarations of external names are checked against
+/// the other units'. Returns every error found, in positions of the preprocessed text (for
+/// [`SourceMap::remap`]), except that places in other units are [`Diagnostic::related`]
+/// entries in original positions.
+pub fn check_unit(
     unit: &ast::TranslationUnit,
     includes: &[Include],
     map: &SourceMap,
-) -> Result<hir::Program, Diagnostics> {
-    let mut checker = Checker::new(unit, map);
+    linker: &mut Linker,
+    ctx: UnitCtx,
+) -> Result<(), Diagnostics> {
+    let mut checker = Checker::new(unit, map, linker, ctx);
     for include in includes {
         if !checker.headers.include(&include.header) {
             checker.error(unsupported_header(include));
@@ -150,8 +171,20 @@ impl std::fmt::Display for Signature {
 /// A name declared at file scope.
 #[derive(Clone, Debug)]
 enum FileSym {
-    Global(GlobalId),
+    Global(GlobalSym),
     Func(FuncInfo),
+}
+
+/// What a translation unit knows about a global variable it declares.
+#[derive(Clone, Debug)]
+struct GlobalSym {
+    id: GlobalId,
+    /// True for external linkage.
+    external: bool,
+    /// True once this unit has defined it.
+    defined: bool,
+    /// Span of the first declaration's name.
+    span: Span,
 }
 
 /// What is known about a declared function.
@@ -164,6 +197,8 @@ struct FuncInfo {
     defined: bool,
     /// Span of the first declaration's name.
     span: Span,
+    /// True for external linkage (no `static`).
+    external: bool,
 }
 
 /// A variable's type and qualifier.
@@ -211,16 +246,16 @@ enum Sym {
 struct Checker<'m> {
     diags: Diagnostics,
     headers: Headers,
-    globals: Vec<hir::Global>,
-    global_info: Vec<VarInfo>,
     file_scope: HashMap<String, FileSym>,
     /// Typedef names, enumerators and enum tags declared at file scope.
     file_names: HashMap<String, Named>,
     /// Every typedef's meaning, indexed by the ids in [`Named::Typedef`].
     typedefs: Vec<names::TypedefInfo>,
-    /// Defined functions by id; `None` until checked.
-    functions: Vec<Option<hir::Function>>,
-    /// Ids of the defined functions, assigned up front.
+    /// The program's functions and globals, shared with the other translation units.
+    link: &'m mut Linker,
+    /// Where this unit is in the program.
+    ctx: UnitCtx,
+    /// Ids of the functions this unit defines, assigned up front.
     func_ids: HashMap<String, FuncId>,
     fs: Option<FnState>,
     /// For `line:col` in notes.
@@ -230,19 +265,31 @@ struct Checker<'m> {
 }
 
 impl<'m> Checker<'m> {
-    fn new(unit: &ast::TranslationUnit, map: &'m SourceMap) -> Checker<'m> {
+    fn new(
+        unit: &ast::TranslationUnit,
+        map: &'m SourceMap,
+        link: &'m mut Linker,
+        ctx: UnitCtx,
+    ) -> Checker<'m> {
         let mut order: Vec<&str> = Vec::new();
         let mut defined: Vec<&str> = Vec::new();
+        let mut internal: Vec<&str> = Vec::new();
         for item in &unit.items {
             match item {
                 Item::Function(f) => {
                     order.push(&f.declarator.name);
                     defined.push(&f.declarator.name);
+                    if matches!(f.specs.storage, Some((StorageClass::Static, _))) {
+                        internal.push(&f.declarator.name);
+                    }
                 }
                 Item::Decl(d) => {
                     for id in &d.declarators {
                         if matches!(id.declarator.kind, DeclaratorKind::Function { .. }) {
                             order.push(&id.declarator.name);
+                            if matches!(d.specs.storage, Some((StorageClass::Static, _))) {
+                                internal.push(&id.declarator.name);
+                            }
                         }
                     }
                 }
@@ -252,18 +299,22 @@ impl<'m> Checker<'m> {
         let mut func_ids = HashMap::new();
         for name in order {
             if defined.contains(&name) && !func_ids.contains_key(name) {
-                func_ids.insert(name.to_string(), FuncId::new(func_ids.len()));
+                let id = if internal.contains(&name) {
+                    link.new_function(ctx.index)
+                } else {
+                    link.external_function(name, ctx.index)
+                };
+                func_ids.insert(name.to_string(), id);
             }
         }
         Checker {
             diags: Diagnostics::new(),
             headers: Headers::default(),
-            globals: Vec::new(),
-            global_info: Vec::new(),
             file_scope: HashMap::new(),
             file_names: HashMap::new(),
             typedefs: Vec::new(),
-            functions: vec![None; func_ids.len()],
+            link,
+            ctx,
             func_ids,
             fs: None,
             map,
@@ -279,7 +330,7 @@ impl<'m> Checker<'m> {
         self.diags.push(Diagnostic::error(span, message));
     }
 
-    fn finish(mut self, source_len: usize) -> Result<hir::Program, Diagnostics> {
+    fn finish(mut self, source_len: usize) -> Result<(), Diagnostics> {
         let main = match self.file_scope.get("main") {
             Some(FileSym::Func(FuncInfo {
                 id: Some(id),
@@ -288,7 +339,7 @@ impl<'m> Checker<'m> {
             })) => Some(*id),
             _ => None,
         };
-        if main.is_none() && !self.main_reported {
+        if main.is_none() && !self.main_reported && self.ctx.whole {
             self.err(
                 Span::new(source_len, source_len),
                 "the program has no `main` function (expected `int main(void) { ... }`)",
@@ -298,18 +349,17 @@ impl<'m> Checker<'m> {
             self.diags.sort();
             return Err(self.diags);
         }
-        let functions: Option<Vec<hir::Function>> = self.functions.into_iter().collect();
-        match (functions, main) {
-            (Some(functions), Some(main)) => Ok(hir::Program {
-                globals: self.globals,
-                functions,
-                main,
-            }),
-            _ => Err(Diagnostic::error(
-                Span::default(),
-                "internal error: a function was not checked",
-            )
-            .into()),
+        Ok(())
+    }
+
+    /// Where `span` is in the program's files.
+    fn place(&self, span: Span) -> Place {
+        let (file, span, text) = self.map.place(span);
+        Place {
+            file: file + self.ctx.file_base,
+            span,
+            text,
+            unit: self.ctx.index,
         }
     }
 
@@ -331,7 +381,7 @@ impl<'m> Checker<'m> {
             return named.sym();
         }
         match self.file_scope.get(name)? {
-            FileSym::Global(id) => Some(Sym::Global(*id)),
+            FileSym::Global(g) => Some(Sym::Global(g.id)),
             FileSym::Func(_) => Some(Sym::Func),
         }
     }
@@ -486,18 +536,22 @@ impl<'m> Checker<'m> {
         let mut ok = true;
         for p in params {
             let name = p.name.as_ref().map_or("", |(n, _)| n.as_str());
-            let Some((specs, typedef_dims)) = self.resolve_specs(&p.specs) else {
-                ok = false;
-                continue;
-            };
-            if let Some((class, span)) = specs.storage.filter(|(c, _)| *c != StorageClass::Register)
+            if let Some((class, span)) = p
+                .specs
+                .storage
+                .filter(|(c, _)| *c != StorageClass::Register)
             {
                 self.err(
                     span,
                     format!("a parameter cannot be declared `{}`", class.keyword()),
                 );
                 ok = false;
+                continue;
             }
+            let Some((specs, typedef_dims)) = self.resolve_specs(&p.specs) else {
+                ok = false;
+                continue;
+            };
             let dims = stmt::with_typedef_dims(&p.dims, &typedef_dims);
             let ty = match specs.ty {
                 None => {
@@ -559,10 +613,30 @@ impl<'m> Checker<'m> {
         span: Span,
         sig: Signature,
         definition: bool,
+        storage: Option<(StorageClass, Span)>,
     ) -> Option<FuncInfo> {
         if !self.check_reserved(name, span, true) {
             return None;
         }
+        let is_static = match storage {
+            Some((
+                class @ (StorageClass::Typedef | StorageClass::Auto | StorageClass::Register),
+                at,
+            )) => {
+                self.err(
+                    at,
+                    format!("a function cannot be declared `{}`", class.keyword()),
+                );
+                return None;
+            }
+            Some((StorageClass::Static, at)) if name == "main" => {
+                self.main_reported = true;
+                self.err(at, "`main` cannot be `static`: the program starts there");
+                return None;
+            }
+            Some((StorageClass::Static, _)) => true,
+            _ => false,
+        };
         if name == "main" && (sig.ret != Some(ScalarType::Int) || !sig.params.is_empty()) {
             self.main_reported = true;
             self.err(
@@ -572,8 +646,8 @@ impl<'m> Checker<'m> {
             return None;
         }
         match self.file_scope.get(name).cloned() {
-            Some(FileSym::Global(id)) => {
-                let prev = self.globals[id.index()].span;
+            Some(FileSym::Global(g)) => {
+                let prev = g.span;
                 self.error(
                     Diagnostic::error(
                         span,
@@ -587,6 +661,18 @@ impl<'m> Checker<'m> {
                 None
             }
             Some(FileSym::Func(mut info)) => {
+                if is_static && info.external {
+                    self.error(
+                        Diagnostic::error(
+                            span,
+                            format!(
+                                "static declaration of `{name}` follows non-static declaration"
+                            ),
+                        )
+                        .with_note(format!("previously declared at {}", self.at(info.span))),
+                    );
+                    return None;
+                }
                 if info.sig != sig {
                     self.error(
                         Diagnostic::error(span, format!("conflicting types for `{name}`: `{sig}`"))
@@ -610,6 +696,7 @@ impl<'m> Checker<'m> {
                     self.file_scope
                         .insert(name.to_string(), FileSym::Func(info.clone()));
                 }
+                self.link_function(name, &info, definition, span)?;
                 Some(info)
             }
             None => {
@@ -618,10 +705,37 @@ impl<'m> Checker<'m> {
                     id: self.func_ids.get(name).copied(),
                     defined: definition,
                     span,
+                    external: !is_static,
                 };
                 self.file_scope
                     .insert(name.to_string(), FileSym::Func(info.clone()));
+                self.link_function(name, &info, definition, span)?;
                 Some(info)
+            }
+        }
+    }
+
+    /// Tell the linker about a declaration of a function (checks it against other units).
+    fn link_function(
+        &mut self,
+        name: &str,
+        info: &FuncInfo,
+        definition: bool,
+        span: Span,
+    ) -> Option<()> {
+        let place = self.place(span);
+        if !info.external {
+            if definition {
+                self.link.internal_definition(name, place);
+            }
+            return Some(());
+        }
+        let ty = info.sig.to_string();
+        match self.link.declare(name, true, &ty, definition, span, place) {
+            Ok(()) => Some(()),
+            Err(d) => {
+                self.error(d);
+                None
             }
         }
     }
@@ -670,7 +784,7 @@ impl<'m> Checker<'m> {
                         ret,
                         params: params.into_iter().map(|p| p.ty).collect(),
                     };
-                    self.declare_function(&decl.name, decl.name_span, sig, false);
+                    self.declare_function(&decl.name, decl.name_span, sig, false, d.specs.storage);
                 }
                 DeclaratorKind::Object { dims } => {
                     let dims = stmt::with_typedef_dims(dims, &typedef_dims);
@@ -697,37 +811,130 @@ impl<'m> Checker<'m> {
         if self.file_names.contains_key(name) && !self.free_at_file_scope(name, decl.name_span) {
             return;
         }
-        if let Some(prev) = self.file_scope.get(name) {
-            let note = match prev {
-                FileSym::Global(g) => format!(
-                    "previous definition at {}",
-                    self.at(self.globals[g.index()].span)
-                ),
-                FileSym::Func(f) => {
-                    format!("previously declared as a function at {}", self.at(f.span))
-                }
+        let (is_static, is_extern) = match specs.storage {
+            Some((StorageClass::Static, _)) => (true, false),
+            Some((StorageClass::Extern, _)) => (false, true),
+            _ => (false, false),
+        };
+        // `extern int x;` declares; `int x;`, `int x = 1;` (and `extern int x = 1;`) define.
+        let defines = init.is_some() || !is_extern;
+        let prev = match self.file_scope.get(name) {
+            Some(FileSym::Func(f)) => {
+                let note = format!("previously declared as a function at {}", self.at(f.span));
+                self.error(
+                    Diagnostic::error(decl.name_span, format!("redefinition of `{name}`"))
+                        .with_note(note),
+                );
+                return;
+            }
+            Some(FileSym::Global(g)) => Some(g.clone()),
+            None => None,
+        };
+        if let Some(g) = &prev {
+            let clash = if is_static && g.external {
+                Some((
+                    format!("static declaration of `{name}` follows non-static declaration"),
+                    "previous declaration",
+                ))
+            } else if !is_static && !is_extern && !g.external {
+                Some((
+                    format!("non-static declaration of `{name}` follows static declaration"),
+                    "previous declaration",
+                ))
+            } else if defines && g.defined {
+                Some((format!("redefinition of `{name}`"), "previous definition"))
+            } else {
+                None
             };
-            self.error(
-                Diagnostic::error(decl.name_span, format!("redefinition of `{name}`"))
-                    .with_note(note),
-            );
-            return;
+            if let Some((message, what)) = clash {
+                let note = format!("{what} at {}", self.at(g.span));
+                self.error(Diagnostic::error(decl.name_span, message).with_note(note));
+                return;
+            }
         }
         let Some((ty, values)) = self.static_storage(elem, dims, init, name) else {
             return;
         };
-        let id = GlobalId::new(self.globals.len());
-        self.file_scope.insert(name.clone(), FileSym::Global(id));
-        self.globals.push(hir::Global {
-            name: name.clone(),
-            ty: ty.clone(),
-            init: values.unwrap_or_default(),
-            span: decl.span,
-        });
-        self.global_info.push(VarInfo {
-            ty,
-            is_const: specs.is_const,
-        });
+        let written = |ty: &Type, is_const: bool| {
+            if is_const {
+                format!("const {ty}")
+            } else {
+                ty.to_string()
+            }
+        };
+        if let Some(g) = &prev {
+            let info = &self.link.global_info[g.id.index()];
+            if info.ty != ty || info.is_const != specs.is_const {
+                let old = written(&info.ty, info.is_const);
+                let note = format!("previously declared at {} as `{old}`", self.at(g.span));
+                let new = written(&ty, specs.is_const);
+                self.error(
+                    Diagnostic::error(
+                        decl.name_span,
+                        format!("conflicting types for `{name}`: `{new}`"),
+                    )
+                    .with_note(note),
+                );
+                return;
+            }
+        }
+        let external = prev.as_ref().map_or(!is_static, |g| g.external);
+        let id = match &prev {
+            Some(g) => g.id,
+            None => {
+                let known = if external {
+                    self.link.external_global(name)
+                } else {
+                    None
+                };
+                match known {
+                    Some(id) => id,
+                    None => {
+                        let global = hir::Global {
+                            name: name.clone(),
+                            ty: ty.clone(),
+                            init: Vec::new(),
+                            span: decl.span,
+                        };
+                        let info = VarInfo {
+                            ty: ty.clone(),
+                            is_const: specs.is_const,
+                        };
+                        let id = self.link.new_global(global, info);
+                        if external {
+                            self.link.set_external_global(name, id);
+                        }
+                        id
+                    }
+                }
+            }
+        };
+        self.file_scope.insert(
+            name.clone(),
+            FileSym::Global(GlobalSym {
+                id,
+                external,
+                defined: defines || prev.as_ref().is_some_and(|g| g.defined),
+                span: prev.as_ref().map_or(decl.span, |g| g.span),
+            }),
+        );
+        let place = self.place(decl.name_span);
+        if external {
+            let ty = written(&ty, specs.is_const);
+            if let Err(d) = self
+                .link
+                .declare(name, false, &ty, defines, decl.name_span, place)
+            {
+                self.error(d);
+                return;
+            }
+        } else if defines {
+            self.link.internal_definition(name, place);
+        }
+        if defines {
+            self.link
+                .define_global(id, values.unwrap_or_default(), decl.span);
+        }
     }
 
     /// The type and initial values of an object with static storage (a global or a `static`
@@ -798,21 +1005,6 @@ impl<'m> Checker<'m> {
         let Some((specs, typedef_dims)) = self.resolve_specs(&f.specs) else {
             return;
         };
-        if let Some((class, span)) = specs.storage.filter(|(c, _)| {
-            matches!(
-                c,
-                StorageClass::Auto | StorageClass::Register | StorageClass::Typedef
-            )
-        }) {
-            self.err(
-                span,
-                format!(
-                    "a function definition cannot be declared `{}`",
-                    class.keyword()
-                ),
-            );
-            return;
-        }
         let Some(ret) = self.result_type(&specs, &typedef_dims, decl) else {
             return;
         };
@@ -823,7 +1015,9 @@ impl<'m> Checker<'m> {
             ret,
             params: params.iter().map(|p| p.ty.clone()).collect(),
         };
-        let Some(info) = self.declare_function(&decl.name, decl.name_span, sig, true) else {
+        let storage = f.specs.storage;
+        let Some(info) = self.declare_function(&decl.name, decl.name_span, sig, true, storage)
+        else {
             return;
         };
         let Some(id) = info.id else { return };
@@ -852,17 +1046,22 @@ impl<'m> Checker<'m> {
         self.block_items(&f.body.items, &mut stmts);
         self.check_labels();
         let Some(fs) = self.fs.take() else { return };
-        self.functions[id.index()] = Some(hir::Function {
-            name: decl.name.clone(),
-            params: param_ids,
-            locals: fs.locals,
-            ret,
-            body: hir::Block {
-                stmts,
-                span: f.body.span,
+        let unit = self.ctx.index;
+        self.link.define_function(
+            id,
+            unit,
+            hir::Function {
+                name: decl.name.clone(),
+                params: param_ids,
+                locals: fs.locals,
+                ret,
+                body: hir::Block {
+                    stmts,
+                    span: f.body.span,
+                },
+                span: decl.span,
             },
-            span: decl.span,
-        });
+        );
     }
 
     /// Declare a local in the innermost scope; reports a redeclaration in the same scope.
@@ -896,7 +1095,7 @@ impl<'m> Checker<'m> {
     fn var_info(&self, sym: &Sym) -> Option<&VarInfo> {
         match sym {
             Sym::Local(id) => self.fs.as_ref()?.local_info.get(id.index()),
-            Sym::Global(id) => self.global_info.get(id.index()),
+            Sym::Global(id) => self.link.global_info.get(id.index()),
             Sym::Func | Sym::EnumConst(_) | Sym::Type => None,
         }
     }

@@ -203,7 +203,7 @@ impl Checker<'_> {
         let previous = match self.fs.as_ref().and_then(|fs| fs.scopes.last()) {
             Some(scope) => match scope.get(name) {
                 Some(Scoped::Local(id)) => self.fs.as_ref().map(|fs| fs.locals[id.index()].span),
-                Some(Scoped::Static(id)) => Some(self.globals[id.index()].span),
+                Some(Scoped::Static(id)) => Some(self.link.globals[id.index()].span),
                 Some(Scoped::Named(n)) => Some(n.span()),
                 None => None,
             },
@@ -225,7 +225,7 @@ impl Checker<'_> {
     pub(super) fn free_at_file_scope(&mut self, name: &str, span: Span) -> bool {
         let previous = match (self.file_names.get(name), self.file_scope.get(name)) {
             (Some(n), _) => Some(n.span()),
-            (None, Some(super::FileSym::Global(g))) => Some(self.globals[g.index()].span),
+            (None, Some(super::FileSym::Global(g))) => Some(g.span),
             (None, Some(super::FileSym::Func(f))) => Some(f.span),
             (None, None) => None,
         };

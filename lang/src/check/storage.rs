@@ -9,7 +9,7 @@
 
 use crate::ast::{self, BaseType, DeclSpecs, DeclaratorKind};
 use crate::diag::Diagnostic;
-use crate::hir::{self, GlobalId, ScalarType, Type};
+use crate::hir::{self, ScalarType, Type};
 
 use super::names::Scoped;
 use super::stmt::with_typedef_dims;
@@ -53,17 +53,20 @@ impl Checker<'_> {
             else {
                 continue;
             };
-            let global = GlobalId::new(self.globals.len());
-            self.globals.push(hir::Global {
-                name: format!("{function}.{}", decl.name),
-                ty: ty.clone(),
-                init: values.unwrap_or_default(),
-                span: decl.span,
-            });
-            self.global_info.push(VarInfo {
-                ty,
-                is_const: specs.is_const,
-            });
+            let global = self.link.new_global(
+                hir::Global {
+                    name: format!("{function}.{}", decl.name),
+                    ty: ty.clone(),
+                    init: Vec::new(),
+                    span: decl.span,
+                },
+                VarInfo {
+                    ty,
+                    is_const: specs.is_const,
+                },
+            );
+            self.link
+                .define_global(global, values.unwrap_or_default(), decl.span);
             if let Some(scope) = self.fs.as_mut().and_then(|fs| fs.scopes.last_mut()) {
                 scope.insert(decl.name.clone(), Scoped::Static(global));
             }
@@ -111,7 +114,8 @@ impl Checker<'_> {
             let Some(sizes) = self.dims(&dims, true, &decl.name) else {
                 continue;
             };
-            let matches = match &self.globals[global.index()].ty {
+            let global = global.id;
+            let matches = match &self.link.globals[global.index()].ty {
                 Type::Scalar(t) => sizes.is_empty() && *t == elem,
                 Type::Array { elem: e, dims: g } => {
                     *e == elem
@@ -125,7 +129,10 @@ impl Checker<'_> {
                 Type::ArrayRef { .. } => false,
             };
             if !matches {
-                let note = format!("declared at {}", self.at(self.globals[global.index()].span));
+                let note = format!(
+                    "declared at {}",
+                    self.at(self.link.globals[global.index()].span)
+                );
                 self.error(
                     Diagnostic::error(
                         decl.name_span,

@@ -74,7 +74,25 @@ use crate::span::Span;
 /// function exceeds the bytecode's limits (65,535 instructions or registers per function,
 /// 2^32 memory slots).
 pub fn compile_program(program: &hir::Program, lines: &SourceMap) -> Result<Program, Diagnostics> {
-    let mut diags = Diagnostics::new();
+    let units = vec![0; program.functions.len()];
+    compile_units(program, &[lines], &units).map_err(|errors| {
+        let mut diags = Diagnostics::new();
+        errors.into_iter().for_each(|(_, d)| diags.push(d));
+        diags
+    })
+}
+
+/// Compiles a checked program of several translation units: function `i` was checked in unit
+/// `func_unit[i]`, whose preprocessed text `maps[func_unit[i]]` maps back to its files. The
+/// bytecode's [`Program::files`] are the units' main files, so a function's
+/// [`Function::file`] is its unit. Errors are as [`compile_program`]'s, each with the unit
+/// whose preprocessed text its span is in.
+pub fn compile_units(
+    program: &hir::Program,
+    maps: &[&SourceMap],
+    func_unit: &[u32],
+) -> Result<Program, Vec<(u32, Diagnostic)>> {
+    let mut diags = Vec::new();
     // Global memory layout: one slot per scalar or element, in declaration order.
     let mut memory_init = Vec::new();
     let mut globals = Vec::new();
@@ -92,7 +110,7 @@ pub fn compile_program(program: &hir::Program, lines: &SourceMap) -> Result<Prog
         memory_init.resize(slot + size, 0);
         let len = size;
         if memory_init.len() > u32::MAX as usize / 2 {
-            diags.push(Diagnostic::error(g.span, "global arrays too large"));
+            diags.push((0, Diagnostic::error(g.span, "global arrays too large")));
             return Err(diags);
         }
         global_slots.push(slot as u32);
@@ -103,17 +121,31 @@ pub fn compile_program(program: &hir::Program, lines: &SourceMap) -> Result<Prog
         });
     }
     if program.functions.len() > usize::from(u16::MAX) {
-        diags.push(Diagnostic::error(
-            program.functions[0].span,
-            "too many functions (at most 65535)",
+        diags.push((
+            0,
+            Diagnostic::error(
+                program.functions[0].span,
+                "too many functions (at most 65535)",
+            ),
         ));
         return Err(diags);
     }
     let mut functions = Vec::with_capacity(program.functions.len());
-    for func in &program.functions {
+    for (i, func) in program.functions.iter().enumerate() {
+        let unit = func_unit.get(i).copied().unwrap_or(0);
+        let Some(lines) = maps.get(unit as usize) else {
+            diags.push((
+                0,
+                Diagnostic::error(func.span, "internal error: no source map"),
+            ));
+            continue;
+        };
         match FnCompiler::new(program, func, lines, &global_slots).compile() {
-            Ok(f) => functions.push(f),
-            Err(d) => diags.push(d),
+            Ok(mut f) => {
+                f.file = unit;
+                functions.push(f)
+            }
+            Err(d) => diags.push((unit, d)),
         }
     }
     if !diags.is_empty() {
@@ -124,6 +156,10 @@ pub fn compile_program(program: &hir::Program, lines: &SourceMap) -> Result<Prog
         main: FuncIdx(program.main.0 as u16),
         globals,
         memory_init,
+        files: maps
+            .iter()
+            .map(|m| m.main_file_name().to_string())
+            .collect(),
     })
 }
 
@@ -286,6 +322,7 @@ impl<'a> FnCompiler<'a> {
         Ok(Function {
             name: self.func.name.clone(),
             loc: self.loc_of(self.func.span),
+            file: 0,
             num_params: self.func.params.len() as u16,
             num_locals: self.func.locals.len() as u16,
             num_regs: self.max_regs.max(1) as u16,

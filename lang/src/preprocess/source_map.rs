@@ -89,6 +89,16 @@ impl SourceMap {
         self.out_len = out_len as u32;
     }
 
+    /// The name of the main file (the one preprocessed; `""` for an empty map).
+    pub fn main_file_name(&self) -> &str {
+        self.files.first().map_or("", |f| f.name.as_str())
+    }
+
+    /// The files read (the main file first), for diagnostics that point into them.
+    pub fn source_texts(&self) -> Vec<SourceText> {
+        self.texts()
+    }
+
     /// Length of the preprocessed text.
     pub fn output_len(&self) -> usize {
         self.out_len as usize
@@ -257,6 +267,21 @@ impl SourceMap {
         }
         out.set_files(self.texts());
         out
+    }
+
+    /// Where a span of the preprocessed text is in the original files: the file (an index
+    /// into this map's files, as [`Diagnostic::file`]), the span in that file's original text,
+    /// and `file:line:col` of its start (always with the file's name). For diagnostics that
+    /// point into another translation unit.
+    pub fn place(&self, span: Span) -> (u32, Span, String) {
+        let described = self
+            .at(span.start)
+            .map_or_else(|| "?".to_string(), |at| self.describe_full(at));
+        let mapped = self.remap(Diagnostic::error(span, "").into());
+        match mapped.iter().next() {
+            Some(d) => (d.file, d.span, described),
+            None => (0, span, described),
+        }
     }
 
     /// Set the files of diagnostics made by the preprocessor itself (already in original

@@ -8,14 +8,15 @@ use clap::Args;
 use lang::bytecode::{FuncIdx, Program};
 use profiler::PathEnds;
 use vm::modes::bl::tierup::tier_up_bl;
-use vm::{EXIT_COMPILE_ERROR, EXIT_RUNTIME_ERROR};
+use vm::EXIT_RUNTIME_ERROR;
 
 /// Arguments of `vmrun disasm`.
 #[derive(Args, Debug)]
 pub struct DisasmArgs {
-    /// The program to compile and disassemble.
-    #[arg(value_name = "FILE")]
-    file: PathBuf,
+    /// The program to compile and disassemble: one or more source files, linked as by
+    /// `vmrun FILE...`.
+    #[arg(value_name = "FILE", required = true)]
+    files: Vec<PathBuf>,
     /// Show the instrumented copies `--profile=bl` runs (canonical numbering, as with
     /// `--tier-up 0`): path-register instructions on the CFG edges, path ends at the cuts.
     #[arg(long)]
@@ -51,12 +52,12 @@ fn disassemble_instrumented(program: &Program, path_ends: PathEnds) -> Result<St
 
 /// Compiles the file and prints its bytecode; returns the exit status.
 pub fn run(args: &DisasmArgs) -> i32 {
-    let source = match super::read_source(&args.file) {
+    let sources = match super::Sources::read(&args.files) {
         Ok(s) => s,
         Err(code) => return code,
     };
-    let name = args.file.display().to_string();
-    match lang::compile_source_with(&name, &source, &args.preprocess.options()) {
+    let name = sources.name();
+    match sources.compile(&args.preprocess.options()) {
         Ok(program) if args.instrumented => {
             match disassemble_instrumented(&program, args.path_ends) {
                 Ok(text) => {
@@ -73,9 +74,6 @@ pub fn run(args: &DisasmArgs) -> i32 {
             print!("{}", lang::bytecode::disasm::disassemble(&program));
             0
         }
-        Err(diags) => {
-            eprint!("{}", diags.render(&name, &source));
-            EXIT_COMPILE_ERROR
-        }
+        Err(code) => code,
     }
 }

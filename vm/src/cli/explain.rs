@@ -17,9 +17,10 @@ use vm::{Mode, EXIT_COMPILE_ERROR, EXIT_NO_INPUT, EXIT_USAGE};
 /// Arguments of `vmrun explain`.
 #[derive(Args, Debug)]
 pub struct ExplainArgs {
-    /// The program (C-subset source) or a textual CFG (`.cfg`, see docs/cfg-guide.md).
-    #[arg(value_name = "FILE")]
-    file: PathBuf,
+    /// The program (one or more C-subset source files, linked as by `vmrun FILE...`) or a
+    /// textual CFG (one `.cfg` file, see docs/cfg-guide.md).
+    #[arg(value_name = "FILE", required = true)]
+    files: Vec<PathBuf>,
     /// Only this function.
     #[arg(long, value_name = "NAME")]
     func: Option<String>,
@@ -118,7 +119,11 @@ pub fn run(args: &ExplainArgs) -> i32 {
             }
         }
     }
-    let source = match super::read_source(&args.file) {
+    let is_cfg = args.files.iter().any(|f| is_cfg_file(f));
+    if is_cfg && args.files.len() > 1 {
+        return usage("a textual CFG (.cfg) is explained alone: give one file");
+    }
+    let sources = match super::Sources::read(&args.files) {
         Ok(s) => s,
         Err(code) => return code,
     };
@@ -146,8 +151,8 @@ pub fn run(args: &ExplainArgs) -> i32 {
         run: profile.is_none()
             && (args.run
                 || args.numbering == NumberingKind::Smart
-                || (args.format == Format::Html && !is_cfg_file(&args.file))),
-        steps: if args.format == Format::Html && !is_cfg_file(&args.file) {
+                || (args.format == Format::Html && !is_cfg)),
+        steps: if args.format == Format::Html && !is_cfg {
             args.steps
         } else {
             0
@@ -157,11 +162,10 @@ pub fn run(args: &ExplainArgs) -> i32 {
         list_limit: args.list_limit,
         preprocess: args.preprocess.options(),
     };
-    let name = args.file.display().to_string();
-    let explained = if is_cfg_file(&args.file) {
-        explain::explain_cfg_file(&name, &source, &request)
-    } else {
-        explain::explain_program(&name, &source, &request)
+    let files = sources.pairs();
+    let explained = match files.as_slice() {
+        [(name, source)] if is_cfg => explain::explain_cfg_file(name, source, &request),
+        _ => explain::explain_files(&files, &request),
     };
     let explained = match explained {
         Ok(x) => x,

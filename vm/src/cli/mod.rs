@@ -1,6 +1,7 @@
 //! The `vmrun` command line (clap derive).
 //!
-//! `vmrun [OPTIONS] FILE` runs a program; subcommands inspect it (`vmrun disasm FILE`).
+//! `vmrun [OPTIONS] FILE...` runs a program (one or more C files, each its own translation
+//! unit, linked into one program); subcommands inspect it (`vmrun disasm FILE...`).
 //! Exit statuses: the program's own (0..=255), or 2 for a usage error, 65 when the program does
 //! not compile, 66 when the file cannot be read, 70 after a runtime error.
 
@@ -28,7 +29,9 @@ use vm::{
 /// Run C-subset programs on a register bytecode VM.
 ///
 /// `vmrun prog.src` compiles and runs a program (the extension does not matter) and exits with
-/// its status. Exit statuses of the VM itself: 2 usage error, 65 compile error (diagnostics on
+/// its status; `vmrun a.c b.c` compiles each file as its own translation unit and links them
+/// (`static` names are private to their file, `extern` declarations name another file's
+/// definitions). Exit statuses of the VM itself: 2 usage error, 65 compile error (diagnostics on
 /// stderr), 66 file cannot be read, 70 runtime error (division by zero, index out of bounds,
 /// shift out of range, call depth; reported as `file:line:col: runtime error: ...` with a stack
 /// trace, after the program's output so far).
@@ -49,8 +52,9 @@ pub struct Cli {
 /// Options of a run (the default command).
 #[derive(Args, Debug)]
 pub struct RunArgs {
-    /// The program to run (C-subset source; any extension). A program is one file for now:
-    /// giving several is refused with a clear message.
+    /// The program to run: one or more C-subset source files (any extension), each compiled
+    /// as its own translation unit (own preprocessing with the same -D/-U/-I, own file scope)
+    /// and linked into one program.
     #[arg(required = true, value_name = "FILE")]
     files: Vec<PathBuf>,
     /// Maximum number of active calls, `main` included; a deeper call stops the program with a
@@ -199,6 +203,48 @@ pub fn print_output(out: &str) -> i32 {
     0
 }
 
+/// A program's source files, read: `(name as given, text)` in command-line order.
+pub struct Sources {
+    files: Vec<(String, String)>,
+}
+
+impl Sources {
+    /// Reads every file; on failure prints the error and returns the exit status to use.
+    pub fn read(paths: &[PathBuf]) -> Result<Sources, i32> {
+        let mut files = Vec::with_capacity(paths.len());
+        for path in paths {
+            files.push((path.display().to_string(), read_source(path)?));
+        }
+        Ok(Sources { files })
+    }
+
+    /// The files as `(name, text)` pairs.
+    pub fn pairs(&self) -> Vec<(&str, &str)> {
+        self.files
+            .iter()
+            .map(|(n, s)| (n.as_str(), s.as_str()))
+            .collect()
+    }
+
+    /// The program's name in reports: its files' names separated by spaces.
+    pub fn name(&self) -> String {
+        vm::program_name(&self.pairs())
+    }
+
+    /// Compiles the program; on failure prints the diagnostics and returns
+    /// [`EXIT_COMPILE_ERROR`].
+    pub fn compile(
+        &self,
+        preprocess: &lang::PreprocessOptions,
+    ) -> Result<lang::bytecode::Program, i32> {
+        let pairs = self.pairs();
+        lang::compile_sources_with(&pairs, preprocess).map_err(|diags| {
+            eprint!("{}", vm::render_diagnostics(&diags, &pairs));
+            EXIT_COMPILE_ERROR
+        })
+    }
+}
+
 /// Reads a program file; on failure prints the error and returns the exit status to use.
 pub fn read_source(path: &Path) -> Result<String, i32> {
     match std::fs::read(path) {
@@ -211,24 +257,16 @@ pub fn read_source(path: &Path) -> Result<String, i32> {
 }
 
 fn run(args: &RunArgs) -> i32 {
-    let path = match args.files.as_slice() {
-        [] => return vm::EXIT_USAGE,
-        [path] => path,
-        several => {
-            let names: Vec<String> = several.iter().map(|p| p.display().to_string()).collect();
-            eprintln!(
-                "vmrun: a program of several files ({}) is not supported yet: give one file",
-                names.join(", ")
-            );
-            return vm::EXIT_USAGE;
-        }
-    };
+    if args.files.is_empty() {
+        return vm::EXIT_USAGE;
+    }
     let started = std::time::Instant::now();
-    let source = match read_source(path) {
+    let sources = match Sources::read(&args.files) {
         Ok(s) => s,
         Err(code) => return code,
     };
-    let name = path.display().to_string();
+    let files = sources.pairs();
+    let name = sources.name();
     let preprocess = args.preprocess.options();
     let options = RunOptions {
         max_depth: args.max_depth,
@@ -262,14 +300,8 @@ fn run(args: &RunArgs) -> i32 {
         Some(limit) => {
             let limit = usize::try_from(limit).unwrap_or(usize::MAX);
             let watch = vm::WatchOptions { limit, echo: true };
-            let (result, lines) = vm::run_source_watched_with(
-                &name,
-                &source,
-                &preprocess,
-                &options,
-                watch,
-                &mut lock,
-            );
+            let (result, lines) =
+                vm::run_sources_watched_with(&files, &preprocess, &options, watch, &mut lock);
             if lines.len() >= limit {
                 eprintln!(
                     "vmrun: --watch: the first {limit} events shown; later events are not shown"
@@ -277,7 +309,7 @@ fn run(args: &RunArgs) -> i32 {
             }
             result
         }
-        None => vm::run_source_with(&name, &source, &preprocess, &options, &mut lock),
+        None => vm::run_sources_with(&files, &preprocess, &options, &mut lock),
     };
     let _ = lock.flush();
     if !result.stderr.is_empty() {
@@ -313,7 +345,7 @@ fn run(args: &RunArgs) -> i32 {
             }
         }
         if let Some(out) = &args.annotate {
-            match annotation(profile, &name, &source, &preprocess, args.top) {
+            match annotation(profile, &files, &preprocess, args.top) {
                 Ok(text) if out.as_os_str() == "-" => eprint!("{text}"),
                 Ok(text) => write(out, text),
                 Err(e) => {
@@ -334,21 +366,21 @@ fn run(args: &RunArgs) -> i32 {
     status
 }
 
-/// The annotated source of a run (`--annotate`). The program compiles again, to the same
-/// blocks the profile has, for the lines of each block's instructions.
+/// The annotated source of a run (`--annotate`): each file of the program annotated with its
+/// functions. The program compiles again, to the same blocks the profile has, for the lines of
+/// each block's instructions.
 fn annotation(
     profile: &vm::profile::Profile,
-    name: &str,
-    source: &str,
+    files: &[(&str, &str)],
     preprocess: &lang::PreprocessOptions,
     top: usize,
 ) -> Result<String, String> {
-    let program = lang::compile_source_with(name, source, preprocess)
+    let program = lang::compile_sources_with(files, preprocess)
         .map_err(|_| "the program does not compile again".to_string())?;
     let code = CodeLines::of_program(&program)?;
-    Ok(annotate::annotate(
+    Ok(annotate::annotate_files(
         profile,
-        source,
+        files,
         &code,
         &AnnotateOptions { top },
     ))

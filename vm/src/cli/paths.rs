@@ -15,7 +15,7 @@ use std::path::PathBuf;
 use clap::Args;
 use profiler::{Block, PathEnds};
 use vm::modes::kiter::static_counts::{static_path_counts, StaticPathCounts};
-use vm::{EXIT_COMPILE_ERROR, EXIT_RUNTIME_ERROR};
+use vm::EXIT_RUNTIME_ERROR;
 
 /// The largest K accepted: the unrolled graph has about K + 1 states per block of a k-loop, and
 /// the counts exceed `u64` (and fall back to acyclic profiling) long before.
@@ -31,9 +31,9 @@ a loop whose k-iteration ids exceed 2^64 is profiled acyclically, and if even ac
 fit, paths are also cut at extra blocks. Nothing is ever refused (Roy & Srikant gave up above \
 60,000 paths). Details: docs/kiter-runtime.md.")]
 pub struct PathsArgs {
-    /// The program (C-subset source).
-    #[arg(value_name = "FILE")]
-    pub file: PathBuf,
+    /// The program: one or more C-subset source files, linked as by `vmrun FILE...`.
+    #[arg(value_name = "FILE", required = true)]
+    pub files: Vec<PathBuf>,
     /// The values of K: `N` or an inclusive range `A..B` (1 <= A <= B <= 64); K = 1 is
     /// Ball-Larus.
     #[arg(long, value_name = "RANGE", default_value = "1..5", value_parser = parse_k_range)]
@@ -259,17 +259,14 @@ pub fn render_json(
 
 /// Runs `vmrun paths`; returns the exit status.
 pub fn run(args: &PathsArgs) -> i32 {
-    let source = match super::read_source(&args.file) {
+    let sources = match super::Sources::read(&args.files) {
         Ok(s) => s,
         Err(code) => return code,
     };
-    let name = args.file.display().to_string();
-    let program = match lang::compile_source_with(&name, &source, &args.preprocess.options()) {
+    let name = sources.name();
+    let program = match sources.compile(&args.preprocess.options()) {
         Ok(p) => p,
-        Err(diags) => {
-            eprint!("{}", diags.render(&name, &source));
-            return EXIT_COMPILE_ERROR;
-        }
+        Err(code) => return code,
     };
     let counts = match static_path_counts(&program, args.k.0.clone(), args.path_ends) {
         Ok(c) => c,

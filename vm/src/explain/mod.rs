@@ -83,6 +83,9 @@ pub struct FunctionExplained {
     pub name: String,
     /// The line of its definition (`None` in a `.cfg` file).
     pub line: Option<u32>,
+    /// The source file of its definition, for a program of several files (`None`: the
+    /// explained file).
+    pub file: Option<String>,
     /// Every step of path profiling on its CFG.
     pub cfg: CfgExplanation,
     /// Each block's first and last source line (`None`: virtual block, or a `.cfg` file).
@@ -155,9 +158,24 @@ pub fn explain_program(
     source: &str,
     request: &ExplainRequest,
 ) -> Result<Explained, ExplainError> {
+    explain_files(&[(file, source)], request)
+}
+
+/// Explains a program of one or more source files, `(name, text)`, linked as by `vmrun
+/// FILE...` (with several, each function names its file and the page shows no source).
+pub fn explain_files(
+    files: &[(&str, &str)],
+    request: &ExplainRequest,
+) -> Result<Explained, ExplainError> {
     check_k(request.k)?;
-    let program = lang::compile_source_with(file, source, &request.preprocess)
-        .map_err(|d| ExplainError::Compile(d.render(file, source)))?;
+    let name = crate::program_name(files);
+    let file = name.as_str();
+    let source = match files {
+        [(_, source)] => Some(source.to_string()),
+        _ => None,
+    };
+    let program = lang::compile_sources_with(files, &request.preprocess)
+        .map_err(|d| ExplainError::Compile(crate::render_diagnostics(&d, files)))?;
     let chosen: Vec<usize> = match &request.func {
         None => (0..program.functions.len()).collect(),
         Some(name) => match program.functions.iter().position(|f| &f.name == name) {
@@ -225,6 +243,11 @@ pub fn explain_program(
         functions.push(FunctionExplained {
             name: func.name.clone(),
             line: Some(func.loc.line),
+            file: (program.files.len() > 1).then(|| {
+                program
+                    .file_of(lang::bytecode::FuncIdx(i as u16))
+                    .to_string()
+            }),
             block_lines: fc.blocks().map(|(b, _)| fc.lines(b)).collect(),
             heat: fprofile.map(FunctionProfile::block_runs),
             path_counts: fprofile
@@ -236,7 +259,7 @@ pub fn explain_program(
     }
     Ok(Explained {
         file: file.to_string(),
-        source: Some(source.to_string()),
+        source,
         k: request.k,
         heat_from,
         functions,
@@ -289,6 +312,7 @@ pub fn explain_cfg_file(
         functions: vec![FunctionExplained {
             name,
             line: None,
+            file: None,
             cfg,
             block_lines: vec![None; blocks],
             heat: None,

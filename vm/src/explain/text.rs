@@ -50,9 +50,10 @@ fn dummy_name(f: &FunctionExplained, d: &DummyRow) -> String {
 
 fn function(out: &mut String, x: &Explained, f: &FunctionExplained) {
     let c: &CfgExplanation = &f.cfg;
+    let file = f.file.as_deref().unwrap_or(&x.file);
     let _ = match f.line {
-        Some(line) => writeln!(out, "== {} ({}:{line}) ==", f.name, x.file),
-        None => writeln!(out, "== {} ({}) ==", f.name, x.file),
+        Some(line) => writeln!(out, "== {} ({file}:{line}) ==", f.name),
+        None => writeln!(out, "== {} ({file}) ==", f.name),
     };
     let _ = writeln!(
         out,

@@ -225,6 +225,40 @@ pub fn annotate(
     out
 }
 
+/// The annotated sources of a program of one or more files, `(name, text)` as compiled: with
+/// one file, [`annotate`]; with several, each file under a `==> name <==` line, annotated
+/// with the functions defined in it (the profile's [`FunctionProfile::file`]).
+pub fn annotate_files(
+    profile: &Profile,
+    files: &[(&str, &str)],
+    code: &CodeLines,
+    options: &AnnotateOptions,
+) -> String {
+    if let [(_, source)] = files {
+        return annotate(profile, source, code, options);
+    }
+    let mut out = String::new();
+    for (n, (name, source)) in files.iter().enumerate() {
+        let keep: Vec<usize> = (0..profile.functions.len())
+            .filter(|&i| profile.functions[i].file == *name)
+            .collect();
+        let mut part = profile.clone();
+        part.functions = keep.iter().map(|&i| profile.functions[i].clone()).collect();
+        let lines = CodeLines {
+            functions: keep
+                .iter()
+                .map(|&i| code.functions.get(i).cloned().unwrap_or_default())
+                .collect(),
+        };
+        if n > 0 {
+            out.push('\n');
+        }
+        let _ = writeln!(out, "==> {name} <==");
+        out.push_str(&annotate(&part, source, &lines, options));
+    }
+    out
+}
+
 /// The title, the run's settings and the legend of the columns.
 fn header(out: &mut String, profile: &Profile, exact: bool, width: usize) {
     let _ = writeln!(
@@ -509,6 +543,7 @@ int main(void) {
     ) -> FunctionProfile {
         FunctionProfile {
             name: name.to_string(),
+            file: String::new(),
             line,
             entry: 0,
             exit: lines.len() as u32 - 1,

@@ -90,6 +90,11 @@ pub struct Profile {
 pub struct FunctionProfile {
     /// Its name in the source.
     pub name: String,
+    /// The source file it is defined in, as named on the command line; its `line` and its
+    /// blocks' `lines` are lines of that file. Empty in profiles written before programs could
+    /// have several files (read as the profile's `program`).
+    #[serde(default)]
+    pub file: String,
     /// The line of its definition.
     pub line: u32,
     /// The id of its entry block.
@@ -169,6 +174,7 @@ impl FunctionProfile {
         sort_paths(&mut paths);
         FunctionProfile {
             name: name.to_string(),
+            file: String::new(),
             line,
             entry: cfg.entry().as_u32(),
             exit: cfg.exit().as_u32(),
@@ -335,6 +341,7 @@ impl Profile {
         for (i, f) in self.functions.iter().enumerate() {
             o.push_str("    {\n");
             o.push_str(&format!("      \"name\": {},\n", q(&f.name)));
+            o.push_str(&format!("      \"file\": {},\n", q(&f.file)));
             o.push_str(&format!("      \"line\": {},\n", f.line));
             o.push_str(&format!("      \"entry\": {},\n", f.entry));
             o.push_str(&format!("      \"exit\": {},\n", f.exit));

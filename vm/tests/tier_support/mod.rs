@@ -299,14 +299,15 @@ pub fn profile_from_counts(
                 (id, n, p)
             })
             .collect();
-        profile.functions.push(FunctionProfile::new(
-            &f.name,
-            f.loc.line,
-            fc,
-            bl.num_paths(),
-            Some(0),
-            counted,
-        ));
+        let mut fp =
+            FunctionProfile::new(&f.name, f.loc.line, fc, bl.num_paths(), Some(0), counted);
+        fp.file = rec
+            .program
+            .files
+            .get(f.file as usize)
+            .cloned()
+            .unwrap_or_default();
+        profile.functions.push(fp);
     }
     profile
 }
@@ -969,6 +970,15 @@ pub fn check_tiering(name: &str, src: &str, thresholds: &[(PathEnds, &[u64])], d
                 r.event(&step);
             }
         });
+    // The real runs name each function's file; so must the replayed profile.
+    let mut trace_header = trace_header;
+    for (fp, func) in trace_header.iter_mut().zip(&program.functions) {
+        fp.file = program
+            .files
+            .get(func.file as usize)
+            .cloned()
+            .unwrap_or_default();
+    }
     assert!(events > 0, "{name}");
     assert_eq!(chrono_out, plain.out, "{name} trace (events)");
     assert_eq!(chrono_ok, complete, "{name} trace (events)");
@@ -1177,13 +1187,23 @@ pub fn run_observed(
     let _ = execute(&mut m, &mut probes, &mut out);
     m.flush(&mut out);
     let counts = probes.sink.counts.by_function(program.functions.len());
-    let fns = probes.function_profiles(&counts).unwrap();
+    let mut fns = probes.function_profiles(&counts).unwrap();
+    // As the real runs, each function's profile names its file.
+    for (fp, func) in fns.iter_mut().zip(&program.functions) {
+        fp.file = program
+            .files
+            .get(func.file as usize)
+            .cloned()
+            .unwrap_or_default();
+    }
     let mut seen = std::mem::take(&mut probes.sink);
     seen.unfinished = std::mem::take(&mut seen.stack);
     (fns, seen, out)
 }
 
-/// The `.c` files of `dir` (relative to the `vm` crate), as (file name, source), sorted by name.
+/// The `.c` files of `dir` (relative to the `vm` crate), as (path, source), sorted by name.
+/// The path is the file's real path, so that `#include "..."` finds the headers beside it;
+/// [`base_name`] gives the file name.
 pub fn sources(dir: &str) -> Vec<(String, String)> {
     let dir = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(dir);
     let mut files: Vec<std::path::PathBuf> = std::fs::read_dir(&dir)
@@ -1196,16 +1216,21 @@ pub fn sources(dir: &str) -> Vec<(String, String)> {
         .into_iter()
         .map(|p| {
             let src = std::fs::read_to_string(&p).unwrap();
-            (p.file_name().unwrap().to_string_lossy().into_owned(), src)
+            (p.display().to_string(), src)
         })
         .collect()
 }
 
 /// Every program of `programs/` except the benchmarks (`bench_*.c`, whose traces are tens of
-/// millions of blocks), as (file name, source), sorted by name.
+/// millions of blocks), as (path, source), sorted by name.
 pub fn programs() -> Vec<(String, String)> {
     sources("../programs")
         .into_iter()
-        .filter(|(name, _)| !name.starts_with("bench_"))
+        .filter(|(name, _)| !base_name(name).starts_with("bench_"))
         .collect()
+}
+
+/// The file name of a path of [`sources`] (`kiter_wide.c`).
+pub fn base_name(path: &str) -> &str {
+    path.rsplit('/').next().unwrap_or(path)
 }

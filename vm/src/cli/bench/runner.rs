@@ -145,14 +145,21 @@ fn finish_program(mut s: ProgramState, progress: &Progress) -> ProgramResult {
     s.result
 }
 
-/// The static path counts of a one-file program that compiles (`None` otherwise: the
-/// reference run reports why).
+/// The static path counts of a program that compiles (`None` otherwise: the reference run
+/// reports why).
 fn static_paths(program: &Program, path_ends: PathEnds) -> Option<StaticPaths> {
-    let [file] = program.files.as_slice() else {
-        return None;
-    };
-    let source = std::fs::read_to_string(file).ok()?;
-    let compiled = lang::compile_source(&file.display().to_string(), &source).ok()?;
+    let mut files = Vec::new();
+    for file in &program.files {
+        files.push((
+            file.display().to_string(),
+            std::fs::read_to_string(file).ok()?,
+        ));
+    }
+    let pairs: Vec<(&str, &str)> = files
+        .iter()
+        .map(|(n, s)| (n.as_str(), s.as_str()))
+        .collect();
+    let compiled = lang::compile_sources_with(&pairs, &Default::default()).ok()?;
     let counts =
         vm::modes::kiter::static_counts::static_path_counts(&compiled, STATIC_KS, path_ends)
             .ok()?;
