@@ -32,7 +32,7 @@
 mod tier_support;
 
 use profiler::PathEnds;
-use tier_support::{check_tiering, run, run_chrono, sources, Stepper, TierReplay};
+use tier_support::{base_name, check_tiering, run, run_chrono, sources, Stepper, TierReplay};
 use vm::profile::{Mode, Profile};
 use vm::tier::cfg_build::FunctionCfg;
 use vm::DEFAULT_TIER_UP;
@@ -46,7 +46,7 @@ const THRESHOLDS: &[(PathEnds, &[u64])] = &[
 fn check_all(dir: &str, filter: impl Fn(&str) -> bool) -> usize {
     let mut seen = 0;
     for (name, src) in sources(dir) {
-        if filter(&name) {
+        if filter(base_name(&name)) {
             check_tiering(&name, &src, THRESHOLDS, true);
             seen += 1;
         }
