@@ -8,9 +8,9 @@
 
 use std::time::Duration;
 
-use e2e::gen::{base_seed, generate};
-use e2e::reference::{gcc_outcome_of_text, require_gcc};
-use e2e::vmrun::{vm_outcome, vm_time_limit};
+use e2e::gen::{base_seed, generate, generate_units};
+use e2e::reference::{gcc_outcome_files, gcc_outcome_of_text, require_gcc};
+use e2e::vmrun::{vm_outcome, vm_outcome_files, vm_time_limit};
 
 fn count() -> u64 {
     std::env::var("E2E_COUNT")
@@ -53,4 +53,61 @@ fn generated_programs_match_gcc() {
             if failures.len() > 20 { "\n(only the first 20 shown)" } else { "" }
         );
     }
+}
+
+/// The same programs split into two translation units (`e2e::gen::generate_units`): globals
+/// and functions in `lib.c`, `main` in `main.c` with `extern` declarations and prototypes,
+/// and a `static` copy of the helpers in each file. One seed in three of the single-file run.
+#[test]
+fn generated_programs_of_two_files_match_gcc() {
+    require_gcc();
+    let base = base_seed();
+    let n = (count() / 3).max(1);
+    eprintln!(
+        "random_programs (two files): seeds {base}..{} (set E2E_SEED={base} to reproduce)",
+        base.wrapping_add(n)
+    );
+    let seeds: Vec<u64> = (0..n).map(|i| base.wrapping_add(i)).collect();
+    let results = e2e::parallel_map(&seeds, |&seed| {
+        let units = generate_units(seed);
+        let dir = e2e::reference::scratch_dir(&format!("units{seed}"));
+        let paths: Vec<std::path::PathBuf> = units
+            .iter()
+            .map(|(name, text)| {
+                let path = dir.join(name);
+                std::fs::write(&path, text).expect("write a generated unit");
+                path
+            })
+            .collect();
+        let expected = gcc_outcome_files(&paths, Duration::from_secs(30));
+        let files: Vec<(String, String)> = paths
+            .iter()
+            .zip(&units)
+            .map(|(p, (_, text))| (p.display().to_string(), text.clone()))
+            .collect();
+        let actual = vm_outcome_files(&files, vm_time_limit());
+        let diff = expected.compare(&actual);
+        match diff {
+            None => {
+                let _ = std::fs::remove_dir_all(&dir);
+                None
+            }
+            Some(diff) => Some(format!(
+                "seed {seed} (files kept in {}):\n{diff}",
+                dir.display()
+            )),
+        }
+    });
+    let failures: Vec<&String> = results.iter().flatten().collect();
+    assert!(
+        failures.is_empty(),
+        "{} of {n} two-file programs differ from gcc (rerun with E2E_SEED={base}):\n\n{}",
+        failures.len(),
+        failures
+            .iter()
+            .take(10)
+            .map(|s| s.as_str())
+            .collect::<Vec<_>>()
+            .join("\n")
+    );
 }

@@ -177,8 +177,16 @@ impl Gen {
             return None;
         }
         let v = *self.rng.pick(&cands);
+        let pasted = self.rng.chance(5);
         let var = &self.vars[v as usize];
-        Some(Ex::new(var.name.clone(), var.ty, Effects::read(v)))
+        let text = match var.name.find(|c: char| c.is_ascii_digit()) {
+            // `v12` as `PASTE(v, 12)`: the prelude's `##` macro.
+            Some(at) if pasted && at > 0 => {
+                format!("PASTE({}, {})", &var.name[..at], &var.name[at..])
+            }
+            _ => var.name.clone(),
+        };
+        Some(Ex::new(text, var.ty, Effects::read(v)))
     }
 
     /// An index expression in `0..n`.
@@ -254,11 +262,13 @@ impl Gen {
         let l = self.expr(d, f);
         let r = self.expr(d, &f.after(&l.eff));
         let op = *self.rng.pick(&["+", "-", "*", "+", "-"]);
-        Ex::new(
-            format!("({} {op} {})", l.text, r.text),
-            usual(l.ty, r.ty),
-            l.eff.union(&r.eff),
-        )
+        let text = if self.rng.chance(15) {
+            // The same expression through a function-like macro of the prelude.
+            super::decls::macro_call(op, &l.text, &r.text)
+        } else {
+            format!("({} {op} {})", l.text, r.text)
+        };
+        Ex::new(text, usual(l.ty, r.ty), l.eff.union(&r.eff))
     }
 
     fn divmod(&mut self, d: u32, f: &Forbid) -> Ex {

@@ -105,6 +105,15 @@ pub fn generate_with(seed: u64, config: &Config) -> String {
     g.program(seed)
 }
 
+/// The program for `seed` (the same as [`generate`]'s) as two translation units, `lib.c` (the
+/// globals and functions) and `main.c` (`main`, with `extern` declarations and prototypes of
+/// the other file's names), each with its own `static` copy of the helper functions: name and
+/// text of each file.
+pub fn generate_units(seed: u64) -> Vec<(String, String)> {
+    let mut g = Gen::new(seed, Config::varied(seed));
+    g.units(seed)
+}
+
 /// A variable known to the generator.
 #[derive(Clone, Debug)]
 struct Var {

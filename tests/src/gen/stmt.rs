@@ -86,10 +86,12 @@ impl Gen {
                     self.note(&e.eff);
                     self.line(&format!("putchar({});", e.text));
                 } else {
-                    let text =
-                        *self
-                            .rng
-                            .pick(&["puts(\"--\");", "puts(\"\");", "puts(\"a\\tb\");"]);
+                    let text = *self.rng.pick(&[
+                        "puts(\"--\");",
+                        "puts(\"\");",
+                        "puts(\"a\\tb\");",
+                        super::decls::stringized_puts(),
+                    ]);
                     self.line(text);
                 }
                 self.fx_writes.insert(STDOUT);
