@@ -56,7 +56,7 @@ impl GlibcRand {
             rear: 0,
         };
         for _ in 0..10 * DEGREE {
-            state.next();
+            state.rand();
         }
         state
     }
@@ -67,7 +67,7 @@ impl GlibcRand {
     }
 
     /// `rand()`: the next value, in `0..=RAND_MAX`.
-    pub fn next(&mut self) -> i32 {
+    pub fn rand(&mut self) -> i32 {
         let sum = self.words[self.front].wrapping_add(self.words[self.rear]);
         self.words[self.front] = sum;
         self.front = (self.front + 1) % DEGREE;
@@ -85,7 +85,7 @@ mod tests {
     #[test]
     fn the_first_values_of_seed_1_are_glibcs() {
         let mut r = GlibcRand::default();
-        let first: Vec<i32> = (0..5).map(|_| r.next()).collect();
+        let first: Vec<i32> = (0..5).map(|_| r.rand()).collect();
         assert_eq!(
             first,
             [1804289383, 846930886, 1681692777, 1714636915, 1957747793]
@@ -103,7 +103,7 @@ mod tests {
         ];
         for (seed, expected) in cases {
             let mut r = GlibcRand::seeded(seed);
-            let got: Vec<i32> = (0..expected.len()).map(|_| r.next()).collect();
+            let got: Vec<i32> = (0..expected.len()).map(|_| r.rand()).collect();
             assert_eq!(got, expected, "seed {seed}");
         }
     }
@@ -112,7 +112,7 @@ mod tests {
     fn seed_0_is_seed_1() {
         let (mut a, mut b) = (GlibcRand::seeded(0), GlibcRand::seeded(1));
         for _ in 0..100 {
-            assert_eq!(a.next(), b.next());
+            assert_eq!(a.rand(), b.rand());
         }
     }
 }
