@@ -25,7 +25,7 @@ use lang::bytecode::FuncIdx;
 use profiler::k_iteration::{KIterConfig, KIterState, KIteration, KPlacement};
 use profiler::{Block, Cfg, DepthFirst, Edge, Fallback, Loops, Path, PathEnds};
 use tier_support::{programs, record, Recorded};
-use vm::modes::kiter::runtime::{KiterRuntime, ENTRY_PROBE};
+use vm::modes::kiter::runtime::{KiterRuntime, OsrSwitch, ENTRY_PROBE};
 use vm::modes::trace::oracle::{Oracle, PathCounts};
 use vm::tier::cfg_build::FunctionCfg;
 
@@ -499,9 +499,79 @@ fn osr_points(fc: &FunctionCfg, blocks: &[Block]) -> Vec<usize> {
         .collect()
 }
 
+impl Reference<'_> {
+    /// The reference's `active` after edge `u -> v` taken with `active` (rules 1-4 of
+    /// [`Reference::run`] on the `active` component alone, which depends on nothing else).
+    fn next_active(&self, u: Block, v: Block, active: Option<Block>) -> Option<Block> {
+        let mut a = active;
+        if let Some(h) = a {
+            if self.loops.in_loop(h, u) && !self.loops.in_loop(h, v) {
+                a = None;
+            }
+        }
+        if a == Some(v) && self.loops.back.contains(&(u, v)) {
+            a
+        } else if self.ends_path(u, v) {
+            self.k_headers.contains(&v).then_some(v)
+        } else if self.k_headers.contains(&v) && !self.loops.in_loop(v, u) {
+            Some(v)
+        } else {
+            a
+        }
+    }
+
+    /// For every block, the values `active` takes there on the paths of the CFG from the entry
+    /// (a search over the pairs (block, active)).
+    fn active_at(&self) -> BTreeMap<Block, BTreeSet<Option<Block>>> {
+        let mut at: BTreeMap<Block, BTreeSet<Option<Block>>> = BTreeMap::new();
+        let mut work = vec![(self.cfg.entry(), None)];
+        at.entry(self.cfg.entry()).or_default().insert(None);
+        while let Some((u, a)) = work.pop() {
+            for &v in self.cfg.successors(u) {
+                let b = self.next_active(u, v, a);
+                if at.entry(v).or_default().insert(b) {
+                    work.push((v, b));
+                }
+            }
+        }
+        at
+    }
+}
+
+/// Where a frame switched at edge `u -> v` (step `p`) starts counting, by the definition in
+/// `docs/kiter-runtime.md` ("On-stack replacement"): whether a k-loop is active must be the
+/// same on every CFG path from the entry to that point. `Some(p - 1)` (the paths starting on
+/// the edge count too) when it is before the edge and the switch may run the edge's probe,
+/// else `Some(p)` when it is after the edge, else `None` (no switch at this edge).
+fn switch_from(
+    reference: &Reference,
+    active_at: &BTreeMap<Block, BTreeSet<Option<Block>>>,
+    (u, v): (Block, Block),
+    p: usize,
+    on_edge: bool,
+) -> Option<usize> {
+    let determined = |set: &BTreeSet<Option<Block>>| {
+        set.iter().all(|a| a.is_some()) || set.iter().all(|a| a.is_none())
+    };
+    let before = &active_at[&u];
+    let after: BTreeSet<Option<Block>> = before
+        .iter()
+        .map(|&a| reference.next_active(u, v, a))
+        .collect();
+    if on_edge && determined(before) {
+        Some(p - 1)
+    } else if determined(&after) {
+        Some(p)
+    } else {
+        None
+    }
+}
+
 #[test]
 fn frames_switched_mid_loop_count_exactly_the_paths_started_after_the_switch() {
     let mut switched = 0usize;
+    // Switches on the edge, after it, and refused (then retried at the next backward jump).
+    let mut how = [0usize; 3];
     for (name, rec) in recordings() {
         for ends in [PathEnds::Header, PathEnds::Backedge] {
             for k in 1..=4u32 {
@@ -512,6 +582,7 @@ fn frames_switched_mid_loop_count_exactly_the_paths_started_after_the_switch() {
                     let f = FuncIdx(i as u16);
                     let kf = rt.function(f).unwrap();
                     let reference = Reference::new(fc.cfg(), k as usize, ends, kf.fallbacks());
+                    let active_at = reference.active_at();
                     // At most 8 activations per function, each switched at up to 4 points
                     // spread over its run (the first backward jump, the last, two between).
                     let acts = sample
@@ -533,9 +604,6 @@ fn frames_switched_mid_loop_count_exactly_the_paths_started_after_the_switch() {
                         chosen.sort_unstable();
                         chosen.dedup();
                         for p in chosen {
-                            // Switched after the backward jump's edge (step p), or on it
-                            // (`on_osr_at` runs its probe: paths started by step p count).
-                            let edge = fc.cfg().find_edge(a[p - 1], a[p]).unwrap();
                             // The virtual entry's edge has no probe of its own (the entry
                             // probe runs it) and is no jump: no switch happens on it.
                             let virtual_entry = fc.has_virtual_entry() && p == 1;
@@ -544,27 +612,46 @@ fn frames_switched_mid_loop_count_exactly_the_paths_started_after_the_switch() {
                                     continue;
                                 }
                                 rt.on_entry(f);
-                                let from = match sites[i].get(&edge) {
-                                    Some(&k) if on_edge => {
-                                        rt.on_osr_at(f, k);
-                                        p - 1
+                                // Switch at step p, or, where the rule refuses, at the next
+                                // backward jumps, as the VM does.
+                                let tries = std::iter::once(p)
+                                    .chain(points.iter().copied().filter(|&q| q > p));
+                                let mut from = None;
+                                for q in tries {
+                                    let (u, v) = (a[q - 1], a[q]);
+                                    let edge = fc.cfg().find_edge(u, v).unwrap();
+                                    let want = switch_from(&reference, &active_at, (u, v), q, on_edge);
+                                    let got = if on_edge {
+                                        match rt.on_osr_at(f, edge) {
+                                            OsrSwitch::OnEdge => Some(q - 1),
+                                            OsrSwitch::AfterEdge => Some(q),
+                                            OsrSwitch::Refused => None,
+                                        }
+                                    } else {
+                                        rt.on_osr(f, edge).then_some(q)
+                                    };
+                                    assert_eq!(
+                                        got, want,
+                                        "{name}: {}, K = {k}, {ends}: switch at {u} -> {v}",
+                                        rec.program.functions[i].name
+                                    );
+                                    match got {
+                                        Some(x) if x < q => how[0] += 1,
+                                        Some(_) => how[1] += 1,
+                                        None => how[2] += 1,
                                     }
-                                    _ if on_edge => {
-                                        // An unlisted edge has a no-op probe: same as a
-                                        // switch after it.
-                                        rt.on_osr(f);
-                                        p - 1
+                                    if got.is_some() {
+                                        from = Some((q, got));
+                                        break;
                                     }
-                                    _ => {
-                                        rt.on_osr(f);
-                                        p
-                                    }
-                                };
-                                probe_steps(&mut rt, fc, &sites[i], f, a, p + 1);
+                                }
+                                if let Some((q, at)) = from {
+                                    probe_steps(&mut rt, fc, &sites[i], f, a, q + 1);
+                                    reference.run(a, done, at, &mut expected[i]);
+                                }
                                 if done {
                                     rt.on_return(f);
                                 }
-                                reference.run(a, done, Some(from), &mut expected[i]);
                                 switched += 1;
                             }
                         }
@@ -582,6 +669,8 @@ fn frames_switched_mid_loop_count_exactly_the_paths_started_after_the_switch() {
         }
     }
     assert!(switched > 2000, "only {switched} switches");
+    // Every rule is exercised (irreducible loops: `programs/goto_*.c`).
+    assert!(how.iter().all(|&n| n > 20), "on, after, refused: {how:?}");
 }
 
 /// A clone of a runtime in the middle of a run counts on its own accumulators, step tables and
