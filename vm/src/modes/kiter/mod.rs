@@ -13,7 +13,10 @@
 //! ([`KiterRuntime::on_entry_instrumented`]: new calls always run the instrumented code), so
 //! the instrumented code has no entry probe.
 //! A frame that switches mid-loop counts only the k-iteration paths that start after the
-//! switch ([`KiterRuntime::on_osr_at`]: the backward jump's own probe runs first).
+//! switch ([`KiterRuntime::on_osr_at`]: the backward jump's own probe runs first when the
+//! frame's k-loop state before it is determined); in an irreducible k-loop, where whether the
+//! loop is active depends on how it was entered, the runtime may refuse the switch and the
+//! frame stays at tier 0 until its next backward jump.
 
 pub mod runtime;
 pub mod static_counts;

@@ -69,27 +69,35 @@
 //!
 //! ## On-stack replacement
 //! A baseline frame that tiers up in a loop continues in instrumented code at the target of the
-//! backward jump (the bytecode edge itself ran no probe). Its accumulators would hold paths whose
-//! beginning the probes never saw. The BL design (`docs/design/tiering.md`, "OSR") drops the
-//! partial path at its first count and counts from the next path start on; with K accumulators
-//! the equivalent is: **count exactly the k-iteration paths that start after the switch**. The
-//! frame is *pending* with `known = 0` accumulators known. A path starts at an `End` action
-//! (outside probes, or `Exit { then: End }`): then the whole state is known (`c[0] := restart`,
-//! `itr := 0`, `active := enter`) and the frame is counting. A path also starts at a back edge of
-//! a k-loop (`Back`): `c[0] := restart` is known and the older accumulators are not, so the
+//! backward jump. Its accumulators would hold paths whose beginning the probes never saw. The
+//! BL design (`docs/design/tiering.md`, "OSR") drops the partial path at its first count and
+//! counts from the next path start on; with K accumulators the equivalent is: **count exactly
+//! the k-iteration paths that start after the switch**. For that the frame must know whether a
+//! k-loop is active; in an irreducible k-loop (a `goto` into the loop) that depends on how the
+//! loop was entered, which baseline code does not record. So at tier-up each function gets its
+//! *k-loop states* ([`KiterFunction::k_loop_states`]: whether a frame can be at a block with
+//! no k-loop active, with one active, on some CFG path from the entry), and
+//! [`KiterRuntime::on_osr_at`] at the backward jump `e`:
+//!
+//! 1. if the state before `e` is determined (one state), the frame becomes pending in it and
+//!    `e`'s probe runs (a path starting on `e` is counted, as the Ball-Larus sink's
+//!    `Osr { path: Some(..) }`);
+//! 2. else if the state after `e` is determined, the frame becomes pending in it after `e`;
+//! 3. else it refuses: the frame stays at baseline, and the VM tries again at its next backward
+//!    jump.
+//!
+//! A pending frame is *outside* (no k-loop active, `c[0]` unknown) or *inside* with `known = j`
+//! (a k-loop active, `itr >= j` unknown, the `j` youngest accumulators known). A path starts at
+//! an `End` action (or `Exit { then: End }`): then the whole state is known (`c[0] := restart`,
+//! `itr := 0`, `active := enter`) and the frame is counting. A path also starts at a back edge
+//! of a k-loop (`Back`): `c[0] := restart` is known and the older accumulators are not, so the
 //! frame shifts and sets `known += 1`; the known accumulators get the *compensated* increments
 //! (each started at a back edge, so it lies below `itr`), and when `known` reaches K every live
 //! accumulator is known, `itr` is `K - 1` and the frame is counting. Leaving the loop before
-//! that carries an unknown survivor (`c[itr]` is older than every known accumulator): `known :=
-//! 0`. Unknown accumulators are never counted, so with late tier-up every count is at most the
-//! reference semantics' (tested against the reference with the switch at every backward jump).
-//! When the backward jump is itself a listed CFG edge ([`KiterRuntime::on_osr_at`]), its probe
-//! runs in the pending frame, so a path starting on that edge (a back edge of a k-loop, a path
-//! end) is counted too, as the Ball-Larus sink's `Osr { path: Some(..) }` does.
-//! The probe of an edge is chosen by `active`; a pending frame does not know `active`, and uses
-//! the edge's only probe (in a reducible CFG, which the compiler always emits, each edge has
-//! exactly one: `inside` when its source is in a k-loop); an edge with both (an irreducible
-//! k-loop) does not resynchronise a pending frame unless both probes end the path alike.
+//! that carries an unknown survivor (`c[itr]` is older than every known accumulator): the frame
+//! is pending outside. Unknown accumulators are never counted, so with late tier-up every count
+//! is at most the reference semantics' (tested against the reference semantics, with the rule's
+//! decision computed from it, at every backward jump).
 //!
 //! ## Tables and profiles
 //! Each function counts into a [`PathCounters`] (dense up to `profiler::counters::DENSE_LIMIT`
