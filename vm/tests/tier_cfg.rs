@@ -283,7 +283,13 @@ fn every_function_of_the_programs_has_a_well_formed_cfg() {
     assert!(functions > 100, "{functions}");
     assert!(headers > 50, "{headers}");
     // The goto programs have loops with two entries (`programs/goto_*.c`).
-    for f in ["two_entries", "two_way_entry", "ping_pong", "machine", "walk"] {
+    for f in [
+        "two_entries",
+        "two_way_entry",
+        "ping_pong",
+        "machine",
+        "walk",
+    ] {
         assert!(irreducible.iter().any(|g| g == f), "{f}: {irreducible:?}");
     }
 }
