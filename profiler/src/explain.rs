@@ -115,6 +115,10 @@ pub struct LoopRow {
     pub back_edges: Vec<u32>,
     /// Its nesting depth (1: outermost).
     pub depth: u32,
+    /// Its blocks that control reaches from the entry without passing its header (the header
+    /// does not dominate them): empty in a reducible CFG; in an irreducible one (a `goto` into
+    /// the loop), the loop's other way in.
+    pub entered_elsewhere: Vec<u32>,
 }
 
 /// A path and its id.
@@ -267,6 +271,7 @@ pub fn explain(
             }),
         })
         .collect();
+    let doms = crate::dominators::Dominators::compute(cfg, &dfs);
     let loop_rows = loops
         .ids()
         .map(|l| {
@@ -276,6 +281,12 @@ pub fn explain(
                 blocks: data.blocks.iter().map(|&b| id(b)).collect(),
                 back_edges: data.back_edges.iter().map(|e| e.index() as u32).collect(),
                 depth: data.depth,
+                entered_elsewhere: data
+                    .blocks
+                    .iter()
+                    .filter(|&&b| !doms.dominates(data.header, b))
+                    .map(|&b| id(b))
+                    .collect(),
             }
         })
         .collect();

@@ -16,218 +16,20 @@
 //! activations counts the same paths, and the correspondence with the k-BLPP paper's k-IPF
 //! documented in `docs/kiter-runtime.md` holds.
 
+mod kiter_support;
 mod tier_support;
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::sync::OnceLock;
 
+use kiter_support::{switch_from, Reference};
 use lang::bytecode::FuncIdx;
 use profiler::k_iteration::{KIterConfig, KIterState, KIteration, KPlacement};
 use profiler::{Block, Cfg, DepthFirst, Edge, Fallback, Loops, Path, PathEnds};
 use tier_support::{programs, record, Recorded};
-use vm::modes::kiter::runtime::{KiterRuntime, ENTRY_PROBE};
+use vm::modes::kiter::runtime::{KiterRuntime, OsrSwitch, ENTRY_PROBE};
 use vm::modes::trace::oracle::{Oracle, PathCounts};
 use vm::tier::cfg_build::FunctionCfg;
-
-// ---------------------------------------------------------------------------------------------
-// The reference semantics, from the design note.
-
-/// Loops by the design note's definitions, computed naively: back edges by a recursive
-/// depth-first search from the entry (successors in order; `u -> v` is a back edge when `v` is
-/// on the stack), natural loops by a backward search from the tails stopping at the header.
-struct Loopy {
-    back: BTreeSet<(Block, Block)>,
-    /// Natural loop of each header.
-    natural: BTreeMap<Block, BTreeSet<Block>>,
-}
-
-impl Loopy {
-    fn new(cfg: &Cfg) -> Self {
-        fn dfs(
-            cfg: &Cfg,
-            u: Block,
-            seen: &mut BTreeSet<Block>,
-            stack: &mut BTreeSet<Block>,
-            back: &mut BTreeSet<(Block, Block)>,
-        ) {
-            seen.insert(u);
-            stack.insert(u);
-            for &v in cfg.successors(u) {
-                if !seen.contains(&v) {
-                    dfs(cfg, v, seen, stack, back);
-                } else if stack.contains(&v) {
-                    back.insert((u, v));
-                }
-            }
-            stack.remove(&u);
-        }
-        let mut back = BTreeSet::new();
-        dfs(
-            cfg,
-            cfg.entry(),
-            &mut BTreeSet::new(),
-            &mut BTreeSet::new(),
-            &mut back,
-        );
-        let preds = |x: Block| -> Vec<Block> {
-            cfg.blocks()
-                .filter(|&p| cfg.successors(p).contains(&x))
-                .collect()
-        };
-        let mut natural: BTreeMap<Block, BTreeSet<Block>> = BTreeMap::new();
-        for &(t, h) in &back {
-            let set = natural.entry(h).or_insert_with(|| BTreeSet::from([h]));
-            let mut work = vec![t];
-            while let Some(x) = work.pop() {
-                if set.insert(x) {
-                    work.extend(preds(x));
-                }
-            }
-        }
-        Loopy { back, natural }
-    }
-
-    fn is_header(&self, b: Block) -> bool {
-        self.natural.contains_key(&b)
-    }
-
-    fn in_loop(&self, h: Block, x: Block) -> bool {
-        self.natural.get(&h).is_some_and(|l| l.contains(&x))
-    }
-
-    /// Headers of innermost loops: loops containing no other loop's header.
-    fn innermost(&self) -> BTreeSet<Block> {
-        self.natural
-            .iter()
-            .filter(|(&h, l)| l.iter().all(|&x| x == h || !self.is_header(x)))
-            .map(|(&h, _)| h)
-            .collect()
-    }
-}
-
-/// A partial path and the index of the step that started it (0: the entry).
-type Partial = (Vec<Block>, usize);
-
-/// The reference machine for one function.
-struct Reference<'a> {
-    cfg: &'a Cfg,
-    loops: Loopy,
-    k: usize,
-    ends: PathEnds,
-    k_headers: BTreeSet<Block>,
-    cuts: BTreeSet<Block>,
-}
-
-impl<'a> Reference<'a> {
-    /// The machine for `cfg`, with the fallbacks the numbering took (demoted loops are not
-    /// k-loops; extra cut blocks end paths like headers).
-    fn new(cfg: &'a Cfg, k: usize, ends: PathEnds, fallbacks: &[Fallback]) -> Self {
-        let loops = Loopy::new(cfg);
-        let mut k_headers = loops.innermost();
-        let mut cuts = BTreeSet::new();
-        for f in fallbacks {
-            match f {
-                Fallback::LoopToAcyclic { header, .. } => {
-                    k_headers.remove(header);
-                }
-                Fallback::ExtraCuts { blocks, .. } => cuts.extend(blocks.iter().copied()),
-            }
-        }
-        Reference {
-            cfg,
-            loops,
-            k,
-            ends,
-            k_headers,
-            cuts,
-        }
-    }
-
-    fn ends_path(&self, u: Block, v: Block) -> bool {
-        self.cuts.contains(&v)
-            || match self.ends {
-                PathEnds::Header => self.loops.is_header(v),
-                PathEnds::Backedge => self.loops.back.contains(&(u, v)),
-            }
-    }
-
-    /// Runs the design note's steps 1-4 along `blocks` (an activation from its entry; it
-    /// reached the exit if `finished`), counting into `into` every path that started at a step
-    /// after `osr` (`None`: every path).
-    fn run(
-        &self,
-        blocks: &[Block],
-        finished: bool,
-        osr: Option<usize>,
-        into: &mut BTreeMap<Path, u64>,
-    ) {
-        assert_eq!(blocks[0], self.cfg.entry());
-        let mut count = |p: &Partial, end: Option<Block>| {
-            if osr.is_none_or(|o| p.1 > o) {
-                let path = Path {
-                    nodes: p.0.clone(),
-                    end,
-                };
-                *into.entry(path).or_insert(0) += 1;
-            }
-        };
-        // The live counters c[0..=itr].
-        let mut c: Vec<Partial> = vec![(vec![blocks[0]], 0)];
-        let mut itr = 0usize;
-        let mut active: Option<Block> = None;
-        for (i, w) in blocks.windows(2).enumerate() {
-            let (u, v) = (w[0], w[1]);
-            let step = i + 1;
-            assert!(self.cfg.find_edge(u, v).is_some());
-            // 1. Leaving the active k-loop.
-            if let Some(h) = active {
-                if self.loops.in_loop(h, u) && !self.loops.in_loop(h, v) {
-                    c = vec![c[itr].clone()];
-                    itr = 0;
-                    active = None;
-                }
-            }
-            if active == Some(v) && self.loops.back.contains(&(u, v)) {
-                // 2. A back edge of the active k-loop.
-                if itr == self.k - 1 {
-                    count(&c[itr], Some(v));
-                }
-                let mut shifted: Vec<Partial> = vec![(vec![v], step)];
-                for p in c.iter().take(self.k - 1) {
-                    let mut p = p.clone();
-                    p.0.push(v);
-                    shifted.push(p);
-                }
-                itr = (itr + 1).min(self.k - 1);
-                shifted.truncate(itr + 1);
-                c = shifted;
-            } else if self.ends_path(u, v) {
-                // 3. A path end.
-                count(&c[0], Some(v));
-                c = vec![(vec![v], step)];
-                itr = 0;
-                active = None;
-                if self.k_headers.contains(&v) {
-                    active = Some(v);
-                }
-            } else {
-                // 4. Any other edge.
-                for p in &mut c {
-                    p.0.push(v);
-                }
-                if self.k_headers.contains(&v) && !self.loops.in_loop(v, u) {
-                    active = Some(v);
-                    itr = 0;
-                    c.truncate(1);
-                }
-            }
-        }
-        if finished {
-            assert_eq!(*blocks.last().unwrap(), self.cfg.exit());
-            count(&c[0], None);
-        }
-    }
-}
 
 // ---------------------------------------------------------------------------------------------
 // Driving the runtime.
@@ -502,6 +304,8 @@ fn osr_points(fc: &FunctionCfg, blocks: &[Block]) -> Vec<usize> {
 #[test]
 fn frames_switched_mid_loop_count_exactly_the_paths_started_after_the_switch() {
     let mut switched = 0usize;
+    // Switches on the edge, after it, and refused (then retried at the next backward jump).
+    let mut how = [0usize; 3];
     for (name, rec) in recordings() {
         for ends in [PathEnds::Header, PathEnds::Backedge] {
             for k in 1..=4u32 {
@@ -512,6 +316,7 @@ fn frames_switched_mid_loop_count_exactly_the_paths_started_after_the_switch() {
                     let f = FuncIdx(i as u16);
                     let kf = rt.function(f).unwrap();
                     let reference = Reference::new(fc.cfg(), k as usize, ends, kf.fallbacks());
+                    let active_at = reference.active_at();
                     // At most 8 activations per function, each switched at up to 4 points
                     // spread over its run (the first backward jump, the last, two between).
                     let acts = sample
@@ -533,9 +338,6 @@ fn frames_switched_mid_loop_count_exactly_the_paths_started_after_the_switch() {
                         chosen.sort_unstable();
                         chosen.dedup();
                         for p in chosen {
-                            // Switched after the backward jump's edge (step p), or on it
-                            // (`on_osr_at` runs its probe: paths started by step p count).
-                            let edge = fc.cfg().find_edge(a[p - 1], a[p]).unwrap();
                             // The virtual entry's edge has no probe of its own (the entry
                             // probe runs it) and is no jump: no switch happens on it.
                             let virtual_entry = fc.has_virtual_entry() && p == 1;
@@ -544,27 +346,47 @@ fn frames_switched_mid_loop_count_exactly_the_paths_started_after_the_switch() {
                                     continue;
                                 }
                                 rt.on_entry(f);
-                                let from = match sites[i].get(&edge) {
-                                    Some(&k) if on_edge => {
-                                        rt.on_osr_at(f, k);
-                                        p - 1
+                                // Switch at step p, or, where the rule refuses, at the next
+                                // backward jumps, as the VM does.
+                                let tries = std::iter::once(p)
+                                    .chain(points.iter().copied().filter(|&q| q > p));
+                                let mut from = None;
+                                for q in tries {
+                                    let (u, v) = (a[q - 1], a[q]);
+                                    let edge = fc.cfg().find_edge(u, v).unwrap();
+                                    let want =
+                                        switch_from(&reference, &active_at, (u, v), q, on_edge);
+                                    let got = if on_edge {
+                                        match rt.on_osr_at(f, edge) {
+                                            OsrSwitch::OnEdge => Some(q - 1),
+                                            OsrSwitch::AfterEdge => Some(q),
+                                            OsrSwitch::Refused => None,
+                                        }
+                                    } else {
+                                        rt.on_osr(f, edge).then_some(q)
+                                    };
+                                    assert_eq!(
+                                        got, want,
+                                        "{name}: {}, K = {k}, {ends}: switch at {u} -> {v}",
+                                        rec.program.functions[i].name
+                                    );
+                                    match got {
+                                        Some(x) if x < q => how[0] += 1,
+                                        Some(_) => how[1] += 1,
+                                        None => how[2] += 1,
                                     }
-                                    _ if on_edge => {
-                                        // An unlisted edge has a no-op probe: same as a
-                                        // switch after it.
-                                        rt.on_osr(f);
-                                        p - 1
+                                    if got.is_some() {
+                                        from = Some((q, got));
+                                        break;
                                     }
-                                    _ => {
-                                        rt.on_osr(f);
-                                        p
-                                    }
-                                };
-                                probe_steps(&mut rt, fc, &sites[i], f, a, p + 1);
+                                }
+                                if let Some((q, at)) = from {
+                                    probe_steps(&mut rt, fc, &sites[i], f, a, q + 1);
+                                    reference.run(a, done, at, &mut expected[i]);
+                                }
                                 if done {
                                     rt.on_return(f);
                                 }
-                                reference.run(a, done, Some(from), &mut expected[i]);
                                 switched += 1;
                             }
                         }
@@ -582,6 +404,8 @@ fn frames_switched_mid_loop_count_exactly_the_paths_started_after_the_switch() {
         }
     }
     assert!(switched > 2000, "only {switched} switches");
+    // Every rule is exercised (irreducible loops: `programs/goto_*.c`).
+    assert!(how.iter().all(|&n| n > 20), "on, after, refused: {how:?}");
 }
 
 /// A clone of a runtime in the middle of a run counts on its own accumulators, step tables and
@@ -709,13 +533,16 @@ fn concat(g: &[Path]) -> Path {
 }
 
 /// How many cases of each kind [`check_kbl`] checked: paths outside runs, K-windows, short
-/// runs, K-grams checked the other way round.
+/// runs, K-grams checked the other way round, and runs of irreducible loops entered elsewhere
+/// than at their header (a short run entered by a back edge, a K-gram of back edges that is no
+/// window).
 #[derive(Default, Debug)]
 struct KblCases {
     single: usize,
     windows: usize,
     short_runs: usize,
     k_grams: usize,
+    side_entries: usize,
 }
 
 /// Checks the documented kiter:K / k-IPF correspondence for one function.
@@ -770,17 +597,20 @@ fn check_kbl(
                     assert_eq!(ipf.get(&g), Some(&n), "{what}: window {p:?}");
                     seen.windows += 1;
                 } else {
-                    // A whole run shorter than K: the (r+1)-grams that enter the run.
-                    let entering: u64 = ipf
-                        .iter()
-                        .filter(|(x, _)| {
-                            x.len() == g.len() + 1
-                                && x[1..] == g[..]
-                                && x[0].end == Some(h)
-                                && !back(&x[0], h)
-                        })
-                        .map(|(_, &c)| c)
-                        .sum();
+                    // A whole run shorter than K: the (r+1)-grams that enter the run, i.e.
+                    // whose first BL path ends at the header and is not an iteration (does not
+                    // start there). In an irreducible loop it may end by the back edge: the
+                    // loop was entered elsewhere than at its header, hence not active.
+                    let entering = ipf.iter().filter(|(x, _)| {
+                        x.len() == g.len() + 1
+                            && x[1..] == g[..]
+                            && x[0].end == Some(h)
+                            && x[0].nodes[0] != h
+                    });
+                    if entering.clone().any(|(x, _)| back(&x[0], h)) {
+                        seen.side_entries += 1;
+                    }
+                    let entering: u64 = entering.map(|(_, &c)| c).sum();
                     assert_eq!(entering, n, "{what}: short run {p:?}");
                     assert!(ipf.get(&g).is_some_and(|&c| c >= n));
                     seen.short_runs += 1;
@@ -795,8 +625,10 @@ fn check_kbl(
     }
     // Conversely, every K-gram that is a window of K iterations of one k-loop is a k-iteration
     // path with the same count. `header`: the first BL path starts at the header and the first
-    // K - 1 end at its back edge. `backedge`: all K end at its back edge and the first starts at
-    // the header or anywhere but another k-loop's header.
+    // K - 1 end at its back edge. `backedge`: all K end at its back edge, and the first starts
+    // at the header, or starts anywhere but another k-loop's header and enters the loop at its
+    // header from outside the loop (else the loop is not active at its back edge: an
+    // irreducible loop entered elsewhere, whose first back edge starts the run).
     for (g, &n) in ipf.iter().filter(|(g, _)| g.len() == k) {
         let window = match ends {
             PathEnds::Header => {
@@ -805,10 +637,15 @@ fn check_kbl(
             }
             PathEnds::Backedge => {
                 let Some(h) = g[k - 1].end else { continue };
-                let first = g[0].nodes[0];
-                kh.contains(&h)
-                    && g.iter().all(|p| back(p, h))
-                    && (first == h || !kh.contains(&first))
+                let first = &g[0].nodes;
+                let enters = first
+                    .windows(2)
+                    .any(|w| w[1] == h && !reference.loops.in_loop(h, w[0]));
+                let candidate = kh.contains(&h) && g.iter().all(|p| back(p, h));
+                if candidate && first[0] != h && !kh.contains(&first[0]) && !enters {
+                    seen.side_entries += 1;
+                }
+                candidate && (first[0] == h || (!kh.contains(&first[0]) && enters))
             }
         };
         if window {
@@ -851,6 +688,10 @@ fn kiter_and_kbl_correspond_as_documented() {
     );
     assert!(
         header.k_grams > 100 && backedge.k_grams > 100,
+        "{header:?} {backedge:?}"
+    );
+    assert!(
+        header.side_entries > 5 && backedge.side_entries > 5,
         "{header:?} {backedge:?}"
     );
 }

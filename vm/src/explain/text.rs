@@ -115,6 +115,16 @@ fn function(out: &mut String, x: &Explained, f: &FunctionExplained) {
             l.depth,
             blocks.join(" ")
         );
+        if !l.entered_elsewhere.is_empty() {
+            let other: Vec<&str> = l.entered_elsewhere.iter().map(|&b| name(f, b)).collect();
+            let _ = writeln!(
+                out,
+                "    irreducible: {} reached from the entry without passing {} (a second way \
+                 into the loop)",
+                other.join(" "),
+                name(f, l.header)
+            );
+        }
     }
 
     let _ = writeln!(

@@ -32,9 +32,12 @@
 //! ## Loop headers and yield points
 //! The compiler puts loop tests at the bottom, so the backward pc jump of a loop is not always
 //! the profiler's back edge. The profiler's headers are the targets of depth-first back edges
-//! (visiting successors in the order above). For the structured code the compiler emits (the
-//! graphs are reducible) a loop's header is its *entry block*: the first block of the loop
-//! that control reaches from outside, whatever the DFS order. Hence two shapes:
+//! (visiting successors in the order above). For structured code (loop statements, `break`,
+//! `continue`, and `goto`s that do not jump into a loop) the graphs are reducible and a loop's
+//! header is its *entry block*: the first block of the loop that control reaches from outside,
+//! whatever the DFS order. A `goto` into a loop gives the loop a second entry, and the graph
+//! is irreducible: the header is then whichever entry the depth-first search reaches first
+//! (`docs/language.md`, "Loops and goto"). For the reducible shapes, two cases:
 //!
 //! ```text
 //!   while (c) body;                          do body; while (c);  /  for with a guard

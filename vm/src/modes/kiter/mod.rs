@@ -13,16 +13,18 @@
 //! ([`KiterRuntime::on_entry_instrumented`]: new calls always run the instrumented code), so
 //! the instrumented code has no entry probe.
 //! A frame that switches mid-loop counts only the k-iteration paths that start after the
-//! switch ([`KiterRuntime::on_osr_at`]: the backward jump's own probe runs first).
+//! switch ([`KiterRuntime::on_osr_at`]: the backward jump's own probe runs first when the
+//! frame's k-loop state before it is determined); in an irreducible k-loop, where whether the
+//! loop is active depends on how it was entered, the runtime may refuse the switch and the
+//! frame stays at tier 0 until its next backward jump.
 
 pub mod runtime;
 pub mod static_counts;
 
-use hashbrown::HashMap;
 use lang::bytecode::{FuncIdx, Instr, Pc, ProbeIdx, Program};
 use profiler::index::IndexVec;
 use profiler::k_iteration::KPlacement;
-use profiler::{Block, Edge, PathEnds};
+use profiler::{Block, PathEnds};
 
 use super::{Finished, Profiler, WatchEvent};
 use crate::branch_counts::BranchCounts;
@@ -33,14 +35,12 @@ use crate::tier::codegen::{instrument, ProbeCode};
 use crate::tier::tiering::{TierUpStats, Tiering};
 use crate::version::Version;
 use crate::ProfileSettings;
-use runtime::KiterRuntime;
+use runtime::{KiterRuntime, OsrSwitch};
 
 /// A function with instrumented code.
 struct Tiered {
     fc: FunctionCfg,
     block_start: IndexVec<Block, Option<Pc>>,
-    /// The probe index of every probed edge.
-    site: HashMap<Edge, u16>,
     version_index: u32,
     tiered_up_at: u64,
 }
@@ -106,7 +106,6 @@ impl<'p> KiterProbes<'p> {
         let tiered = Tiered {
             fc,
             block_start: inst.block_start,
-            site: sites.into_iter().collect(),
             version_index: t.next_version_index(),
             tiered_up_at: t.tier0.heat[f.index()],
         };
@@ -144,11 +143,12 @@ impl<'p> KiterProbes<'p> {
             pc: t.block_start[to]?,
             path: None,
         };
-        match t.site.get(&e) {
-            Some(&k) => self.runtime.on_osr_at(func, k),
-            None => self.runtime.on_osr(func),
+        // Refused where the frame's k-loop state is not determined (an irreducible k-loop):
+        // the frame stays at tier 0 and tries again at its next backward jump.
+        match self.runtime.on_osr_at(func, e) {
+            OsrSwitch::OnEdge | OsrSwitch::AfterEdge => Some(osr),
+            OsrSwitch::Refused => None,
         }
-        Some(osr)
     }
 
     /// When `f` tiered up, if it did.

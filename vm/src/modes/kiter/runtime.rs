@@ -69,27 +69,35 @@
 //!
 //! ## On-stack replacement
 //! A baseline frame that tiers up in a loop continues in instrumented code at the target of the
-//! backward jump (the bytecode edge itself ran no probe). Its accumulators would hold paths whose
-//! beginning the probes never saw. The BL design (`docs/design/tiering.md`, "OSR") drops the
-//! partial path at its first count and counts from the next path start on; with K accumulators
-//! the equivalent is: **count exactly the k-iteration paths that start after the switch**. The
-//! frame is *pending* with `known = 0` accumulators known. A path starts at an `End` action
-//! (outside probes, or `Exit { then: End }`): then the whole state is known (`c[0] := restart`,
-//! `itr := 0`, `active := enter`) and the frame is counting. A path also starts at a back edge of
-//! a k-loop (`Back`): `c[0] := restart` is known and the older accumulators are not, so the
+//! backward jump. Its accumulators would hold paths whose beginning the probes never saw. The
+//! BL design (`docs/design/tiering.md`, "OSR") drops the partial path at its first count and
+//! counts from the next path start on; with K accumulators the equivalent is: **count exactly
+//! the k-iteration paths that start after the switch**. For that the frame must know whether a
+//! k-loop is active; in an irreducible k-loop (a `goto` into the loop) that depends on how the
+//! loop was entered, which baseline code does not record. So at tier-up each function gets its
+//! *k-loop states* ([`KiterFunction::k_loop_states`]: whether a frame can be at a block with
+//! no k-loop active, with one active, on some CFG path from the entry), and
+//! [`KiterRuntime::on_osr_at`] at the backward jump `e`:
+//!
+//! 1. if the state before `e` is determined (one state), the frame becomes pending in it and
+//!    `e`'s probe runs (a path starting on `e` is counted, as the Ball-Larus sink's
+//!    `Osr { path: Some(..) }`);
+//! 2. else if the state after `e` is determined, the frame becomes pending in it after `e`;
+//! 3. else it refuses: the frame stays at baseline, and the VM tries again at its next backward
+//!    jump.
+//!
+//! A pending frame is *outside* (no k-loop active, `c[0]` unknown) or *inside* with `known = j`
+//! (a k-loop active, `itr >= j` unknown, the `j` youngest accumulators known). A path starts at
+//! an `End` action (or `Exit { then: End }`): then the whole state is known (`c[0] := restart`,
+//! `itr := 0`, `active := enter`) and the frame is counting. A path also starts at a back edge
+//! of a k-loop (`Back`): `c[0] := restart` is known and the older accumulators are not, so the
 //! frame shifts and sets `known += 1`; the known accumulators get the *compensated* increments
 //! (each started at a back edge, so it lies below `itr`), and when `known` reaches K every live
 //! accumulator is known, `itr` is `K - 1` and the frame is counting. Leaving the loop before
-//! that carries an unknown survivor (`c[itr]` is older than every known accumulator): `known :=
-//! 0`. Unknown accumulators are never counted, so with late tier-up every count is at most the
-//! reference semantics' (tested against the reference with the switch at every backward jump).
-//! When the backward jump is itself a listed CFG edge ([`KiterRuntime::on_osr_at`]), its probe
-//! runs in the pending frame, so a path starting on that edge (a back edge of a k-loop, a path
-//! end) is counted too, as the Ball-Larus sink's `Osr { path: Some(..) }` does.
-//! The probe of an edge is chosen by `active`; a pending frame does not know `active`, and uses
-//! the edge's only probe (in a reducible CFG, which the compiler always emits, each edge has
-//! exactly one: `inside` when its source is in a k-loop); an edge with both (an irreducible
-//! k-loop) does not resynchronise a pending frame unless both probes end the path alike.
+//! that carries an unknown survivor (`c[itr]` is older than every known accumulator): the frame
+//! is pending outside. Unknown accumulators are never counted, so with late tier-up every count
+//! is at most the reference semantics' (tested against the reference semantics, with the rule's
+//! decision computed from it, at every backward jump).
 //!
 //! ## Tables and profiles
 //! Each function counts into a [`PathCounters`] (dense up to `profiler::counters::DENSE_LIMIT`
@@ -105,13 +113,37 @@ use profiler::counters::PathCounters;
 use profiler::k_iteration::{
     Action, AfterExit, KIterConfig, KIterError, KIterPlan, KIteration, KPlacement, Probe,
 };
-use profiler::{DepthFirst, Edge, EdgeProfile, Fallback, Loops, PathEnds};
+use profiler::{Block, DepthFirst, Edge, EdgeProfile, Fallback, Loops, PathEnds};
 
 use crate::profile::FunctionProfile;
 use crate::tier::cfg_build::{CfgBuildError, FunctionCfg};
 
 /// The probe index of the entry probe, the first instruction of every instrumented version.
 pub const ENTRY_PROBE: u16 = 0;
+
+/// What [`KiterRuntime::on_osr_at`] did.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum OsrSwitch {
+    /// The frame switched on the edge: its probe ran in the pending frame.
+    OnEdge,
+    /// The frame switched after the edge (the k-loop state before it is not determined).
+    AfterEdge,
+    /// The frame did not switch: the k-loop state is determined neither before nor after the
+    /// edge (or no frame of a tiered-up function runs); it stays at baseline.
+    Refused,
+}
+
+/// A bit of [`KiterFunction::k_loop_states`]: the block can be reached with no k-loop active.
+const MAY_BE_OUTSIDE: u8 = 1;
+/// A bit of [`KiterFunction::k_loop_states`]: the block can be reached with a k-loop active.
+const MAY_BE_INSIDE: u8 = 2;
+
+/// [`Frame::known`] of a pending frame with no k-loop active (its only live accumulator,
+/// `c[0]`, began before the switch).
+const PENDING_OUTSIDE: u32 = u32::MAX;
+/// [`Frame::known`] of a pending frame that lost track of whether a k-loop is active (only
+/// with a plan that says a state cannot occur where it does: a plan for another CFG).
+const PENDING_LOST: u32 = u32::MAX - 1;
 
 /// Why a function cannot be k-iteration profiled, or a profile cannot be built.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -317,6 +349,11 @@ pub struct KiterFunction {
     /// `ops[k]` for probe index `k`; `ops[ENTRY_PROBE]` holds the virtual entry edge's probes.
     ops: Vec<Op>,
     sites: Vec<(Edge, u16)>,
+    /// The probe index of each CFG edge, by edge index (`None`: not listed).
+    probe_of: Vec<Option<u16>>,
+    /// Per block, by block index: the k-loop states a frame can be in there
+    /// ([`MAY_BE_OUTSIDE`], [`MAY_BE_INSIDE`]), on some path from the entry.
+    states: Vec<u8>,
     counters: PathCounters,
 }
 
@@ -345,6 +382,79 @@ impl KiterFunction {
     pub fn fallbacks(&self) -> &[Fallback] {
         &self.plan.fallbacks
     }
+
+    /// Whether a frame can be at block `b` with no k-loop active, and with one active, on
+    /// some path of the CFG from the entry (the plan's states, propagated along every edge:
+    /// an over-approximation of what runs can do). Both only in an irreducible k-loop (a
+    /// block reached both after its header and from a second entry) or after an extra cut
+    /// inside a k-loop; `(false, false)` for a block the plan never reaches.
+    pub fn k_loop_states(&self, b: Block) -> (bool, bool) {
+        let s = self.states.get(b.index()).copied().unwrap_or(0);
+        (s & MAY_BE_OUTSIDE != 0, s & MAY_BE_INSIDE != 0)
+    }
+}
+
+/// Whether a k-loop is active after a probe with action `action` taken with it active or not.
+fn active_after(action: Action, active: bool) -> bool {
+    match action {
+        Action::Add => active,
+        Action::Enter | Action::Back { .. } => true,
+        Action::End { enter, .. } => enter,
+        Action::Exit { then } => match then {
+            AfterExit::Continue => false,
+            AfterExit::Enter => true,
+            AfterExit::End { enter, .. } => enter,
+        },
+    }
+}
+
+/// The k-loop states after edge `e` taken in states `from` (bits [`MAY_BE_OUTSIDE`],
+/// [`MAY_BE_INSIDE`]): each state takes its own probe; a state without one (the plan says it
+/// cannot occur there) leads nowhere.
+fn states_after(plan: &KIterPlan, e: Edge, from: u8) -> u8 {
+    let Some(p) = plan.edges.get(e) else {
+        return 0;
+    };
+    let bit = |active| {
+        if active {
+            MAY_BE_INSIDE
+        } else {
+            MAY_BE_OUTSIDE
+        }
+    };
+    let mut to = 0;
+    if from & MAY_BE_OUTSIDE != 0 {
+        if let Some(probe) = p.outside {
+            to |= bit(active_after(probe.action, false));
+        }
+    }
+    if from & MAY_BE_INSIDE != 0 {
+        if let Some(probe) = p.inside {
+            to |= bit(active_after(probe.action, true));
+        }
+    }
+    to
+}
+
+/// [`KiterFunction::k_loop_states`] of every block: the entry with no k-loop active (as the
+/// entry probe leaves a frame), then the states after each edge, to a fixpoint (each block
+/// gains at most two states: O(V + E)).
+fn k_loop_states(cfg: &profiler::Cfg, plan: &KIterPlan) -> Vec<u8> {
+    let mut states = vec![0u8; cfg.num_blocks()];
+    states[cfg.entry().index()] = MAY_BE_OUTSIDE;
+    let mut work = vec![cfg.entry()];
+    while let Some(b) = work.pop() {
+        let from = states[b.index()];
+        for e in cfg.succ_edges(b) {
+            let t = cfg.target(e);
+            let to = states_after(plan, e, from);
+            if to & !states[t.index()] != 0 {
+                states[t.index()] |= to;
+                work.push(t);
+            }
+        }
+    }
+    states
 }
 
 /// An activation: its function, its state, where its accumulators and its steps are.
@@ -352,7 +462,9 @@ impl KiterFunction {
 struct Frame {
     func: FuncIdx,
     state: State,
-    /// Pending only: how many of the youngest accumulators hold paths begun after the switch.
+    /// Pending only: [`PENDING_OUTSIDE`] (no k-loop active), or `j < K`: a k-loop is active
+    /// and the `j` youngest accumulators hold paths begun after the switch, or
+    /// [`PENDING_LOST`].
     known: u32,
     /// Its accumulators are `slots[base .. base + K]`.
     base: usize,
@@ -592,7 +704,11 @@ impl KiterRuntime {
             Mode::Counting if d.active => format!("in its k-loop, iteration {}", d.itr),
             Mode::Counting => "counting".to_string(),
             Mode::Baseline => "at tier 0".to_string(),
-            Mode::Pending => format!("pending, {} accumulators known", d.known),
+            Mode::Pending => match d.known {
+                PENDING_OUTSIDE => "pending, outside k-loops".to_string(),
+                PENDING_LOST => "pending, k-loop state unknown".to_string(),
+                j => format!("pending in its k-loop, {j} accumulators known"),
+            },
             Mode::Done => "done".to_string(),
         };
         let c: Vec<String> = self.slots[fr.base..fr.base + self.k as usize]
@@ -672,11 +788,18 @@ impl KiterRuntime {
             self.tables.resize(func.index() + 1, NO_TABLE);
             self.starts.resize(func.index() + 1, Start::Baseline);
         }
+        let mut probe_of = vec![None; cfg.num_edges()];
+        for &(e, k) in &sites {
+            probe_of[e.index()] = Some(k);
+        }
+        let states = k_loop_states(cfg, &plan);
         self.funcs[func.index()] = Some(Box::new(KiterFunction {
             fc: fc.clone(),
             plan,
             ops,
             sites: sites.clone(),
+            probe_of,
+            states,
             counters,
         }));
         self.tables[func.index()] = table;
@@ -876,33 +999,74 @@ impl KiterRuntime {
     }
 
     /// The activation on top (of `func`) switched from baseline code to `func`'s instrumented
-    /// version in the middle of its run (on-stack replacement): it counts the paths that start
-    /// from now on (see the [module documentation](self)).
-    pub fn on_osr(&mut self, func: FuncIdx) {
-        if self.depth == 0 {
-            return;
-        }
-        debug_assert_eq!(self.top.func, func);
-        if self.funcs.get(func.index()).is_some_and(|f| f.is_some()) {
-            self.top.state = self.k + 2;
-            self.top.known = 0;
-            self.top.table = self.tables[func.index()];
-            self.sync();
+    /// version in the middle of its run (on-stack replacement), *after* taking CFG edge `edge`
+    /// (its probe does not run): it counts the paths that start from now on (see the [module
+    /// documentation](self)). The frame must know whether a k-loop is active after `edge`;
+    /// when the function's k-loop state after `edge` is not the same on every path from its
+    /// entry (an irreducible k-loop: [`KiterFunction::k_loop_states`]) the switch is refused
+    /// and the frame stays at baseline (returns false; the VM keeps it at tier 0 and tries
+    /// again at its next backward jump). Also false, doing nothing, when no activation runs,
+    /// `func` did not tier up or `edge` is not its CFG's.
+    pub fn on_osr(&mut self, func: FuncIdx, edge: Edge) -> bool {
+        let Some(f) = self.osr_function(func) else {
+            return false;
+        };
+        let Some(&from) = f.states.get(f.fc.cfg().source(edge).index()) else {
+            return false;
+        };
+        let after = states_after(&f.plan, edge, from);
+        self.pend(func, after)
+    }
+
+    /// On-stack replacement *on* CFG edge `edge`, the backward jump that triggered it (a
+    /// `do`-`while` or rotated `for` back edge, any edge whose probe ends a path): when the
+    /// k-loop state before `edge` is the same on every path from the entry, the frame becomes
+    /// pending in that state and `edge`'s probe runs in it, so the paths that start on that
+    /// very edge are counted too ([`OsrSwitch::OnEdge`]); otherwise, when the state after it is
+    /// determined, as [`Self::on_osr`] ([`OsrSwitch::AfterEdge`]: a path starting on `edge` is
+    /// not counted); otherwise the switch is refused ([`OsrSwitch::Refused`]: the frame stays
+    /// at baseline).
+    pub fn on_osr_at(&mut self, func: FuncIdx, edge: Edge) -> OsrSwitch {
+        let Some(f) = self.osr_function(func) else {
+            return OsrSwitch::Refused;
+        };
+        let Some(&before) = f.states.get(f.fc.cfg().source(edge).index()) else {
+            return OsrSwitch::Refused;
+        };
+        let probe = f.probe_of.get(edge.index()).copied().flatten();
+        if self.pend(func, before) {
+            if let Some(k) = probe {
+                self.on_probe(func, k);
+            }
+            OsrSwitch::OnEdge
+        } else if self.on_osr(func, edge) {
+            OsrSwitch::AfterEdge
+        } else {
+            OsrSwitch::Refused
         }
     }
 
-    /// [`Self::on_osr`] where the backward jump that triggered the switch is itself a listed
-    /// CFG edge with probe index `k` (a `do`-`while` or rotated `for` back edge, or any edge
-    /// whose probe ends a path): its probe runs in the pending frame, so the paths that start
-    /// on that very edge are counted too (nothing is lost when it is a path end or a back edge
-    /// of a k-loop). Equivalent to `on_osr(func)` followed by `on_probe(func, k)` (`k` =
-    /// [`ENTRY_PROBE`] is ignored).
-    pub fn on_osr_at(&mut self, func: FuncIdx, k: u16) {
-        self.on_osr(func);
-        // The entry probe starts an activation; it is no edge a frame can switch on.
-        if k != ENTRY_PROBE {
-            self.on_probe(func, k);
+    /// The function of the activation on top, if it is `func` and tiered up.
+    fn osr_function(&self, func: FuncIdx) -> Option<&KiterFunction> {
+        if self.depth == 0 || self.top.func != func {
+            return None;
         }
+        self.function(func)
+    }
+
+    /// Makes the top frame pending in the k-loop state `states` if it is one state (returns
+    /// whether it did).
+    fn pend(&mut self, func: FuncIdx, states: u8) -> bool {
+        let known = match states {
+            MAY_BE_OUTSIDE => PENDING_OUTSIDE,
+            MAY_BE_INSIDE => 0,
+            _ => return false,
+        };
+        self.top.state = self.k + 2;
+        self.top.known = known;
+        self.top.table = self.tables[func.index()];
+        self.sync();
+        true
     }
 
     /// Probe `k` of `func` runs in the activation on top: one step of the function's table,
@@ -1009,7 +1173,7 @@ impl KiterRuntime {
             match fr.mode {
                 Mode::Counting => counting_step(&f.plan, op, c, &mut fr, &mut f.counters),
                 Mode::Pending => {
-                    pending_step(&f.plan, op, c, &mut fr);
+                    pending_step(&f.plan, op, c, &mut fr, &mut f.counters);
                     if op.to_exit {
                         // A pending frame ends without counting, unless this very edge started
                         // a path (then it is counted as a counting frame would).
@@ -1243,13 +1407,23 @@ fn counting_step(
 }
 
 /// One probe of a pending frame (after on-stack replacement; see the module documentation).
-fn pending_step(plan: &KIterPlan, op: &Op, c: &mut [u64], fr: &mut Decoded) {
+/// `fr.known` says what the frame knows: [`PENDING_OUTSIDE`] (no k-loop active, `c[0]`
+/// unknown), `j < K` (a k-loop active, `itr >= j` unknown, the `j` youngest accumulators
+/// known) or [`PENDING_LOST`]. Only known accumulators are ever counted.
+fn pending_step(
+    plan: &KIterPlan,
+    op: &Op,
+    c: &mut [u64],
+    fr: &mut Decoded,
+    counters: &mut PathCounters,
+) {
     let k = c.len() as u32;
     let resync = |c: &mut [u64], fr: &mut Decoded, restart: u64, enter: bool| {
         c[0] = restart;
         fr.mode = Mode::Counting;
         fr.itr = 0;
         fr.active = enter;
+        fr.known = 0;
     };
     let ends = |p: &Probe| match p.action {
         Action::End { restart, enter }
@@ -1258,19 +1432,46 @@ fn pending_step(plan: &KIterPlan, op: &Op, c: &mut [u64], fr: &mut Decoded) {
         } => Some((restart, enter)),
         _ => None,
     };
-    match (op.outside, op.inside) {
-        (Some(p), None) => {
-            if let Some((restart, enter)) = ends(&p) {
-                resync(c, fr, restart, enter);
+    match fr.known {
+        PENDING_OUTSIDE => {
+            let Some(p) = op.outside else {
+                // The plan says this cannot happen outside k-loops (a plan for another CFG).
+                fr.known = PENDING_LOST;
+                return;
+            };
+            // `c[0]` is unknown: its increments do not matter, and a path end counts nothing.
+            match p.action {
+                Action::Add => {}
+                Action::Enter => fr.known = 0,
+                Action::End { restart, enter } => resync(c, fr, restart, enter),
+                Action::Back { .. } | Action::Exit { .. } => fr.known = PENDING_LOST,
             }
         }
-        (None, Some(p)) => {
-            let known = fr.known as usize;
+        PENDING_LOST => {
+            // Nothing known, not even which probe runs: resynchronise where every probe the
+            // edge has ends the path the same way.
+            let ended: Vec<Option<(u64, bool)>> =
+                [op.outside, op.inside].iter().flatten().map(ends).collect();
+            if let Some(&Some((restart, enter))) = ended.first() {
+                if ended.iter().all(|&x| x == Some((restart, enter))) {
+                    resync(c, fr, restart, enter);
+                }
+            }
+        }
+        known => {
+            let Some(p) = op.inside else {
+                fr.known = PENDING_LOST;
+                return;
+            };
+            // A k-loop is active with `itr >= known` iterations: the known accumulators are
+            // below `itr` and take the compensated increments (`c[itr]` is unknown).
+            let known = (known as usize).min(c.len());
             let comp = p.inc_compensated as usize;
             for (j, cj) in c[..known].iter_mut().enumerate() {
                 *cj = cj.wrapping_add(plan.values[comp + j]);
             }
             match p.action {
+                Action::Add => {}
                 Action::Back { restart } => {
                     // `known < K`, so `c[K - 1]` is unknown and not counted.
                     c.copy_within(0..c.len() - 1, 1);
@@ -1280,28 +1481,36 @@ fn pending_step(plan: &KIterPlan, op: &Op, c: &mut [u64], fr: &mut Decoded) {
                         fr.mode = Mode::Counting;
                         fr.itr = k - 1;
                         fr.active = true;
+                        fr.known = 0;
+                    }
+                }
+                Action::End { restart, enter } => {
+                    // The path in `c[0]` ends (the older ones are dropped): counted if known.
+                    if known > 0 {
+                        counters.count(c[0]);
+                    }
+                    resync(c, fr, restart, enter);
+                }
+                Action::Enter => {
+                    // A new run begins with `c[0]` as its only live path.
+                    if known > 0 {
+                        fr.mode = Mode::Counting;
+                        fr.active = true;
+                        fr.itr = 0;
+                        fr.known = 0;
+                    } else {
+                        fr.known = 0;
                     }
                 }
                 Action::Exit { then } => {
                     // The survivor `c[itr]` is older than every known accumulator.
-                    fr.known = 0;
-                    if let AfterExit::End { restart, enter } = then {
-                        resync(c, fr, restart, enter);
+                    match then {
+                        AfterExit::Continue => fr.known = PENDING_OUTSIDE,
+                        AfterExit::Enter => fr.known = 0,
+                        AfterExit::End { restart, enter } => resync(c, fr, restart, enter),
                     }
                 }
-                Action::Add | Action::Enter | Action::End { .. } => {}
             }
         }
-        (Some(o), Some(i)) => {
-            // Only in an irreducible k-loop: `active` is unknown. Resynchronise only when both
-            // states end the path the same way.
-            if let (Some(a), Some(b)) = (ends(&o), ends(&i)) {
-                if a == b {
-                    resync(c, fr, a.0, a.1);
-                    fr.known = 0;
-                }
-            }
-        }
-        (None, None) => {}
     }
 }
