@@ -196,10 +196,7 @@ impl ParseState {
     ) -> Diagnostic {
         let wanted = describe_expected(expected);
         if let Tok::Unsupported(kw) = tok {
-            let message = if matches!(
-                *kw,
-                "float" | "short" | "signed" | "_Bool" | "_Complex" | "_Imaginary"
-            ) {
+            let message = if matches!(*kw, "_Complex" | "_Imaginary") {
                 format!("type `{kw}` is not supported")
             } else {
                 format!("`{kw}` is not supported in this language")
@@ -326,43 +323,7 @@ impl ParseState {
         let span = Span::new(l, r);
         let count = |w: &str| words.iter().filter(|t| t.word == w).count();
         let is_const = count("const") > 0;
-        let (void, char, int, long, unsigned, double) = (
-            count("void"),
-            count("char"),
-            count("int"),
-            count("long"),
-            count("unsigned"),
-            count("double"),
-        );
-        use ScalarType::*;
-        let ty = match (void, char, int, long, unsigned, double) {
-            (1, 0, 0, 0, 0, 0) => Ok(BaseType::Void),
-            (0, 1, 0, 0, 0, 0) => Ok(BaseType::Scalar(Char)),
-            (0, 0, 1, 0, 0, 0) => Ok(BaseType::Scalar(Int)),
-            (0, 0, 0..=1, 1, 0, 0) => Ok(BaseType::Scalar(Long)),
-            (0, 0, 0..=1, 0, 1, 0) => Ok(BaseType::Scalar(UInt)),
-            (0, 0, 0..=1, 1, 1, 0) => Ok(BaseType::Scalar(ULong)),
-            (0, 0, 0, 0, 0, 1) => Ok(BaseType::Scalar(Double)),
-            (0, 0, 0, 0, 0, 0) => {
-                Err("a type is required (`const` alone is not a type)".to_string())
-            }
-            (0, 0, _, 2, 0, 0) | (0, 0, _, 2, 1, 0) => {
-                Err("type `long long` is not supported (use `long`)".into())
-            }
-            (0, 1, 0, 0, 1, 0) => Err("type `unsigned char` is not supported".into()),
-            (0, 0, 0, 1, 0, 1) => Err("type `long double` is not supported".into()),
-            _ => {
-                let written: Vec<&str> = words
-                    .iter()
-                    .map(|w| w.word)
-                    .filter(|&w| w != "const")
-                    .collect();
-                Err(format!(
-                    "invalid combination of type specifiers `{}`",
-                    written.join(" ")
-                ))
-            }
-        };
+        let ty = base_type(&words);
         let ty = match ty {
             Ok(t) => Some(t),
             Err(message) => {
@@ -653,11 +614,70 @@ impl ParseState {
     }
 }
 
+/// The type named by a declaration's type keywords (C99 6.7.2's allowed combinations,
+/// restricted to the language's types), or why they name none. `signed char` is `char`;
+/// `long long` is `long` (see [`ScalarType`]).
+fn base_type(words: &[TypeWord]) -> Result<BaseType, String> {
+    use ScalarType::*;
+    let count = |w: &str| words.iter().filter(|t| t.word == w).count();
+    let invalid = || {
+        let written: Vec<&str> = words
+            .iter()
+            .map(|w| w.word)
+            .filter(|&w| w != "const")
+            .collect();
+        Err(format!(
+            "invalid combination of type specifiers `{}`",
+            written.join(" ")
+        ))
+    };
+    // `Some(true)` for `unsigned`, `Some(false)` for `signed`.
+    let unsigned = match (count("signed"), count("unsigned")) {
+        (0, 0) => None,
+        (1, 0) => Some(false),
+        (0, 1) => Some(true),
+        _ => return invalid(),
+    };
+    let pick = |signed: ScalarType, unsigned_ty: ScalarType| {
+        Ok(BaseType::Scalar(if unsigned == Some(true) {
+            unsigned_ty
+        } else {
+            signed
+        }))
+    };
+    let words_of = (
+        count("void"),
+        count("_Bool"),
+        count("char"),
+        count("short"),
+        count("int"),
+        count("long"),
+        count("float"),
+        count("double"),
+    );
+    match (words_of, unsigned) {
+        ((1, 0, 0, 0, 0, 0, 0, 0), None) => Ok(BaseType::Void),
+        ((0, 1, 0, 0, 0, 0, 0, 0), None) => Ok(BaseType::Scalar(Bool)),
+        ((0, 0, 1, 0, 0, 0, 0, 0), _) => pick(Char, UChar),
+        ((0, 0, 0, 1, 0..=1, 0, 0, 0), _) => pick(Short, UShort),
+        ((0, 0, 0, 0, 0, 0, 0, 0), None) => {
+            Err("a type is required (`const` alone is not a type)".to_string())
+        }
+        ((0, 0, 0, 0, 0..=1, 0, 0, 0), _) => pick(Int, UInt),
+        ((0, 0, 0, 0, 0..=1, 1..=2, 0, 0), _) => pick(Long, ULong),
+        ((0, 0, 0, 0, 0, 0, 1, 0), None) => Ok(BaseType::Scalar(Float)),
+        ((0, 0, 0, 0, 0, 0, 0, 1), None) => Ok(BaseType::Scalar(Double)),
+        ((0, 0, 0, 0, 0, 1, 0, 1), None) => Err("type `long double` is not supported".into()),
+        _ => invalid(),
+    }
+}
+
 /// Tokens that can start an expression.
 const EXPR_START: &[&str] = &[
     "Ident",
     "IntLit",
     "DoubleLit",
+    "FloatLit",
     "CharLit",
     "StrLit",
     "(",
@@ -669,7 +689,10 @@ const EXPR_START: &[&str] = &[
     "!",
 ];
 /// Type keywords (start a declaration, a parameter or a cast).
-const TYPE_START: &[&str] = &["void", "char", "int", "long", "unsigned", "double", "const"];
+const TYPE_START: &[&str] = &[
+    "void", "char", "int", "long", "unsigned", "double", "const", "short", "signed", "float",
+    "_Bool",
+];
 /// Keywords and tokens that can start a statement besides expressions.
 const STMT_START: &[&str] = &[
     "if", "while", "do", "for", "switch", "case", "default", "break", "continue", "return", "{",
@@ -722,7 +745,7 @@ pub fn describe_expected(expected: &[String]) -> String {
     for n in names {
         phrases.push(match n {
             "Ident" => "an identifier".to_string(),
-            "IntLit" | "DoubleLit" => "a number".to_string(),
+            "IntLit" | "DoubleLit" | "FloatLit" => "a number".to_string(),
             "CharLit" => "a character constant".to_string(),
             "StrLit" => "a string literal".to_string(),
             other => format!("`{other}`"),
