@@ -167,6 +167,13 @@ fn types_invalid_operands() {
 }
 
 #[test]
+fn types_invalid_float_operands() {
+    assert_snapshot!(check(
+        "#include <stdio.h>\n#include <math.h>\nfloat g = 1.5f;\nint a[2.5f];\nint main(void) {\n    float f = 2.0f;\n    short s = 1;\n    _Bool b = f;\n    s = f % 2;\n    s = ~f;\n    s = f >> b;\n    b ^= f;\n    switch (f) { default: break; }\n    printf(\"%d %f\\n\", f, s);\n    f = sinf(f, f);\n    return 0;\n}\n"
+    ));
+}
+
+#[test]
 fn types_lvalues_and_const() {
     assert_snapshot!(check(
         "const int k = 3;\nint main(void) {\n    int a[3];\n    int b[3];\n    k = 4;\n    k++;\n    a = b;\n    3 = 4;\n    return 0;\n}\n"
