@@ -1477,7 +1477,8 @@ fn writes_locals(e: &Expr) -> bool {
 /// Whether evaluating `e` has a side effect in gcc's sense (`TREE_SIDE_EFFECTS`): a call to a
 /// user function, output, an assignment, or a math function that gcc treats as setting
 /// `errno` (`sqrt exp log log10 pow atan2 fmod`; measured: gcc -O0 does not count `abs labs
-/// fabs floor ceil atan sin cos tan`).
+/// fabs floor ceil atan sin cos tan`; their `float` forms are taken to be alike, as gcc gives
+/// them the same attributes).
 fn has_side_effects(e: &Expr) -> bool {
     match &e.kind {
         ExprKind::Call { .. }
@@ -1488,7 +1489,7 @@ fn has_side_effects(e: &Expr) -> bool {
         | ExprKind::IncDec { .. } => true,
         ExprKind::Builtin { func, args } => {
             !matches!(
-                func,
+                func.double_form().unwrap_or(*func),
                 Builtin::Abs
                     | Builtin::Labs
                     | Builtin::Fabs
@@ -1591,7 +1592,8 @@ fn is_global_variable(e: &Expr) -> bool {
             expr.ty.is_some_and(|from| {
                 from.is_integer()
                     && to.is_integer()
-                    && !matches!(ScalarType::Bool, f if f == from || f == *to)
+                    && from != ScalarType::Bool
+                    && *to != ScalarType::Bool
                     && from.bits() == to.bits()
             }) && is_global_variable(expr)
         }
@@ -1638,7 +1640,7 @@ fn compare_rhs_first(lhs: &Expr, rhs: &Expr) -> bool {
     has_call(rhs) && is_global_variable(lhs)
 }
 
-/// Whether gcc knows that the double `e` is never -0.0 (`tree_expr_maybe_real_minus_zero_p`
+/// Whether gcc knows that the double or float `e` is never -0.0 (`tree_expr_maybe_real_minus_zero_p`
 /// is false): a conversion from an integer, or `fabs`.
 fn cannot_be_minus_zero(e: &Expr) -> bool {
     match &e.kind {
@@ -1646,7 +1648,7 @@ fn cannot_be_minus_zero(e: &Expr) -> bool {
             to.is_floating() && expr.ty.is_some_and(|t| t.is_integer())
         }
         ExprKind::Builtin {
-            func: Builtin::Fabs,
+            func: Builtin::Fabs | Builtin::Fabsf,
             ..
         } => true,
         _ => false,
