@@ -112,8 +112,8 @@ const UNSUPPORTED: &[&str] = &[
 
 /// Keywords of the language.
 const KEYWORDS: &[&str] = &[
-    "break", "case", "char", "const", "continue", "default", "do", "double", "else", "float", "for",
-    "if", "int", "long", "return", "short", "signed", "switch", "unsigned", "void", "while",
+    "break", "case", "char", "const", "continue", "default", "do", "double", "else", "float",
+    "for", "if", "int", "long", "return", "short", "signed", "switch", "unsigned", "void", "while",
     "_Bool",
 ];
 
@@ -740,7 +740,9 @@ mod tests {
         assert_eq!(toks("goto"), vec![Tok::Unsupported("goto")]);
         assert_eq!(
             toks("short signed float _Bool"),
-            ["short", "signed", "float", "_Bool"].map(Tok::Punct).to_vec()
+            ["short", "signed", "float", "_Bool"]
+                .map(Tok::Punct)
+                .to_vec()
         );
         assert!(err("\"what??!\"").contains("trigraph `??!`"));
         assert!(err("// comment \\\nint x;").contains("line continuation"));

@@ -27,7 +27,8 @@ const ONE_ARG: [Builtin; 11] = [
 
 const TWO_ARGS: [Builtin; 3] = [Builtin::Atan2f, Builtin::Powf, Builtin::Fmodf];
 
-const HELPERS: &str = "static float F(unsigned b) { float x; memcpy(&x, &b, sizeof x); return x; }\n\
+const HELPERS: &str =
+    "static float F(unsigned b) { float x; memcpy(&x, &b, sizeof x); return x; }\n\
 static unsigned B(float x) { unsigned b; memcpy(&b, &x, sizeof b); return b; }\n";
 
 fn special_values() -> Vec<f32> {
@@ -74,7 +75,8 @@ fn random_value(rng: &mut Rng) -> f32 {
     let magnitude = match rng.below(4) {
         0 => rng.below(1 << 20) as f32 / 1024.0,
         1 => {
-            (rng.below(1 << 24) as f32 / (1u32 << 24) as f32) * 10f32.powi(rng.below(20) as i32 - 10)
+            (rng.below(1 << 24) as f32 / (1u32 << 24) as f32)
+                * 10f32.powi(rng.below(20) as i32 - 10)
         }
         2 => f32::from_bits((rng.next_u64() >> 33) as u32),
         _ => rng.below(2000) as f32 / 100.0,

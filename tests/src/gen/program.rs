@@ -311,17 +311,15 @@ impl Gen {
     /// A bounded recursive function and a mutually recursive pair (declared by prototype);
     /// neither prints nor writes globals, so expressions may call them anywhere.
     pub(super) fn recursive_functions(&mut self, src: &mut String) {
-        let ty = *self
-            .rng
-            .pick(&[
-                Ty::Int,
-                Ty::Long,
-                Ty::ULong,
-                Ty::Double,
-                Ty::UInt,
-                Ty::Float,
-                Ty::Short,
-            ]);
+        let ty = *self.rng.pick(&[
+            Ty::Int,
+            Ty::Long,
+            Ty::ULong,
+            Ty::Double,
+            Ty::UInt,
+            Ty::Float,
+            Ty::Short,
+        ]);
         let t = ty.c_name();
         let ops: &[&str] = if ty.is_floating() {
             &["+", "-", "*"]
@@ -361,18 +359,16 @@ impl Gen {
             });
         }
         // recursion that reads and writes an array parameter
-        let ty = *self
-            .rng
-            .pick(&[
-                Ty::Int,
-                Ty::Long,
-                Ty::Double,
-                Ty::Char,
-                Ty::UInt,
-                Ty::Float,
-                Ty::UChar,
-                Ty::Short,
-            ]);
+        let ty = *self.rng.pick(&[
+            Ty::Int,
+            Ty::Long,
+            Ty::Double,
+            Ty::Char,
+            Ty::UInt,
+            Ty::Float,
+            Ty::UChar,
+            Ty::Short,
+        ]);
         let t = ty.c_name();
         let k = self.rng.range(1, 7);
         let _ = writeln!(

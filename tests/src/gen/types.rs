@@ -105,10 +105,10 @@ impl Ty {
         };
         // Mostly the plain spelling.
         if rng.chance(70) {
-            self.c_name()
-        } else {
-            *rng.pick(options)
+            return self.c_name();
         }
+        let picked: &&'static str = rng.pick(options);
+        picked
     }
 
     /// True for the integer types.
@@ -236,7 +236,10 @@ impl Ty {
             },
             Ty::UShort => match rng.below(2) {
                 0 => format!("(unsigned short){}", rng.range(0, 65535)),
-                _ => format!("(unsigned short){}", *rng.pick(&[65535, 65536, -1, 0, 40000])),
+                _ => format!(
+                    "(unsigned short){}",
+                    *rng.pick(&[65535, 65536, -1, 0, 40000])
+                ),
             },
             Ty::Float => float_literal(rng),
         }
