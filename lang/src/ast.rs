@@ -483,6 +483,8 @@ pub enum ExprKind {
     Int(u64, ScalarType),
     /// A floating constant.
     Double(f64),
+    /// A floating constant with an `f` suffix (type `float`).
+    Float(f32),
     /// A character constant (type `int`).
     Char(i64),
     /// A string literal (adjacent literals concatenated).

@@ -7,6 +7,9 @@
 //! `abs`/`labs` wrap on the most negative value (as gcc's `-fwrapv` code does), and the math
 //! functions call the same libm as a gcc-compiled program ([`Builtin::eval`]).
 //!
+//! The `float` forms of the math functions (`sinf`, `powf`, ...) take and return `float`; they
+//! compute in binary32 with glibc's float functions (`sinf` is not `(float)sin(x)`).
+//!
 //! Math calls whose arguments are all constant expressions are different: gcc evaluates them
 //! while compiling, even at `-O0`, correctly rounded, and glibc's run-time result can differ in
 //! the last bit (`log10` for about 5% of arguments). [`Builtin::eval_constant`] reproduces gcc's
@@ -62,11 +65,39 @@ pub enum Builtin {
     Pow,
     /// `double fmod(double x, double y)`: remainder of `x / y` with the sign of `x`.
     Fmod,
+    /// `float sqrtf(float x)`: square root, in `float`.
+    Sqrtf,
+    /// `float fabsf(float x)`: absolute value, in `float`.
+    Fabsf,
+    /// `float floorf(float x)`: largest integral value not greater than `x`, in `float`.
+    Floorf,
+    /// `float ceilf(float x)`: smallest integral value not less than `x`, in `float`.
+    Ceilf,
+    /// `float sinf(float x)`: sine, in `float`.
+    Sinf,
+    /// `float cosf(float x)`: cosine, in `float`.
+    Cosf,
+    /// `float tanf(float x)`: tangent, in `float`.
+    Tanf,
+    /// `float atanf(float x)`: arc tangent, in `float`.
+    Atanf,
+    /// `float atan2f(float y, float x)`: arc tangent of `y/x`, in `float`.
+    Atan2f,
+    /// `float expf(float x)`: `e` raised to `x`, in `float`.
+    Expf,
+    /// `float logf(float x)`: natural logarithm, in `float`.
+    Logf,
+    /// `float log10f(float x)`: base-10 logarithm, in `float`.
+    Log10f,
+    /// `float powf(float x, float y)`: `x` raised to `y`, in `float`.
+    Powf,
+    /// `float fmodf(float x, float y)`: remainder of `x / y`, in `float`.
+    Fmodf,
 }
 
 impl Builtin {
     /// Every builtin, in declaration order.
-    pub const ALL: [Builtin; 18] = [
+    pub const ALL: [Builtin; 32] = [
         Builtin::Putchar,
         Builtin::Exit,
         Builtin::Abs,
@@ -85,6 +116,20 @@ impl Builtin {
         Builtin::Log10,
         Builtin::Pow,
         Builtin::Fmod,
+        Builtin::Sqrtf,
+        Builtin::Fabsf,
+        Builtin::Floorf,
+        Builtin::Ceilf,
+        Builtin::Sinf,
+        Builtin::Cosf,
+        Builtin::Tanf,
+        Builtin::Atanf,
+        Builtin::Atan2f,
+        Builtin::Expf,
+        Builtin::Logf,
+        Builtin::Log10f,
+        Builtin::Powf,
+        Builtin::Fmodf,
     ];
 
     /// The builtin called `name` in C, if any.
@@ -113,13 +158,39 @@ impl Builtin {
             Builtin::Log10 => "log10",
             Builtin::Pow => "pow",
             Builtin::Fmod => "fmod",
+            Builtin::Sqrtf => "sqrtf",
+            Builtin::Fabsf => "fabsf",
+            Builtin::Floorf => "floorf",
+            Builtin::Ceilf => "ceilf",
+            Builtin::Sinf => "sinf",
+            Builtin::Cosf => "cosf",
+            Builtin::Tanf => "tanf",
+            Builtin::Atanf => "atanf",
+            Builtin::Atan2f => "atan2f",
+            Builtin::Expf => "expf",
+            Builtin::Logf => "logf",
+            Builtin::Log10f => "log10f",
+            Builtin::Powf => "powf",
+            Builtin::Fmodf => "fmodf",
         }
     }
 
     /// The parameter types; arguments are converted to them as for a prototyped C call.
     pub fn params(self) -> &'static [ScalarType] {
-        use ScalarType::{Double, Int, Long};
+        use ScalarType::{Double, Float, Int, Long};
         match self {
+            Builtin::Atan2f | Builtin::Powf | Builtin::Fmodf => &[Float, Float],
+            Builtin::Sqrtf
+            | Builtin::Fabsf
+            | Builtin::Floorf
+            | Builtin::Ceilf
+            | Builtin::Sinf
+            | Builtin::Cosf
+            | Builtin::Tanf
+            | Builtin::Atanf
+            | Builtin::Expf
+            | Builtin::Logf
+            | Builtin::Log10f => &[Float],
             Builtin::Putchar | Builtin::Exit | Builtin::Abs => &[Int],
             Builtin::Labs => &[Long],
             Builtin::Atan2 | Builtin::Pow | Builtin::Fmod => &[Double, Double],
@@ -143,14 +214,45 @@ impl Builtin {
             Builtin::Exit => None,
             Builtin::Putchar | Builtin::Abs => Some(ScalarType::Int),
             Builtin::Labs => Some(ScalarType::Long),
+            _ if self.is_float_math() => Some(ScalarType::Float),
             _ => Some(ScalarType::Double),
         }
     }
 
-    /// Whether this is one of the `double` functions of `math.h` (all but `putchar`, `exit`,
-    /// `abs`, `labs`).
+    /// Whether this is one of the functions of `math.h`, `double` or `float` (all but
+    /// `putchar`, `exit`, `abs`, `labs`).
     pub fn is_math(self) -> bool {
-        self.result() == Some(ScalarType::Double)
+        !matches!(
+            self,
+            Builtin::Putchar | Builtin::Exit | Builtin::Abs | Builtin::Labs
+        )
+    }
+
+    /// Whether this is one of the `float` functions of `math.h` (`sinf`, `powf`, ...).
+    pub fn is_float_math(self) -> bool {
+        self.double_form().is_some()
+    }
+
+    /// The `double` function a `float` math function is the `f` form of (`Sinf` gives `Sin`);
+    /// `None` for every other function.
+    pub fn double_form(self) -> Option<Builtin> {
+        Some(match self {
+            Builtin::Sqrtf => Builtin::Sqrt,
+            Builtin::Fabsf => Builtin::Fabs,
+            Builtin::Floorf => Builtin::Floor,
+            Builtin::Ceilf => Builtin::Ceil,
+            Builtin::Sinf => Builtin::Sin,
+            Builtin::Cosf => Builtin::Cos,
+            Builtin::Tanf => Builtin::Tan,
+            Builtin::Atanf => Builtin::Atan,
+            Builtin::Atan2f => Builtin::Atan2,
+            Builtin::Expf => Builtin::Exp,
+            Builtin::Logf => Builtin::Log,
+            Builtin::Log10f => Builtin::Log10,
+            Builtin::Powf => Builtin::Pow,
+            Builtin::Fmodf => Builtin::Fmod,
+            _ => return None,
+        })
     }
 
     /// The header that declares the function in C (`"stdio.h"`, `"stdlib.h"` or `"math.h"`).
@@ -164,12 +266,16 @@ impl Builtin {
 }
 
 impl Builtin {
-    /// A one-argument math function applied to `x` at run time: Rust's `f64` methods, which
-    /// call the same glibc libm functions a gcc-compiled program calls (or are exact
-    /// operations), so the bits are identical. `None` if this is not a one-argument math
-    /// function.
+    /// A one-argument math function applied to `x` at run time: Rust's `f64` and `f32`
+    /// methods, which call the same glibc libm functions (`sin`, `sinf`, ...) a gcc-compiled
+    /// program calls (or are exact operations), so the bits are identical. A `float` function
+    /// takes and returns a `float` held in an `f64` (exactly; see the bytecode's value
+    /// representation). `None` if this is not a one-argument math function.
     #[inline]
     pub fn eval1(self, x: f64) -> Option<f64> {
+        if self.is_float_math() {
+            return self.eval1_f32(x as f32).map(f64::from);
+        }
         Some(match self {
             Builtin::Sqrt => x.sqrt(),
             Builtin::Fabs => x.abs(),
@@ -190,11 +296,40 @@ impl Builtin {
         })
     }
 
-    /// A two-argument math function (`atan2(y, x)`, `pow(x, y)`, `fmod(x, y)`) applied to
-    /// `(a, b)` in C's argument order at run time. `None` if this is not a two-argument math
-    /// function.
+    /// A one-argument `float` math function at run time (glibc's `sinf`, ...).
+    fn eval1_f32(self, x: f32) -> Option<f32> {
+        Some(match self {
+            Builtin::Sqrtf => x.sqrt(),
+            Builtin::Fabsf => x.abs(),
+            // As for `floor`: glibc quiets a signaling NaN.
+            Builtin::Floorf | Builtin::Ceilf if x.is_nan() => x + x,
+            Builtin::Floorf => x.floor(),
+            Builtin::Ceilf => x.ceil(),
+            Builtin::Sinf => x.sin(),
+            Builtin::Cosf => x.cos(),
+            Builtin::Tanf => x.tan(),
+            Builtin::Atanf => x.atan(),
+            Builtin::Expf => x.exp(),
+            Builtin::Logf => x.ln(),
+            Builtin::Log10f => x.log10(),
+            _ => return None,
+        })
+    }
+
+    /// A two-argument math function (`atan2(y, x)`, `pow(x, y)`, `fmod(x, y)` and their `float`
+    /// forms) applied to `(a, b)` in C's argument order at run time. `None` if this is not a
+    /// two-argument math function.
     #[inline]
     pub fn eval2(self, a: f64, b: f64) -> Option<f64> {
+        if self.is_float_math() {
+            let (x, y) = (a as f32, b as f32);
+            return Some(f64::from(match self {
+                Builtin::Atan2f => x.atan2(y),
+                Builtin::Powf => x.powf(y),
+                Builtin::Fmodf => x % y,
+                _ => return None,
+            }));
+        }
         Some(match self {
             Builtin::Atan2 => a.atan2(b),
             Builtin::Pow => a.powf(b),

@@ -9,10 +9,11 @@
 //!    calls name a [`FuncId`]. Prototypes are gone: only definitions appear, and a call to a
 //!    declared but never defined function is a check error.
 //! 2. **Conversions are explicit.** Arithmetic happens only on `int`, `unsigned int`, `long`,
-//!    `unsigned long` and `double`: the checker wraps operands in [`ExprKind::Convert`] for the
-//!    integer promotions, the usual arithmetic conversions, conversions at assignment, argument
-//!    passing and return, and casts. [`ScalarType::Char`] values appear only where storage is read
-//!    or written (loads, stores, conversions to `char`, calls of functions returning `char`);
+//!    `unsigned long`, `float` and `double`: the checker wraps operands in [`ExprKind::Convert`]
+//!    for the integer promotions, the usual arithmetic conversions, conversions at assignment,
+//!    argument passing and return, and casts. Values of the types narrower than `int`
+//!    (`_Bool`, `char`, `unsigned char`, `short`, `unsigned short`) appear only where storage is
+//!    read or written (loads, stores, conversions to them, calls of functions returning them);
 //!    every arithmetic use of one goes through a `Convert`.
 //! 3. **Both operands of an arithmetic [`ExprKind::Binary`] have the node's type**, except shifts:
 //!    for `<<` and `>>` the left operand is promoted and has the node's type, and the right
@@ -22,12 +23,14 @@
 //!    unsigned compare of its 64 bits with the width) is exactly C's "out of range".
 //!    Comparisons carry their operand type and produce `int`.
 //! 4. **Conditions** (of `if`, loops, `?:`, `&&`, `||`, `!`) are scalar expressions of one of the
-//!    five arithmetic types (never `char`, never void) and mean "is not zero".
+//!    six arithmetic types (never narrower than `int`, never void) and mean "is not zero".
 //! 5. **Array indices are converted to `long`** ([`ScalarType::Long`]); the compiler checks each
 //!    against its dimension at run time (`0 <= i < dim`).
 //! 6. **Constants are already of their type.** An integer constant is an `i64` holding the value
-//!    of its type: sign-extended for `char`/`int`/`long`, zero-extended for `unsigned int`, the bit
-//!    pattern for `unsigned long`.
+//!    of its type: sign-extended for the signed types, zero-extended for `unsigned char`,
+//!    `unsigned short` and `unsigned int`, 0 or 1 for `_Bool`, the bit pattern for
+//!    `unsigned long`. A floating constant is an `f64`; one of type `float` holds exactly a
+//!    binary32 value (every `float` is exactly a `double`).
 //!
 //! Runtime checks are the compiler's business, not the checker's: division and remainder by zero,
 //! index out of bounds, shift count out of range and recursion depth. Signed overflow wraps.
@@ -88,38 +91,62 @@ typed_id!(
 );
 
 /// The scalar types of the language.
+///
+/// `signed char` is [`ScalarType::Char`] (plain `char` is signed, as with gcc on x86-64) and
+/// `long long` / `unsigned long long` are [`ScalarType::Long`] / [`ScalarType::ULong`]: on
+/// x86-64 they have the same width, rank behaviour and conversions, so no program can tell
+/// them apart by value (only by spelling in messages).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum ScalarType {
-    /// `char`: 8-bit signed (`i8`).
+    /// `_Bool`: 0 or 1 (conversion to it is `!= 0`).
+    Bool,
+    /// `char` and `signed char`: 8-bit signed (`i8`).
     Char,
+    /// `unsigned char`: 8-bit unsigned (`u8`).
+    UChar,
+    /// `short`: 16-bit signed (`i16`).
+    Short,
+    /// `unsigned short`: 16-bit unsigned (`u16`).
+    UShort,
     /// `int`: 32-bit signed (`i32`).
     Int,
     /// `unsigned int`: 32-bit unsigned (`u32`).
     UInt,
-    /// `long`: 64-bit signed (`i64`).
+    /// `long` and `long long`: 64-bit signed (`i64`).
     Long,
-    /// `unsigned long`: 64-bit unsigned (`u64`).
+    /// `unsigned long` and `unsigned long long`: 64-bit unsigned (`u64`).
     ULong,
+    /// `float`: IEEE 754 binary32 (`f32`).
+    Float,
     /// `double`: IEEE 754 binary64 (`f64`).
     Double,
 }
 
 impl ScalarType {
-    /// True for every type except `double`.
+    /// True for every type except `float` and `double`.
     pub fn is_integer(self) -> bool {
-        self != ScalarType::Double
+        !self.is_floating()
     }
 
-    /// True for the signed integer types `char`, `int`, `long`.
+    /// True for the floating types `float` and `double`.
+    pub fn is_floating(self) -> bool {
+        matches!(self, ScalarType::Float | ScalarType::Double)
+    }
+
+    /// True for the signed integer types `char`, `short`, `int`, `long`.
     pub fn is_signed(self) -> bool {
-        matches!(self, ScalarType::Char | ScalarType::Int | ScalarType::Long)
+        matches!(
+            self,
+            ScalarType::Char | ScalarType::Short | ScalarType::Int | ScalarType::Long
+        )
     }
 
-    /// Width in bits (8, 32 or 64).
+    /// Storage width in bits (8, 16, 32 or 64; `_Bool` occupies 8).
     pub fn bits(self) -> u32 {
         match self {
-            ScalarType::Char => 8,
-            ScalarType::Int | ScalarType::UInt => 32,
+            ScalarType::Bool | ScalarType::Char | ScalarType::UChar => 8,
+            ScalarType::Short | ScalarType::UShort => 16,
+            ScalarType::Int | ScalarType::UInt | ScalarType::Float => 32,
             ScalarType::Long | ScalarType::ULong | ScalarType::Double => 64,
         }
     }
@@ -127,24 +154,34 @@ impl ScalarType {
     /// The C spelling of the type (`"unsigned long"`).
     pub fn c_name(self) -> &'static str {
         match self {
+            ScalarType::Bool => "_Bool",
             ScalarType::Char => "char",
+            ScalarType::UChar => "unsigned char",
+            ScalarType::Short => "short",
+            ScalarType::UShort => "unsigned short",
             ScalarType::Int => "int",
             ScalarType::UInt => "unsigned int",
             ScalarType::Long => "long",
             ScalarType::ULong => "unsigned long",
+            ScalarType::Float => "float",
             ScalarType::Double => "double",
         }
     }
 
     /// Normalize a 64-bit pattern to the `i64` representation of a value of this type
     /// (invariant 6 of the module docs): truncate to the width, then sign-extend for signed
-    /// types and zero-extend for unsigned ones. Meaningless for `double`.
+    /// types and zero-extend for unsigned ones; for `_Bool`, 1 unless the pattern is 0 (C's
+    /// conversion to `_Bool`). Meaningless for `float` and `double`.
     pub fn wrap(self, bits: i64) -> i64 {
         match self {
+            ScalarType::Bool => i64::from(bits != 0),
             ScalarType::Char => bits as i8 as i64,
+            ScalarType::UChar => bits as u8 as i64,
+            ScalarType::Short => bits as i16 as i64,
+            ScalarType::UShort => bits as u16 as i64,
             ScalarType::Int => bits as i32 as i64,
             ScalarType::UInt => bits as u32 as i64,
-            ScalarType::Long | ScalarType::ULong | ScalarType::Double => bits,
+            ScalarType::Long | ScalarType::ULong | ScalarType::Float | ScalarType::Double => bits,
         }
     }
 }
@@ -561,7 +598,8 @@ impl CompareOp {
 pub enum ExprKind {
     /// An integer constant of the node's type (invariant 6).
     IntConst(i64),
-    /// A `double` constant.
+    /// A floating constant of the node's type (`double`, or `float` holding exactly a binary32
+    /// value).
     DoubleConst(f64),
     /// A string literal: only ever an argument of [`ExprKind::Printf`] for a `%s` conversion
     /// (its type is `None`). The bytes exclude the terminating NUL.
@@ -569,9 +607,10 @@ pub enum ExprKind {
     /// Read a scalar place; the node has the place's type (possibly `char`).
     Load(Place),
     /// Convert `expr` (of any scalar type) to `to` (== the node's type), with C's semantics:
-    /// integer to integer truncates or extends (sign-extends from signed sources), integer to
-    /// double rounds to nearest, double to integer truncates toward zero (out-of-range values
-    /// are undefined in C; the VM does what x86-64 gcc code does).
+    /// integer to integer truncates or extends (sign-extends from signed sources), anything to
+    /// `_Bool` is `!= 0`, integer to floating and `double` to `float` round to nearest (once),
+    /// floating to integer truncates toward zero (out-of-range values are undefined in C; the VM
+    /// does what x86-64 gcc code does), `float` to `double` is exact.
     Convert {
         /// The converted expression.
         expr: Box<Expr>,
@@ -714,11 +753,16 @@ pub mod dump {
 
     fn short(t: ScalarType) -> &'static str {
         match t {
+            ScalarType::Bool => "bool",
             ScalarType::Char => "char",
+            ScalarType::UChar => "uchar",
+            ScalarType::Short => "short",
+            ScalarType::UShort => "ushort",
             ScalarType::Int => "int",
             ScalarType::UInt => "uint",
             ScalarType::Long => "long",
             ScalarType::ULong => "ulong",
+            ScalarType::Float => "float",
             ScalarType::Double => "double",
         }
     }

@@ -10,7 +10,8 @@
 //!   6.4.4.1: unsuffixed decimal constants are `int` or `long` (the first that holds the
 //!   value), unsuffixed hex and octal ones `int`, `unsigned int`, `long`, `unsigned long`; the
 //!   suffixes `u`, `l`/`ll` and `ul`/`ull` restrict the list. A floating constant (`1.5`,
-//!   `1e-3`, `2.`) is a `double`; `f` and `L` suffixes (float, long double) are not supported.
+//!   `1e-3`, `2.`) is a `double`, with an `f`/`F` suffix a `float` (rounded once from the
+//!   decimal text, never through `double`); the `L` suffix (long double) is not supported.
 //! * character constants (`'a'`, `'\n'`, `'\x41'`, `'\101'`) are `int`s whose value is that of
 //!   the (signed) `char`, so `'\xff'` is -1, as with gcc on x86-64;
 //! * string literals keep their bytes with escapes decoded (no terminating NUL);
@@ -42,6 +43,8 @@ pub enum Tok {
     Int(IntLit),
     /// A floating constant (`double`).
     Double(f64),
+    /// A floating constant with an `f`/`F` suffix (`float`).
+    Float(f32),
     /// A character constant: its `int` value.
     Char(i64),
     /// A string literal's bytes (escapes decoded, no terminating NUL).
@@ -57,7 +60,7 @@ impl fmt::Display for Tok {
         match self {
             Tok::Ident(name) => write!(f, "identifier `{name}`"),
             Tok::TypeName(name) => write!(f, "type name `{name}`"),
-            Tok::Int(..) | Tok::Double(_) => f.write_str("a number"),
+            Tok::Int(..) | Tok::Double(_) | Tok::Float(_) => f.write_str("a number"),
             Tok::Char(_) => f.write_str("a character constant"),
             Tok::Str(_) => f.write_str("a string literal"),
             Tok::Unsupported(kw) | Tok::Punct(kw) => write!(f, "`{kw}`"),
@@ -93,23 +96,14 @@ pub struct Lexed {
 }
 
 /// Keywords of C99 the language does not support.
-const UNSUPPORTED: &[&str] = &[
-    "float",
-    "restrict",
-    "short",
-    "signed",
-    "struct",
-    "union",
-    "_Bool",
-    "_Complex",
-    "_Imaginary",
-];
+const UNSUPPORTED: &[&str] = &["restrict", "struct", "union", "_Complex", "_Imaginary"];
 
 /// Keywords of the language.
 const KEYWORDS: &[&str] = &[
     "auto", "break", "case", "char", "const", "continue", "default", "do", "double", "else",
-    "enum", "extern", "for", "goto", "if", "inline", "int", "long", "register", "return", "sizeof",
-    "static", "switch", "typedef", "unsigned", "void", "volatile", "while",
+    "enum", "extern", "float", "for", "goto", "if", "inline", "int", "long", "register", "return",
+    "short", "signed", "sizeof", "static", "switch", "typedef", "unsigned", "void", "volatile",
+    "while", "_Bool",
 ];
 
 /// Raw tokens recognized by the logos automaton.
@@ -378,7 +372,7 @@ fn number(text: &str) -> Result<Tok, String> {
     }
 }
 
-/// A floating constant (C99 6.4.4.2), always `double`.
+/// A floating constant (C99 6.4.4.2): `double`, or `float` with an `f`/`F` suffix.
 fn float(text: &str, is_hex: bool) -> Result<Tok, String> {
     if is_hex {
         return Err(format!(
@@ -396,16 +390,12 @@ fn float(text: &str, is_hex: bool) -> Result<Tok, String> {
         })
         .map_or(text.len(), |(i, _)| i);
     let (body, suffix) = text.split_at(mantissa_end);
-    match suffix {
-        "" => {}
-        "f" | "F" => {
-            return Err(
-                "type `float` is not supported (write a `double` constant without suffix)".into(),
-            )
-        }
+    let is_float = match suffix {
+        "" => false,
+        "f" | "F" => true,
         "l" | "L" => return Err("type `long double` is not supported".into()),
         _ => return Err(format!("invalid suffix `{suffix}` on floating constant")),
-    }
+    };
     let exp_ok = match body.find(['e', 'E']) {
         Some(i) => {
             let exp = body[i + 1..].trim_start_matches(['+', '-']);
@@ -420,9 +410,13 @@ fn float(text: &str, is_hex: bool) -> Result<Tok, String> {
     {
         return Err(format!("invalid floating constant `{text}`"));
     }
-    body.parse::<f64>()
-        .map(Tok::Double)
-        .map_err(|_| format!("invalid floating constant `{text}`"))
+    let invalid = |_| format!("invalid floating constant `{text}`");
+    if is_float {
+        // Parsed straight to binary32: correctly rounded once from the decimal value.
+        body.parse::<f32>().map(Tok::Float).map_err(invalid)
+    } else {
+        body.parse::<f64>().map(Tok::Double).map_err(invalid)
+    }
 }
 
 /// Decode the escapes of a string literal's body (`text` starts at byte `offset`).
@@ -672,7 +666,16 @@ mod tests {
         for &(src, value) in cases {
             assert_eq!(toks(src), vec![Tok::Double(value)], "{src}");
         }
-        assert!(err("1.5f").contains("float"));
+        assert_eq!(toks("1.5f"), vec![Tok::Float(1.5)]);
+        assert_eq!(toks("1e3F"), vec![Tok::Float(1000.0)]);
+        assert_eq!(toks("0.1f"), vec![Tok::Float(0.1f32)]);
+        // Rounded once from the decimal text: through a double this one rounds differently.
+        assert_eq!(
+            toks("1.00000005960464477539062500001f"),
+            vec![Tok::Float(1.000_000_1)]
+        );
+        assert!(err("1.5L").contains("long double"));
+        assert!(err("1.5ff").contains("invalid suffix"));
         assert!(err("1e").contains("invalid floating constant"));
         assert!(err("1.2.3").contains("invalid floating constant"));
         assert!(err("0x1p3").contains("hexadecimal floating"));
@@ -725,6 +728,12 @@ mod tests {
         );
         assert_eq!(toks("goto"), vec![Tok::Punct("goto")]);
         assert_eq!(toks("struct"), vec![Tok::Unsupported("struct")]);
+        assert_eq!(
+            toks("short signed float _Bool"),
+            ["short", "signed", "float", "_Bool"]
+                .map(Tok::Punct)
+                .to_vec()
+        );
         assert!(err("\"what??!\"").contains("trigraph `??!`"));
         assert!(err("// comment \\\nint x;").contains("line continuation"));
         assert!(err("#include <stdio.h> \\ \n").contains("line continuation"));

@@ -131,36 +131,54 @@ const NOT_TYPE_WORDS: &[&str] = &[
     "const", "volatile", "static", "extern", "typedef", "auto", "register", "inline",
 ];
 
-/// The type spelled by type keywords (without qualifiers and storage classes).
+/// The type spelled by type keywords (without qualifiers and storage classes): C99 6.7.2's
+/// combinations, in any order. `signed char` is `char` (which is signed); `long long` is `long`
+/// (both 64 bits on x86-64, the same behaviour).
 fn keyword_type(words: &[&str]) -> Result<BaseType, String> {
-    let count = |w: &str| words.iter().filter(|t| **t == w).count();
-    let (void, char, int, long, unsigned, double) = (
-        count("void"),
-        count("char"),
-        count("int"),
-        count("long"),
-        count("unsigned"),
-        count("double"),
-    );
     use ScalarType::*;
-    match (void, char, int, long, unsigned, double) {
-        (1, 0, 0, 0, 0, 0) => Ok(BaseType::Void),
-        (0, 1, 0, 0, 0, 0) => Ok(BaseType::Scalar(Char)),
-        (0, 0, 1, 0, 0, 0) => Ok(BaseType::Scalar(Int)),
-        (0, 0, 0..=1, 1, 0, 0) => Ok(BaseType::Scalar(Long)),
-        (0, 0, 0..=1, 0, 1, 0) => Ok(BaseType::Scalar(UInt)),
-        (0, 0, 0..=1, 1, 1, 0) => Ok(BaseType::Scalar(ULong)),
-        (0, 0, 0, 0, 0, 1) => Ok(BaseType::Scalar(Double)),
-        (0, 0, 0, 0, 0, 0) => Err("a type is required".into()),
-        (0, 0, _, 2, 0, 0) | (0, 0, _, 2, 1, 0) => {
-            Err("type `long long` is not supported (use `long`)".into())
-        }
-        (0, 1, 0, 0, 1, 0) => Err("type `unsigned char` is not supported".into()),
-        (0, 0, 0, 1, 0, 1) => Err("type `long double` is not supported".into()),
-        _ => Err(format!(
+    let count = |w: &str| words.iter().filter(|t| **t == w).count();
+    let invalid = || {
+        Err(format!(
             "invalid combination of type specifiers `{}`",
             words.join(" ")
-        )),
+        ))
+    };
+    // `Some(true)` for `unsigned`, `Some(false)` for `signed`.
+    let unsigned = match (count("signed"), count("unsigned")) {
+        (0, 0) => None,
+        (1, 0) => Some(false),
+        (0, 1) => Some(true),
+        _ => return invalid(),
+    };
+    let pick = |signed: ScalarType, unsigned_ty: ScalarType| {
+        Ok(BaseType::Scalar(if unsigned == Some(true) {
+            unsigned_ty
+        } else {
+            signed
+        }))
+    };
+    let words_of = (
+        count("void"),
+        count("_Bool"),
+        count("char"),
+        count("short"),
+        count("int"),
+        count("long"),
+        count("float"),
+        count("double"),
+    );
+    match (words_of, unsigned) {
+        ((1, 0, 0, 0, 0, 0, 0, 0), None) => Ok(BaseType::Void),
+        ((0, 1, 0, 0, 0, 0, 0, 0), None) => Ok(BaseType::Scalar(Bool)),
+        ((0, 0, 1, 0, 0, 0, 0, 0), _) => pick(Char, UChar),
+        ((0, 0, 0, 1, 0..=1, 0, 0, 0), _) => pick(Short, UShort),
+        ((0, 0, 0, 0, 0, 0, 0, 0), None) => Err("a type is required".into()),
+        ((0, 0, 0, 0, 0..=1, 0, 0, 0), _) => pick(Int, UInt),
+        ((0, 0, 0, 0, 0..=1, 1..=2, 0, 0), _) => pick(Long, ULong),
+        ((0, 0, 0, 0, 0, 0, 1, 0), None) => Ok(BaseType::Scalar(Float)),
+        ((0, 0, 0, 0, 0, 0, 0, 1), None) => Ok(BaseType::Scalar(Double)),
+        ((0, 0, 0, 0, 0, 1, 0, 1), None) => Err("type `long double` is not supported".into()),
+        _ => invalid(),
     }
 }
 
@@ -274,10 +292,7 @@ impl ParseState {
     ) -> Diagnostic {
         let wanted = describe_expected(expected);
         if let Tok::Unsupported(kw) = tok {
-            let message = if matches!(
-                *kw,
-                "float" | "short" | "signed" | "_Bool" | "_Complex" | "_Imaginary"
-            ) {
+            let message = if matches!(*kw, "_Complex" | "_Imaginary") {
                 format!("type `{kw}` is not supported")
             } else {
                 format!("`{kw}` is not supported in this language")
@@ -983,6 +998,7 @@ const EXPR_START: &[&str] = &[
     "Ident",
     "IntLit",
     "DoubleLit",
+    "FloatLit",
     "CharLit",
     "StrLit",
     "(",
@@ -997,7 +1013,8 @@ const EXPR_START: &[&str] = &[
 /// Type keywords (start a declaration, a parameter or a cast).
 const TYPE_START: &[&str] = &[
     "void", "char", "int", "long", "unsigned", "double", "const", "volatile", "static", "extern",
-    "typedef", "enum", "TypeName", "auto", "register", "inline",
+    "typedef", "enum", "TypeName", "auto", "register", "inline", "short", "signed", "float",
+    "_Bool",
 ];
 /// Keywords and tokens that can start a statement besides expressions.
 const STMT_START: &[&str] = &[
@@ -1051,7 +1068,7 @@ pub fn describe_expected(expected: &[String]) -> String {
     for n in names {
         phrases.push(match n {
             "Ident" => "an identifier".to_string(),
-            "IntLit" | "DoubleLit" => "a number".to_string(),
+            "IntLit" | "DoubleLit" | "FloatLit" => "a number".to_string(),
             "CharLit" => "a character constant".to_string(),
             "StrLit" => "a string literal".to_string(),
             "TypeName" => "a type name".to_string(),

@@ -75,6 +75,13 @@ fn bytecode_conversions_and_unsigned_arithmetic() {
 }
 
 #[test]
+fn bytecode_narrow_types_and_float() {
+    insta::assert_snapshot!(disasm(
+        "#include <math.h>\nunsigned char bytes[4];\nint main(void) {\n    short s = 300;\n    unsigned short us = s * 300;\n    _Bool b = us;\n    float f = 0.5f;\n    double d = f;\n    bytes[1] = s + us;\n    s++;\n    f = f * 3 + b;\n    f = sqrtf(f) + sinf(f);\n    d = d + f;\n    f = d;\n    b = d;\n    return (int)f + s + bytes[1] + (f < d);\n}\n"
+    ));
+}
+
+#[test]
 fn bytecode_globals_and_library_calls() {
     insta::assert_snapshot!(disasm(
         "#include <stdio.h>\n#include <math.h>\n#include <stdlib.h>\nint count = 3;\ndouble xs[2] = {1.0, 4.0};\nint main(void) {\n    count++;\n    printf(\"%d %s %.2f\\n\", count, \"x\", sqrt(xs[1]) + pow(2.0, 3.0));\n    puts(\"done\");\n    putchar('\\n');\n    return abs(-count);\n}\n"

@@ -56,6 +56,8 @@ const CONSTRUCTS: &[(&str, &str)] = &[
     ("adjacent string literals", "#include <stdio.h>\nint main(void) { printf(\"a\" \"b\" \"%d\\n\", 1); puts(\"x\" \"y\"); return 0; }"),
     ("keywords as parts of identifiers", "int int_value; double double_it(double doubled) { return doubled * 2; }\nint main(void) { int iff = 1, whilst = 2, returned = 3; return iff + whilst + returned + int_value + (int)double_it(1); }"),
     ("static and extern at file scope", "extern int n;\nstatic int count;\nstatic int bump(void);\nint main(void) { return bump() + n; }\nint n = 2;\nstatic int bump(void) { return ++count; }"),
+    ("the narrow types, long long, _Bool and float in every spelling", "short a; short int b; signed short c; unsigned short d; unsigned short int e; signed char f; unsigned char g; signed h; signed int i; signed long j; long long k; long long int l; unsigned long long m; signed long long int n; _Bool o = 2; float p = 1.5f; int long long q; short r[3] = {1, 2, 3};\nfloat half(float x) { return x / 2; }\nint main(void) { unsigned char u[2]; u[1] = 300; return a + o + (int)half(p) + r[2] + u[1]; }"),
+    ("float math functions", "#include <math.h>\nint main(void) { float x = sqrtf(2.0f) + fabsf(-1) + floorf(1.5f) + ceilf(1.5f) + sinf(1) + cosf(1) + tanf(1) + atanf(1) + atan2f(1, 2) + expf(1) + logf(2) + log10f(100) + powf(2, 10) + fmodf(7, 3); return (int)x; }"),
     ("local names may shadow library functions", "#include <math.h>\nint main(void) { int exp = 3; double sqrt = 2.0; return exp + (int)sqrt; }"),
 ];
 
@@ -69,6 +71,14 @@ fn accepts_every_construct_and_so_does_gcc() {
             panic!("{name}: accepted by us but rejected by gcc -std=c99 -pedantic-errors:\n{e}");
         }
     }
+}
+
+#[test]
+fn narrow_and_float_conversions_are_explicit() {
+    assert_snapshot!(main_hir(
+        "short s; unsigned short us; unsigned char uc; _Bool b; float f; double d; long long ll;",
+        "s = s + us;\nuc = uc * 2;\nb = f;\nf = f * 2 + s;\nd = f * d;\nf = sinf(f) + 1;\nprintf(\"%f %d %hu %lld\\n\", f, b, us, ll);\nus++;\nf += 0.1;\nb = uc > 1.5f;"
+    ));
 }
 
 #[test]

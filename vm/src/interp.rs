@@ -344,6 +344,12 @@ fn enter_arrays(mem: &mut Vec<u64>, slots: usize, atop: &mut usize) {
     mem[abase..*atop].fill(0);
 }
 
+/// The register form of a float: the bits of the double equal to it.
+#[inline(always)]
+fn f32_bits(x: f32) -> u64 {
+    f64::from(x).to_bits()
+}
+
 fn f2i64(x: f64) -> i64 {
     // x86-64 cvttsd2si: NaN and out-of-range values give i64::MIN.
     if x > -9_223_372_036_854_777_856.0 && x < 9_223_372_036_854_775_808.0 {
@@ -829,6 +835,12 @@ fn run_loop<P: Probes>(
             Instr::MulF { a, b, c } => set!(a, (rf!(b) * rf!(c)).to_bits()),
             Instr::DivF { a, b, c } => set!(a, (rf!(b) / rf!(c)).to_bits()),
             Instr::NegF { a, b } => set!(a, (-rf!(b)).to_bits()),
+            // Float registers hold the double equal to the float: narrowing is exact, and the
+            // operation itself is binary32 (see `lang::bytecode::ops`).
+            Instr::AddF32 { a, b, c } => set!(a, f32_bits(rf!(b) as f32 + rf!(c) as f32)),
+            Instr::SubF32 { a, b, c } => set!(a, f32_bits(rf!(b) as f32 - rf!(c) as f32)),
+            Instr::MulF32 { a, b, c } => set!(a, f32_bits(rf!(b) as f32 * rf!(c) as f32)),
+            Instr::DivF32 { a, b, c } => set!(a, f32_bits(rf!(b) as f32 / rf!(c) as f32)),
 
             Instr::Eq { a, b, c } => set!(a, u64::from(r!(b) == r!(c))),
             Instr::Ne { a, b, c } => set!(a, u64::from(r!(b) != r!(c))),
@@ -844,10 +856,18 @@ fn run_loop<P: Probes>(
             Instr::IsZeroF { a, b } => set!(a, u64::from(rf!(b) == 0.0)),
 
             Instr::Sext8 { a, b } => set!(a, r!(b) as i8 as i64 as u64),
+            Instr::Zext8 { a, b } => set!(a, r!(b) as u8 as u64),
+            Instr::Sext16 { a, b } => set!(a, r!(b) as i16 as i64 as u64),
+            Instr::Zext16 { a, b } => set!(a, r!(b) as u16 as u64),
+            Instr::ToBool { a, b } => set!(a, u64::from(r!(b) != 0)),
+            Instr::ToBoolF { a, b } => set!(a, u64::from(rf!(b) != 0.0)),
             Instr::Sext32 { a, b } => set!(a, r!(b) as i32 as i64 as u64),
             Instr::Zext32 { a, b } => set!(a, r!(b) as u32 as u64),
             Instr::I2F { a, b } => set!(a, (ri!(b) as f64).to_bits()),
             Instr::U2F { a, b } => set!(a, (r!(b) as f64).to_bits()),
+            Instr::F2F32 { a, b } => set!(a, f32_bits(rf!(b) as f32)),
+            Instr::I2F32 { a, b } => set!(a, f32_bits(ri!(b) as f32)),
+            Instr::U2F32 { a, b } => set!(a, f32_bits(r!(b) as f32)),
             Instr::F2I32 { a, b } => set!(a, i64::from(f2i32(rf!(b))) as u64),
             Instr::F2U32 { a, b } => set!(a, f2i64(rf!(b)) as u32 as u64),
             Instr::F2I64 { a, b } => set!(a, f2i64(rf!(b)) as u64),

@@ -262,20 +262,22 @@ impl Float {
         self.is_zero() || self.top() < sum.top() - prec as i64 - 4
     }
 
-    /// Rounds to 53 bits (ties to even) with an unbounded exponent, then converts to a double
-    /// if that is exact, as gcc's `do_mpfr_ckconv` requires: `None` on overflow or for a tiny
-    /// result that is not exactly a subnormal double.
-    fn to_f64_like_gcc(&self) -> Option<f64> {
+    /// Rounds to the format's precision (ties to even) with an unbounded exponent, then
+    /// converts to a value of the format if that is exact, as gcc's `do_mpfr_ckconv` requires:
+    /// `None` on overflow or for a tiny result that is not exactly a subnormal of the format.
+    /// A binary32 result is returned as the `f64` equal to it.
+    fn round_like_gcc(&self, format: Format) -> Option<f64> {
+        let p = format.precision;
         let sign = if self.neg { -1.0 } else { 1.0 };
         if self.is_zero() {
             return Some(0.0f64.copysign(sign));
         }
         let len = self.m.bit_len();
         let mut top = self.top();
-        let mut mant = if len <= 53 {
-            self.m.low_u64() << (53 - len)
+        let mut mant = if len <= p {
+            self.m.low_u64() << (p - len)
         } else {
-            let shift = len - 53;
+            let shift = len - p;
             let mut q = self.m.clone();
             q.shr(shift);
             let mut mant = q.low_u64();
@@ -286,24 +288,54 @@ impl Float {
             }
             mant
         };
-        if mant == 1 << 53 {
+        if mant == 1 << p {
             mant >>= 1;
             top += 1;
         }
-        if top > 1023 {
+        let emax = (1i64 << (format.exponent_bits - 1)) - 1;
+        let emin = 1 - emax;
+        if top > emax {
             return None;
         }
-        let bits = if top < -1022 {
-            let lost = (-1022 - top) as u32;
-            if lost >= 53 || mant & ((1u64 << lost) - 1) != 0 {
+        let fraction_bits = p - 1;
+        let bits = if top < emin {
+            let lost = (emin - top) as u32;
+            if lost as usize >= p || mant & ((1u64 << lost) - 1) != 0 {
                 return None;
             }
             mant >> lost
         } else {
-            (((top + 1023) as u64) << 52) | (mant & ((1u64 << 52) - 1))
+            (((top + emax) as u64) << fraction_bits) | (mant & ((1u64 << fraction_bits) - 1))
         };
-        Some(f64::from_bits(bits).copysign(sign))
+        let value = if format == Format::BINARY32 {
+            f64::from(f32::from_bits(bits as u32))
+        } else {
+            f64::from_bits(bits)
+        };
+        Some(value.copysign(sign))
     }
+}
+
+/// A binary floating-point format of the results: precision and exponent width.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Format {
+    /// Significand bits, including the implicit one.
+    precision: usize,
+    /// Width of the exponent field.
+    exponent_bits: u32,
+}
+
+impl Format {
+    /// `double`.
+    const BINARY64: Format = Format {
+        precision: 53,
+        exponent_bits: 11,
+    };
+    /// `float`.
+    const BINARY32: Format = Format {
+        precision: 24,
+        exponent_bits: 8,
+    };
 }
 
 /// `sum_{k>=0} u^(2k+1) / (2k+1)` times `(-1)^k` if `alternating` (atan), else all positive
@@ -542,12 +574,18 @@ fn pow_exact(x: &Float, n: u32) -> Float {
 }
 
 /// The value gcc's compile-time folding gives for `builtin(args)` with finite arguments, or
-/// `None` when gcc leaves the call to the run-time library.
+/// `None` when gcc leaves the call to the run-time library. A `float` function (`sinf`) is
+/// its `double` form's exact value rounded to binary32 (gcc folds with MPFR at the precision
+/// of the result's type).
 pub(super) fn fold(builtin: Builtin, args: &[f64]) -> Option<f64> {
     if args.iter().any(|a| !a.is_finite()) {
         return None;
     }
-    let result = match (builtin, args) {
+    let (base, format) = match builtin.double_form() {
+        Some(d) => (d, Format::BINARY32),
+        None => (builtin, Format::BINARY64),
+    };
+    let result = match (base, args) {
         (Builtin::Exp, &[x]) => {
             if x == 0.0 {
                 return Some(1.0);
@@ -562,7 +600,7 @@ pub(super) fn fold(builtin: Builtin, args: &[f64]) -> Option<f64> {
                 return None;
             }
             let l = ln(&Float::from_f64(x), PREC);
-            if builtin == Builtin::Log {
+            if base == Builtin::Log {
                 l
             } else {
                 l.div(&ln10(PREC + 20), PREC)
@@ -571,7 +609,7 @@ pub(super) fn fold(builtin: Builtin, args: &[f64]) -> Option<f64> {
         (Builtin::Sin | Builtin::Cos | Builtin::Tan, &[x]) => {
             if x == 0.0 {
                 // sin(±0) = ±0, tan(±0) = ±0, cos(±0) = 1.
-                return Some(if builtin == Builtin::Cos { 1.0 } else { x });
+                return Some(if base == Builtin::Cos { 1.0 } else { x });
             }
             let (quadrant, s, c) = reduce_quadrant(&Float::from_f64(x), PREC);
             let (s, c) = match quadrant {
@@ -580,13 +618,13 @@ pub(super) fn fold(builtin: Builtin, args: &[f64]) -> Option<f64> {
                 2 => (s.negate(), c.negate()),
                 _ => (c.negate(), s),
             };
-            let value = match builtin {
+            let value = match base {
                 Builtin::Sin => s,
                 Builtin::Cos => c,
                 _ => s.div(&c, PREC),
             };
             // sin and tan are odd, cos is even.
-            if x < 0.0 && builtin != Builtin::Cos {
+            if x < 0.0 && base != Builtin::Cos {
                 value.negate()
             } else {
                 value
@@ -627,7 +665,7 @@ pub(super) fn fold(builtin: Builtin, args: &[f64]) -> Option<f64> {
                 }
             }
         }
-        (Builtin::Pow, &[x, y]) => return fold_pow(x, y),
+        (Builtin::Pow, &[x, y]) => return fold_pow(x, y, format),
         (Builtin::Sqrt | Builtin::Fabs | Builtin::Floor | Builtin::Ceil | Builtin::Fmod, _) => {
             // Exactly rounded: folding and run time agree; NaN results are not folded.
             let value = builtin.eval(args)?;
@@ -635,11 +673,11 @@ pub(super) fn fold(builtin: Builtin, args: &[f64]) -> Option<f64> {
         }
         _ => return None,
     };
-    result.to_f64_like_gcc()
+    result.round_like_gcc(format)
 }
 
 /// `pow(x, y)` as MPFR computes it, for finite `x` and `y`.
-fn fold_pow(x: f64, y: f64) -> Option<f64> {
+fn fold_pow(x: f64, y: f64, format: Format) -> Option<f64> {
     if y == 0.0 || x == 1.0 {
         return Some(1.0);
     }
@@ -667,5 +705,5 @@ fn fold_pow(x: f64, y: f64) -> Option<f64> {
     } else {
         magnitude
     };
-    value.to_f64_like_gcc()
+    value.round_like_gcc(format)
 }

@@ -378,4 +378,18 @@ mod tests {
         };
         assert_eq!(ArrayRef::unpack(r.pack()), r);
     }
+
+    /// The compiler gives every math builtin but `sqrt`, `fabs` and `fabsf` (which have
+    /// instructions of their own) to `Math1`/`Math2` through `MathFn::of`.
+    #[test]
+    fn every_math_builtin_has_a_math_fn_or_an_instruction() {
+        use crate::builtins::Builtin;
+        for b in Builtin::ALL.into_iter().filter(|b| b.is_math()) {
+            let own = matches!(b, Builtin::Sqrt | Builtin::Fabs | Builtin::Fabsf);
+            assert_eq!(MathFn::of(b).is_some(), !own, "{b}");
+        }
+        for f in MathFn::ALL {
+            assert_eq!(MathFn::of(f.builtin()), Some(f));
+        }
+    }
 }

@@ -11,17 +11,29 @@
 //! `R[A]` register `a` of the current window; `K[k]` the function's constant pool;
 //! `Q[k]` a probe constant of an instrumented version, `P` the frame's path register,
 //! `count(x)` hands path id `x` to the profiling mode's sink; `M[x]` a slot of the VM's memory (globals, then the array stack); `pc` the index of the
-//! next instruction; `s32(x)`/`z32(x)`/`s8(x)` truncate to 32 (8) bits and sign- or zero-extend
-//! back to 64; `<s`/`<u` signed/unsigned 64-bit comparisons; `base(r)`/`dim(r)` the two halves
-//! of an array reference (see [`super::ArrayRef`]).
+//! next instruction; `s32(x)`/`z32(x)`/`s16(x)`/`z16(x)`/`s8(x)`/`z8(x)` truncate to 32 (16, 8)
+//! bits and sign- or zero-extend back to 64; `<s`/`<u` signed/unsigned 64-bit comparisons;
+//! `base(r)`/`dim(r)` the two halves of an array reference (see [`super::ArrayRef`]);
+//! `f32(x)` rounds `x` to the nearest binary32 value (ties to even) and yields it as the double
+//! of that value; `+f32 -f32 *f32 /f32` are binary32 operations on registers holding floats.
 //!
 //! Value representation (the invariant that lets one 64-bit op serve several C types): every
-//! register holds its static type's value in canonical 64-bit form: `char` and `int`
-//! sign-extended, `unsigned int` zero-extended, `long`/`unsigned long` as is, `double` as its
-//! IEEE bits. Consequently comparisons, `& | ^`, right shifts, division of unsigned values and
-//! remainders need no 32-bit variants (their 64-bit result on canonical inputs is canonical);
-//! only the ops that can carry out of 32 bits (`+ - * << neg`, signed `/` for `INT_MIN / -1`,
-//! `~` on unsigned) have `32` (sign-extending) and `U32` (zero-extending) variants.
+//! register holds its static type's value in canonical 64-bit form: `char`, `short` and `int`
+//! sign-extended, `unsigned char`, `unsigned short` and `unsigned int` zero-extended, `_Bool`
+//! 0 or 1, `long`/`unsigned long` as is, `double` as its IEEE bits, and `float` as the IEEE bits
+//! of the *double* that equals it (every binary32 value is exactly a binary64 value).
+//! Consequently comparisons, `& | ^`, right shifts, division of unsigned values and remainders
+//! need no 32-bit variants (their 64-bit result on canonical inputs is canonical); only the ops
+//! that can carry out of 32 bits (`+ - * << neg`, signed `/` for `INT_MIN / -1`, `~` on
+//! unsigned) have `32` (sign-extending) and `U32` (zero-extending) variants. Types narrower than
+//! `int` are never operands of arithmetic (C promotes them to `int`), so they need only the
+//! conversions that store into them (`Sext8 Zext8 Sext16 Zext16 ToBool`). Keeping `float` as a
+//! double makes `float` to `double` free (no instruction), lets every double comparison,
+//! branch, negation, `!` and conversion to an integer serve floats unchanged (they give the
+//! same result on the exact value), and lets `printf` print a promoted float as is; only the
+//! four arithmetic operations (`AddF32 ...`, computed in binary32), conversions to `float`
+//! (`F2F32 I2F32 U2F32`, each rounding once from its exact source) and the `f` math functions
+//! are specific to floats.
 
 // The semantics notation `R[A] := R[B] + R[C]` (Lua's `lopcodes.h` style) is not a doc link.
 #![allow(rustdoc::broken_intra_doc_links)]
@@ -170,8 +182,18 @@ macro_rules! for_each_op {
             MulF { a: Reg, b: Reg, c: Reg } => Next;
             /// R[A] := R[B] / R[C] (double)
             DivF { a: Reg, b: Reg, c: Reg } => Next;
-            /// R[A] := -R[B] (double)
+            /// R[A] := -R[B] (double; also float)
             NegF { a: Reg, b: Reg } => Next;
+
+            // ---- float arithmetic ----
+            /// R[A] := R[B] +f32 R[C] (float)
+            AddF32 { a: Reg, b: Reg, c: Reg } => Next;
+            /// R[A] := R[B] -f32 R[C] (float)
+            SubF32 { a: Reg, b: Reg, c: Reg } => Next;
+            /// R[A] := R[B] *f32 R[C] (float)
+            MulF32 { a: Reg, b: Reg, c: Reg } => Next;
+            /// R[A] := R[B] /f32 R[C] (float)
+            DivF32 { a: Reg, b: Reg, c: Reg } => Next;
 
             // ---- comparisons producing 0 or 1 ----
             /// R[A] := R[B] == R[C] (integers)
@@ -202,6 +224,16 @@ macro_rules! for_each_op {
             // ---- conversions ----
             /// R[A] := s8(R[B]) (to char)
             Sext8 { a: Reg, b: Reg } => Next;
+            /// R[A] := z8(R[B]) (to unsigned char)
+            Zext8 { a: Reg, b: Reg } => Next;
+            /// R[A] := s16(R[B]) (to short)
+            Sext16 { a: Reg, b: Reg } => Next;
+            /// R[A] := z16(R[B]) (to unsigned short)
+            Zext16 { a: Reg, b: Reg } => Next;
+            /// R[A] := R[B] != 0 (integer to _Bool)
+            ToBool { a: Reg, b: Reg } => Next;
+            /// R[A] := R[B] != 0.0 (double or float to _Bool; NaN gives 1)
+            ToBoolF { a: Reg, b: Reg } => Next;
             /// R[A] := s32(R[B]) (to int)
             Sext32 { a: Reg, b: Reg } => Next;
             /// R[A] := z32(R[B]) (to unsigned int)
@@ -210,7 +242,13 @@ macro_rules! for_each_op {
             I2F { a: Reg, b: Reg } => Next;
             /// R[A] := (double) (unsigned 64-bit) R[B]
             U2F { a: Reg, b: Reg } => Next;
-            /// R[A] := (int) R[B] (double; out of range gives INT_MIN, as x86-64 cvttsd2si)
+            /// R[A] := f32(R[B]) (double to float)
+            F2F32 { a: Reg, b: Reg } => Next;
+            /// R[A] := f32((signed 64-bit) R[B]) (integer to float, rounded once)
+            I2F32 { a: Reg, b: Reg } => Next;
+            /// R[A] := f32((unsigned 64-bit) R[B]) (unsigned long to float, rounded once)
+            U2F32 { a: Reg, b: Reg } => Next;
+            /// R[A] := (int) R[B] (double or float; out of range gives INT_MIN, as x86-64 cvttsd2si)
             F2I32 { a: Reg, b: Reg } => Next;
             /// R[A] := (unsigned) R[B] (double; via a 64-bit conversion, as gcc on x86-64)
             F2U32 { a: Reg, b: Reg } => Next;
@@ -296,9 +334,9 @@ macro_rules! for_each_op {
             Sqrt { a: Reg, b: Reg } => Next;
             /// R[A] := fabs(R[B])
             Fabs { a: Reg, b: Reg } => Next;
-            /// R[A] := f(R[B]) for the unary math function f (floor ceil sin cos tan atan exp log log10)
+            /// R[A] := f(R[B]) for the unary math function f (floor ceil sin cos tan atan exp log log10 and their float forms, and sqrtf)
             Math1 { f: MathFn, a: Reg, b: Reg } => Next;
-            /// R[A] := f(R[B], R[C]) for the binary math function f (atan2 pow fmod)
+            /// R[A] := f(R[B], R[C]) for the binary math function f (atan2 pow fmod and their float forms)
             Math2 { f: MathFn, a: Reg, b: Reg, c: Reg } => Next;
 
             // ---- path probes (only in instrumented versions made by the VM's tier-up) ----
@@ -369,9 +407,70 @@ pub enum MathFn {
     Pow,
     /// `fmod`
     Fmod,
+    /// `sqrtf`
+    Sqrtf,
+    /// `floorf`
+    Floorf,
+    /// `ceilf`
+    Ceilf,
+    /// `sinf`
+    Sinf,
+    /// `cosf`
+    Cosf,
+    /// `tanf`
+    Tanf,
+    /// `atanf`
+    Atanf,
+    /// `expf`
+    Expf,
+    /// `logf`
+    Logf,
+    /// `log10f`
+    Log10f,
+    /// `atan2f`
+    Atan2f,
+    /// `powf`
+    Powf,
+    /// `fmodf`
+    Fmodf,
 }
 
 impl MathFn {
+    /// Every math function of [`Instr::Math1`] / [`Instr::Math2`].
+    pub const ALL: [MathFn; 25] = [
+        MathFn::Floor,
+        MathFn::Ceil,
+        MathFn::Sin,
+        MathFn::Cos,
+        MathFn::Tan,
+        MathFn::Atan,
+        MathFn::Exp,
+        MathFn::Log,
+        MathFn::Log10,
+        MathFn::Atan2,
+        MathFn::Pow,
+        MathFn::Fmod,
+        MathFn::Sqrtf,
+        MathFn::Floorf,
+        MathFn::Ceilf,
+        MathFn::Sinf,
+        MathFn::Cosf,
+        MathFn::Tanf,
+        MathFn::Atanf,
+        MathFn::Expf,
+        MathFn::Logf,
+        MathFn::Log10f,
+        MathFn::Atan2f,
+        MathFn::Powf,
+        MathFn::Fmodf,
+    ];
+
+    /// The math function that implements `builtin`, if it is one (`sqrt`, `fabs` and `fabsf`
+    /// have instructions of their own).
+    pub fn of(builtin: Builtin) -> Option<MathFn> {
+        MathFn::ALL.into_iter().find(|f| f.builtin() == builtin)
+    }
+
     /// The library function this is: the one definition of its name, signature and semantics
     /// (shared by constant folding in the compiler and by the interpreter).
     pub fn builtin(self) -> Builtin {
@@ -388,6 +487,19 @@ impl MathFn {
             MathFn::Atan2 => Builtin::Atan2,
             MathFn::Pow => Builtin::Pow,
             MathFn::Fmod => Builtin::Fmod,
+            MathFn::Sqrtf => Builtin::Sqrtf,
+            MathFn::Floorf => Builtin::Floorf,
+            MathFn::Ceilf => Builtin::Ceilf,
+            MathFn::Sinf => Builtin::Sinf,
+            MathFn::Cosf => Builtin::Cosf,
+            MathFn::Tanf => Builtin::Tanf,
+            MathFn::Atanf => Builtin::Atanf,
+            MathFn::Expf => Builtin::Expf,
+            MathFn::Logf => Builtin::Logf,
+            MathFn::Log10f => Builtin::Log10f,
+            MathFn::Atan2f => Builtin::Atan2f,
+            MathFn::Powf => Builtin::Powf,
+            MathFn::Fmodf => Builtin::Fmodf,
         }
     }
 

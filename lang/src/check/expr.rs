@@ -17,7 +17,7 @@ use crate::printf_format::{self, ArgKind, Piece};
 use crate::span::Span;
 
 use super::library::standard_header_of;
-use super::types::{convert, mk, promote, usual_arithmetic};
+use super::types::{convert, default_promote, mk, promote, usual_arithmetic};
 use super::{Checker, FileSym, ParamTy, Sym};
 
 /// What an expression denotes.
@@ -405,6 +405,11 @@ impl Checker<'_> {
         match &e.kind {
             K::Int(v, ty) => Some(mk(ExprKind::IntConst(ty.wrap(*v as i64)), *ty, span)),
             K::Double(x) => Some(mk(ExprKind::DoubleConst(*x), ScalarType::Double, span)),
+            K::Float(x) => Some(mk(
+                ExprKind::DoubleConst(f64::from(*x)),
+                ScalarType::Float,
+                span,
+            )),
             K::Char(c) => Some(mk(ExprKind::IntConst(*c), ScalarType::Int, span)),
             K::Unary(op, x) => self.unary(*op, x, span),
             K::Binary(op, a, b) => self.binary(*op, a, b, span),
@@ -973,11 +978,14 @@ impl Checker<'_> {
                 }
                 continue;
             }
-            let Some(v) = self.arith(a) else {
+            let Some(v) = self.scalar(a) else {
                 ok = false;
                 continue;
             };
-            let Some(ty) = v.ty else { continue };
+            let Some(ty) = v.ty.map(default_promote) else {
+                continue;
+            };
+            let v = convert(v, ty);
             match kind.scalar_type() {
                 Some(want) if kind.accepts(ty) => out.push(convert(v, want)),
                 _ => {

@@ -1103,7 +1103,7 @@ impl<'m> Checker<'m> {
 
 /// The zero of a scalar type.
 fn zero(t: ScalarType) -> ConstValue {
-    if t == ScalarType::Double {
+    if t.is_floating() {
         ConstValue::Double(0.0)
     } else {
         ConstValue::Int(0)
@@ -1140,7 +1140,7 @@ fn is_integer_constant_expression(e: &hir::Expr) -> bool {
             return true;
         }
     }
-    if e.ty == Some(ScalarType::Double) {
+    if e.ty.is_some_and(ScalarType::is_floating) {
         return false;
     }
     match &e.kind {

@@ -1,9 +1,13 @@
 //! C's arithmetic type rules (C99 6.3.1) and constant evaluation (C99 6.6).
 //!
-//! * [`promote`]: the integer promotions (6.3.1.1): `char` becomes `int`; the other types of the
+//! * [`promote`]: the integer promotions (6.3.1.1): `_Bool`, `char`, `unsigned char`, `short`
+//!   and `unsigned short` become `int` (which holds all their values); the other types of the
 //!   language are unchanged.
-//! * [`usual_arithmetic`]: the usual arithmetic conversions (6.3.1.8): `double` wins; else both
-//!   operands are promoted; equal types stay; same signedness takes the higher rank; an
+//! * [`default_promote`]: the default argument promotions (6.5.2.2p6) of `printf`'s variable
+//!   arguments: the integer promotions, and `float` becomes `double`.
+//! * [`usual_arithmetic`]: the usual arithmetic conversions (6.3.1.8): `double` wins, then
+//!   `float` (an integer operand is converted to `float`; `float` with `float` stays `float`,
+//!   as gcc computes on x86-64, `FLT_EVAL_METHOD` 0); else both operands are promoted; equal types stay; same signedness takes the higher rank; an
 //!   unsigned type of rank at least the signed one's wins; else the signed type if it can hold
 //!   every value of the unsigned one (`long` vs `unsigned int`); else the unsigned version of
 //!   the signed type (cannot happen with our types, every case is covered above).
@@ -18,20 +22,34 @@
 use crate::hir::{BinaryOp, CompareOp, Expr, ExprKind, ScalarType, UnaryOp};
 use crate::span::Span;
 
-/// The integer promotions: `char` to `int`.
+/// The integer promotions: the types narrower than `int` to `int`.
 pub fn promote(t: ScalarType) -> ScalarType {
+    use ScalarType::*;
     match t {
-        ScalarType::Char => ScalarType::Int,
+        Bool | Char | UChar | Short | UShort => Int,
         other => other,
     }
 }
 
-/// Integer conversion rank (6.3.1.1): 1 for `int`/`unsigned`, 2 for `long`/`unsigned long`.
+/// The default argument promotions: the integer promotions, and `float` to `double`.
+pub fn default_promote(t: ScalarType) -> ScalarType {
+    match promote(t) {
+        ScalarType::Float => ScalarType::Double,
+        other => other,
+    }
+}
+
+/// Integer conversion rank (6.3.1.1), increasing with the width: `_Bool` lowest, then
+/// `char`, `short`, `int`, `long` (each with its unsigned twin). Not meaningful for floating
+/// types.
 fn rank(t: ScalarType) -> u8 {
+    use ScalarType::*;
     match t {
-        ScalarType::Char => 0,
-        ScalarType::Int | ScalarType::UInt => 1,
-        ScalarType::Long | ScalarType::ULong | ScalarType::Double => 2,
+        Bool => 0,
+        Char | UChar => 1,
+        Short | UShort => 2,
+        Int | UInt | Float => 3,
+        Long | ULong | Double => 4,
     }
 }
 
@@ -40,6 +58,9 @@ pub fn usual_arithmetic(a: ScalarType, b: ScalarType) -> ScalarType {
     use ScalarType::*;
     if a == Double || b == Double {
         return Double;
+    }
+    if a == Float || b == Float {
+        return Float;
     }
     let (a, b) = (promote(a), promote(b));
     if a == b {
@@ -136,8 +157,9 @@ fn cerr<T>(span: Span, message: impl Into<String>) -> Result<T, ConstError> {
     })
 }
 
-/// Convert a constant of type `from` to type `to` as C does; a `double` out of the target's
-/// range (undefined behaviour) is an error.
+/// Convert a constant of type `from` to type `to` as C does; a floating value out of the
+/// target integer type's range (undefined behaviour) is an error. Conversions to `float` round
+/// once, directly from the source value (never through `double`).
 pub fn convert_const(
     c: Const,
     from: ScalarType,
@@ -151,12 +173,22 @@ pub fn convert_const(
         } else {
             v as f64
         }),
+        (Const::Int(v), Float) => Const::Double(f64::from(if from == ULong {
+            v as u64 as f32
+        } else {
+            v as f32
+        })),
         (Const::Int(v), _) => Const::Int(to.wrap(v)),
         (Const::Double(x), Double) => Const::Double(x),
+        (Const::Double(x), Float) => Const::Double(f64::from(x as f32)),
+        (Const::Double(x), Bool) => Const::Int(i64::from(x != 0.0)),
         (Const::Double(x), _) => {
             let t = x.trunc();
             let (lo, hi): (f64, f64) = match to {
                 Char => (-128.0, 127.0),
+                UChar => (0.0, 255.0),
+                Short => (-32768.0, 32767.0),
+                UShort => (0.0, 65535.0),
                 Int => (-2147483648.0, 2147483647.0),
                 UInt => (0.0, 4294967295.0),
                 Long => (-9223372036854775808.0, 9223372036854775807.0),
@@ -198,7 +230,9 @@ pub fn eval(e: &Expr) -> Result<Const, ConstError> {
                 (UnaryOp::Neg, Const::Int(v)) => Const::Int(ty.wrap(v.wrapping_neg())),
                 (UnaryOp::Neg, Const::Double(x)) => Const::Double(-x),
                 (UnaryOp::BitNot, Const::Int(v)) => Const::Int(ty.wrap(!v)),
-                (UnaryOp::BitNot, Const::Double(_)) => return cerr(e.span, "`~` on a double"),
+                (UnaryOp::BitNot, Const::Double(_)) => {
+                    return cerr(e.span, "`~` on a floating value")
+                }
             })
         }
         ExprKind::Binary { op, lhs, rhs } => {
@@ -284,12 +318,23 @@ fn binary(
     use ScalarType::*;
     let (x, y) = match (a, b) {
         (Const::Double(x), Const::Double(y)) => {
-            let r = match op {
-                BinaryOp::Add => x + y,
-                BinaryOp::Sub => x - y,
-                BinaryOp::Mul => x * y,
-                BinaryOp::Div => x / y,
-                _ => return cerr(span, format!("`{}` on doubles", op.symbol())),
+            let r = if ty == Float {
+                let (x, y) = (x as f32, y as f32);
+                f64::from(match op {
+                    BinaryOp::Add => x + y,
+                    BinaryOp::Sub => x - y,
+                    BinaryOp::Mul => x * y,
+                    BinaryOp::Div => x / y,
+                    _ => return cerr(span, format!("`{}` on floats", op.symbol())),
+                })
+            } else {
+                match op {
+                    BinaryOp::Add => x + y,
+                    BinaryOp::Sub => x - y,
+                    BinaryOp::Mul => x * y,
+                    BinaryOp::Div => x / y,
+                    _ => return cerr(span, format!("`{}` on doubles", op.symbol())),
+                }
             };
             // gcc folds NaN-producing operations to a positive NaN.
             return Ok(Const::Double(if r.is_nan() { f64::NAN } else { r }));
@@ -373,6 +418,15 @@ mod tests {
             (Int, ULong, ULong),
             (ULong, Double, Double),
             (Char, Double, Double),
+            (Bool, Bool, Int),
+            (UChar, UChar, Int),
+            (Short, UShort, Int),
+            (UShort, UInt, UInt),
+            (Short, Long, Long),
+            (Float, Float, Float),
+            (Float, ULong, Float),
+            (Int, Float, Float),
+            (Float, Double, Double),
         ];
         for (a, b, want) in cases {
             assert_eq!(usual_arithmetic(a, b), want, "{a} {b}");
@@ -411,6 +465,34 @@ mod tests {
         assert!(convert_const(Const::Double(-1.0), Double, UInt, s).is_err());
         assert!(convert_const(Const::Double(9223372036854775808.0), Double, Long, s).is_err());
         assert!(convert_const(Const::Double(f64::NAN), Double, Int, s).is_err());
+        assert_eq!(
+            convert_const(Const::Int(70000), Int, Short, s),
+            Ok(Const::Int(4464))
+        );
+        assert_eq!(
+            convert_const(Const::Int(-1), Int, UShort, s),
+            Ok(Const::Int(65535))
+        );
+        assert_eq!(
+            convert_const(Const::Int(256), Int, Bool, s),
+            Ok(Const::Int(1))
+        );
+        assert_eq!(
+            convert_const(Const::Double(0.5), Double, Bool, s),
+            Ok(Const::Int(1))
+        );
+        assert!(convert_const(Const::Double(65536.0), Double, UShort, s).is_err());
+        // 2^60 + 2^36 + 1 is just above a tie in binary32 and rounds up; through a double it
+        // would first become the tie 2^60 + 2^36 and then round down (double rounding).
+        let v = (1i64 << 60) + (1 << 36) + 1;
+        assert_eq!(
+            convert_const(Const::Int(v), Long, Float, s),
+            Ok(Const::Double(f64::from(v as f32)))
+        );
+        assert_eq!(
+            convert_const(Const::Double(0.1), Double, Float, s),
+            Ok(Const::Double(f64::from(0.1f32)))
+        );
     }
 
     #[test]

@@ -34,7 +34,7 @@ impl FnCompiler<'_> {
                 let t = e.ty?;
                 let v = self.const_bits(operand)?;
                 Some(match (op, t) {
-                    (UnaryOp::Neg, ScalarType::Double) => (-f64::from_bits(v)).to_bits(),
+                    (UnaryOp::Neg, t) if t.is_floating() => (-f64::from_bits(v)).to_bits(),
                     (UnaryOp::Neg, t) => t.wrap((v as i64).wrapping_neg()) as u64,
                     (UnaryOp::BitNot, t) => t.wrap(!(v as i64)) as u64,
                     (UnaryOp::Not, _) => u64::from(!self.const_truth(operand)?),
@@ -68,9 +68,10 @@ impl FnCompiler<'_> {
     /// Whether a condition is a constant, and which.
     pub(super) fn const_truth(&self, e: &Expr) -> Option<bool> {
         let bits = self.const_bits(e)?;
-        Some(match e.ty? {
-            ScalarType::Double => f64::from_bits(bits) != 0.0,
-            _ => bits != 0,
+        Some(if e.ty?.is_floating() {
+            f64::from_bits(bits) != 0.0
+        } else {
+            bits != 0
         })
     }
 
@@ -170,7 +171,7 @@ impl FnCompiler<'_> {
                 let d = dst.unwrap_or_else(|| self.alloc());
                 self.at(e.span);
                 let ins = match (op, ty) {
-                    (UnaryOp::Neg, ScalarType::Double) => Instr::NegF { a: d, b: src },
+                    (UnaryOp::Neg, t) if t.is_floating() => Instr::NegF { a: d, b: src },
                     (UnaryOp::Neg, ScalarType::UInt) => Instr::NegU32 { a: d, b: src },
                     (UnaryOp::Neg, ScalarType::Long | ScalarType::ULong) => {
                         Instr::Neg64 { a: d, b: src }
@@ -188,7 +189,7 @@ impl FnCompiler<'_> {
                 // integer, or `fabs`): for x == 0 that gives -0.0 where IEEE subtraction
                 // gives +0.0, and gcc -O0 prints -0.0.
                 if *op == BinaryOp::Sub
-                    && ty == ScalarType::Double
+                    && ty.is_floating()
                     && self.const_bits(lhs) == Some(0)
                     && cannot_be_minus_zero(rhs)
                 {
@@ -229,7 +230,7 @@ impl FnCompiler<'_> {
                         Some(c)
                     };
                     if let Some(imm) = c.and_then(|c| i16::try_from(c).ok()) {
-                        if ty != ScalarType::Double {
+                        if ty.is_integer() {
                             self.free = mark;
                             let d = dst.unwrap_or_else(|| self.alloc());
                             self.at(e.span);
@@ -428,7 +429,7 @@ impl FnCompiler<'_> {
                 self.free = mark;
                 let d = dst.unwrap_or_else(|| self.alloc());
                 self.at(e.span);
-                if operand.ty == Some(ScalarType::Double) {
+                if operand.ty.is_some_and(ScalarType::is_floating) {
                     self.emit(Instr::IsZeroF { a: d, b: src });
                 } else {
                     self.emit(Instr::IsZero { a: d, b: src });
@@ -461,33 +462,40 @@ impl FnCompiler<'_> {
         dst: Option<Reg>,
     ) -> Reg {
         use ScalarType::*;
-        let mk: Option<fn(Reg, Reg) -> Instr> = match (from, to) {
-            (f, t) if f == t => None,
-            (Double, Char) => {
+        if is_noop_conversion(from, to) {
+            return self.finish(src, dst);
+        }
+        let mk: fn(Reg, Reg) -> Instr = match (from, to) {
+            (Double | Float, Bool) => |a, b| Instr::ToBoolF { a, b },
+            (Double | Float, Char | UChar | Short | UShort) => {
+                // Through `int`, as gcc's x86-64 code (cvttsd2si, then truncation).
                 let d = dst.unwrap_or_else(|| self.alloc());
                 self.emit(Instr::F2I32 { a: d, b: src });
-                self.emit(Instr::Sext8 { a: d, b: d });
+                self.emit(narrow_instr(to, d, d));
                 return d;
             }
-            (Double, Int) => Some(|a, b| Instr::F2I32 { a, b }),
-            (Double, UInt) => Some(|a, b| Instr::F2U32 { a, b }),
-            (Double, Long) => Some(|a, b| Instr::F2I64 { a, b }),
-            (Double, ULong) => Some(|a, b| Instr::F2U64 { a, b }),
-            (ULong, Double) => Some(|a, b| Instr::U2F { a, b }),
-            (_, Double) => Some(|a, b| Instr::I2F { a, b }),
-            (_, Char) => Some(|a, b| Instr::Sext8 { a, b }),
-            (Char, Int | Long | ULong) | (Int | UInt | Long | ULong, Long | ULong) => None,
-            (_, Int) => Some(|a, b| Instr::Sext32 { a, b }),
-            (_, UInt) => Some(|a, b| Instr::Zext32 { a, b }),
+            (Double | Float, Int) => |a, b| Instr::F2I32 { a, b },
+            (Double | Float, UInt) => |a, b| Instr::F2U32 { a, b },
+            (Double | Float, Long) => |a, b| Instr::F2I64 { a, b },
+            (Double | Float, ULong) => |a, b| Instr::F2U64 { a, b },
+            (Double, Float) => |a, b| Instr::F2F32 { a, b },
+            (ULong, Double) => |a, b| Instr::U2F { a, b },
+            (_, Double) => |a, b| Instr::I2F { a, b },
+            (ULong, Float) => |a, b| Instr::U2F32 { a, b },
+            (_, Float) => |a, b| Instr::I2F32 { a, b },
+            (_, Bool) => |a, b| Instr::ToBool { a, b },
+            (_, Char) => |a, b| Instr::Sext8 { a, b },
+            (_, UChar) => |a, b| Instr::Zext8 { a, b },
+            (_, Short) => |a, b| Instr::Sext16 { a, b },
+            (_, UShort) => |a, b| Instr::Zext16 { a, b },
+            (_, Int) => |a, b| Instr::Sext32 { a, b },
+            (_, UInt) => |a, b| Instr::Zext32 { a, b },
+            // Not reached: `is_noop_conversion` covers every integer to a 64-bit one.
+            (_, Long | ULong) => |a, b| Instr::Mov { a, b },
         };
-        match mk {
-            Some(mk) => {
-                let d = dst.unwrap_or_else(|| self.alloc());
-                self.emit(mk(d, src));
-                d
-            }
-            None => self.finish(src, dst),
-        }
+        let d = dst.unwrap_or_else(|| self.alloc());
+        self.emit(mk(d, src));
+        d
     }
 
     // ---- places ----
@@ -740,7 +748,7 @@ impl FnCompiler<'_> {
             (BinaryOp::Sub, Some(c)) => c.checked_neg().and_then(|c| i16::try_from(c).ok()),
             _ => None,
         }
-        .filter(|_| op_ty != ScalarType::Double);
+        .filter(|_| op_ty.is_integer());
         let result_reg = if pty == op_ty {
             match loc {
                 Loc::Reg(r) => r,
@@ -840,23 +848,17 @@ impl FnCompiler<'_> {
         };
         let imm: i16 = if increment { 1 } else { -1 };
         match ty {
-            ScalarType::Double => {
+            ScalarType::Double | ScalarType::Float => {
                 let one = self.alloc();
+                // 1.0 as a float register is the double 1.0.
                 let bits = if increment { 1.0f64 } else { -1.0f64 }.to_bits();
                 self.load_bits(one, bits);
-                self.emit(Instr::AddF {
-                    a: cur,
-                    b: cur,
-                    c: one,
+                let (a, b, c) = (cur, cur, one);
+                self.emit(if ty == ScalarType::Float {
+                    Instr::AddF32 { a, b, c }
+                } else {
+                    Instr::AddF { a, b, c }
                 });
-            }
-            ScalarType::Char => {
-                self.emit(Instr::AddI64 {
-                    a: cur,
-                    b: cur,
-                    imm,
-                });
-                self.emit(Instr::Sext8 { a: cur, b: cur });
             }
             ScalarType::Int => {
                 self.emit(Instr::AddI32 {
@@ -878,6 +880,20 @@ impl FnCompiler<'_> {
                     b: cur,
                     imm,
                 });
+            }
+            // The types narrower than `int`: add in 64 bits, then convert back (for `_Bool`,
+            // `!= 0`: `b++` gives 1, `b--` flips it).
+            ScalarType::Bool
+            | ScalarType::Char
+            | ScalarType::UChar
+            | ScalarType::Short
+            | ScalarType::UShort => {
+                self.emit(Instr::AddI64 {
+                    a: cur,
+                    b: cur,
+                    imm,
+                });
+                self.emit(narrow_instr(ty, cur, cur));
             }
         }
         if !matches!(loc, Loc::Reg(_)) {
@@ -967,71 +983,14 @@ impl FnCompiler<'_> {
             Builtin::Abs => Instr::Abs32 { a, b },
             Builtin::Labs => Instr::Abs64 { a, b },
             Builtin::Sqrt => Instr::Sqrt { a, b },
-            Builtin::Fabs => Instr::Fabs { a, b },
-            Builtin::Floor => Instr::Math1 {
-                f: MathFn::Floor,
-                a,
-                b,
-            },
-            Builtin::Ceil => Instr::Math1 {
-                f: MathFn::Ceil,
-                a,
-                b,
-            },
-            Builtin::Sin => Instr::Math1 {
-                f: MathFn::Sin,
-                a,
-                b,
-            },
-            Builtin::Cos => Instr::Math1 {
-                f: MathFn::Cos,
-                a,
-                b,
-            },
-            Builtin::Tan => Instr::Math1 {
-                f: MathFn::Tan,
-                a,
-                b,
-            },
-            Builtin::Atan => Instr::Math1 {
-                f: MathFn::Atan,
-                a,
-                b,
-            },
-            Builtin::Exp => Instr::Math1 {
-                f: MathFn::Exp,
-                a,
-                b,
-            },
-            Builtin::Log => Instr::Math1 {
-                f: MathFn::Log,
-                a,
-                b,
-            },
-            Builtin::Log10 => Instr::Math1 {
-                f: MathFn::Log10,
-                a,
-                b,
-            },
-            Builtin::Atan2 => Instr::Math2 {
-                f: MathFn::Atan2,
-                a,
-                b,
-                c,
-            },
-            Builtin::Pow => Instr::Math2 {
-                f: MathFn::Pow,
-                a,
-                b,
-                c,
-            },
-            Builtin::Fmod => Instr::Math2 {
-                f: MathFn::Fmod,
-                a,
-                b,
-                c,
-            },
+            // The absolute value of a float register is exactly `fabsf`'s.
+            Builtin::Fabs | Builtin::Fabsf => Instr::Fabs { a, b },
             Builtin::Exit => Instr::Exit { a: b },
+            _ => match MathFn::of(func) {
+                Some(f) if f.is_binary() => Instr::Math2 { f, a, b, c },
+                Some(f) => Instr::Math1 { f, a, b },
+                None => unreachable!("every math builtin has a MathFn or its own instruction"),
+            },
         };
         self.emit(ins);
         d
@@ -1091,7 +1050,7 @@ impl FnCompiler<'_> {
                 let mark = self.free;
                 let r = self.expr(e, None);
                 self.at(e.span);
-                let p = if e.ty == Some(ScalarType::Double) {
+                let p = if e.ty.is_some_and(ScalarType::is_floating) {
                     let z = self.alloc();
                     self.emit(Instr::LoadI { a: z, imm: 0 });
                     if jump_if {
@@ -1160,7 +1119,7 @@ impl FnCompiler<'_> {
         let (l, r) = self.compare_operands(lhs, rhs);
         self.at(e.span);
         let t = Pc(0);
-        let ins = if ty == ScalarType::Double {
+        let ins = if ty.is_floating() {
             // NaN makes every ordered comparison false: negate with the `JNLtF` forms.
             match (op, jump_if) {
                 (CompareOp::Eq, true) | (CompareOp::Ne, false) => Instr::JEqF { a: l, b: r, t },
@@ -1226,7 +1185,7 @@ fn immediate_form(op: BinaryOp, ty: ScalarType, c: i64) -> Option<Box<dyn Fn(Reg
     let imm = i16::try_from(c).ok()?;
     let bits = i64::from(ty.bits());
     let f: Box<dyn Fn(Reg, Reg) -> Instr> = match (op, ty) {
-        (_, Double) => return None,
+        (_, Float | Double) => return None,
         (BinaryOp::Mul, UInt) => Box::new(move |a, b| Instr::MulIU32 { a, b, imm }),
         (BinaryOp::Mul, Long | ULong) => Box::new(move |a, b| Instr::MulI64 { a, b, imm }),
         (BinaryOp::Mul, _) => Box::new(move |a, b| Instr::MulI32 { a, b, imm }),
@@ -1254,18 +1213,22 @@ fn binary_instr(op: BinaryOp, ty: ScalarType, d: Reg, l: Reg, r: Reg) -> Instr {
     let (a, b, c) = (d, l, r);
     match (op, ty) {
         (BinaryOp::Add, Double) => Instr::AddF { a, b, c },
+        (BinaryOp::Add, Float) => Instr::AddF32 { a, b, c },
         (BinaryOp::Add, UInt) => Instr::AddU32 { a, b, c },
         (BinaryOp::Add, Long | ULong) => Instr::Add64 { a, b, c },
         (BinaryOp::Add, _) => Instr::Add32 { a, b, c },
         (BinaryOp::Sub, Double) => Instr::SubF { a, b, c },
+        (BinaryOp::Sub, Float) => Instr::SubF32 { a, b, c },
         (BinaryOp::Sub, UInt) => Instr::SubU32 { a, b, c },
         (BinaryOp::Sub, Long | ULong) => Instr::Sub64 { a, b, c },
         (BinaryOp::Sub, _) => Instr::Sub32 { a, b, c },
         (BinaryOp::Mul, Double) => Instr::MulF { a, b, c },
+        (BinaryOp::Mul, Float) => Instr::MulF32 { a, b, c },
         (BinaryOp::Mul, UInt) => Instr::MulU32 { a, b, c },
         (BinaryOp::Mul, Long | ULong) => Instr::Mul64 { a, b, c },
         (BinaryOp::Mul, _) => Instr::Mul32 { a, b, c },
         (BinaryOp::Div, Double) => Instr::DivF { a, b, c },
+        (BinaryOp::Div, Float) => Instr::DivF32 { a, b, c },
         (BinaryOp::Div, UInt | ULong) => Instr::DivU { a, b, c },
         (BinaryOp::Div, Long) => Instr::Div64 { a, b, c },
         (BinaryOp::Div, _) => Instr::Div32 { a, b, c },
@@ -1287,7 +1250,7 @@ fn binary_instr(op: BinaryOp, ty: ScalarType, d: Reg, l: Reg, r: Reg) -> Instr {
 /// The instruction computing the comparison `l op r` of two `ty` values as 0/1 into `d`.
 fn compare_instr(op: CompareOp, ty: ScalarType, d: Reg, l: Reg, r: Reg) -> Instr {
     let a = d;
-    if ty == ScalarType::Double {
+    if ty.is_floating() {
         return match op {
             CompareOp::Eq => Instr::EqF { a, b: l, c: r },
             CompareOp::Ne => Instr::NeF { a, b: l, c: r },
@@ -1312,20 +1275,61 @@ fn compare_instr(op: CompareOp, ty: ScalarType, d: Reg, l: Reg, r: Reg) -> Instr
     }
 }
 
-/// Whether converting a canonical `from` value to `to` leaves the register unchanged.
+/// Whether converting a canonical `from` value to `to` leaves the register unchanged: the same
+/// type, `float` to `double` (a float register already holds the equal double), an integer
+/// type whose values all belong to the target integer type, or any integer to a 64-bit one
+/// (the canonical form of every integer value is its 64-bit two's complement pattern).
 fn is_noop_conversion(from: ScalarType, to: ScalarType) -> bool {
     use ScalarType::*;
-    from == to
-        || matches!(
-            (from, to),
-            (Char, Int | Long | ULong) | (Int | UInt | Long | ULong, Long | ULong)
-        )
+    if from == to || (from, to) == (Float, Double) {
+        return true;
+    }
+    if !(from.is_integer() && to.is_integer()) {
+        return false;
+    }
+    let range = |t: ScalarType| -> (i128, i128) {
+        let bits = t.bits();
+        match t {
+            Bool => (0, 1),
+            _ if t.is_signed() => (-(1i128 << (bits - 1)), (1i128 << (bits - 1)) - 1),
+            _ => (0, (1i128 << bits) - 1),
+        }
+    };
+    let ((flo, fhi), (tlo, thi)) = (range(from), range(to));
+    to.bits() == 64 || (tlo <= flo && fhi <= thi)
+}
+
+/// The instruction that converts an integer in `b` to the integer type `to` narrower than
+/// `long` (truncating and extending, or `!= 0` for `_Bool`), into `a`.
+fn narrow_instr(to: ScalarType, a: Reg, b: Reg) -> Instr {
+    use ScalarType::*;
+    match to {
+        Bool => Instr::ToBool { a, b },
+        Char => Instr::Sext8 { a, b },
+        UChar => Instr::Zext8 { a, b },
+        Short => Instr::Sext16 { a, b },
+        UShort => Instr::Zext16 { a, b },
+        Int => Instr::Sext32 { a, b },
+        UInt => Instr::Zext32 { a, b },
+        Long | ULong | Float | Double => Instr::Mov { a, b },
+    }
 }
 
 /// Folds an arithmetic operation on two constants of type `ty`, with the instructions'
 /// semantics; `None` where the instruction would trap (division by zero, shift count out of
 /// range), so the trap stays at run time.
 fn fold_binary(op: BinaryOp, ty: ScalarType, l: u64, r: u64) -> Option<u64> {
+    if ty == ScalarType::Float {
+        let (x, y) = (f64::from_bits(l) as f32, f64::from_bits(r) as f32);
+        let v = match op {
+            BinaryOp::Add => x + y,
+            BinaryOp::Sub => x - y,
+            BinaryOp::Mul => x * y,
+            BinaryOp::Div => x / y,
+            _ => return None,
+        };
+        return Some(f64::from(v).to_bits());
+    }
     if ty == ScalarType::Double {
         let (x, y) = (f64::from_bits(l), f64::from_bits(r));
         return Some(
@@ -1368,7 +1372,10 @@ fn convert_const(bits: u64, from: ScalarType, to: ScalarType) -> u64 {
     use ScalarType::*;
     match (from, to) {
         (f, t) if f == t => bits,
-        (Double, _) => {
+        (Float, Double) => bits,
+        (Double, Float) => f64::from(f64::from_bits(bits) as f32).to_bits(),
+        (Double | Float, Bool) => u64::from(f64::from_bits(bits) != 0.0),
+        (Double | Float, _) => {
             let x = f64::from_bits(bits);
             // Same semantics as the VM's conversions (x86-64 gcc).
             let as_i64 = |x: f64| -> i64 {
@@ -1379,14 +1386,6 @@ fn convert_const(bits: u64, from: ScalarType, to: ScalarType) -> u64 {
                 }
             };
             match to {
-                Char | Int => {
-                    let v = if x > -2_147_483_649.0 && x < 2_147_483_648.0 {
-                        x as i32
-                    } else {
-                        i32::MIN
-                    };
-                    to.wrap(i64::from(v)) as u64
-                }
                 UInt => as_i64(x) as u32 as u64,
                 Long => as_i64(x) as u64,
                 ULong => {
@@ -1397,11 +1396,21 @@ fn convert_const(bits: u64, from: ScalarType, to: ScalarType) -> u64 {
                         as_i64(x) as u64
                     }
                 }
-                Double => bits,
+                // `int` and the narrower types: through `int` (`F2I32`, then truncation).
+                _ => {
+                    let v = if x > -2_147_483_649.0 && x < 2_147_483_648.0 {
+                        x as i32
+                    } else {
+                        i32::MIN
+                    };
+                    to.wrap(i64::from(v)) as u64
+                }
             }
         }
         (ULong, Double) => (bits as f64).to_bits(),
         (_, Double) => ((bits as i64) as f64).to_bits(),
+        (ULong, Float) => f64::from(bits as f32).to_bits(),
+        (_, Float) => f64::from((bits as i64) as f32).to_bits(),
         (_, t) => t.wrap(bits as i64) as u64,
     }
 }
@@ -1468,7 +1477,8 @@ fn writes_locals(e: &Expr) -> bool {
 /// Whether evaluating `e` has a side effect in gcc's sense (`TREE_SIDE_EFFECTS`): a call to a
 /// user function, output, an assignment, or a math function that gcc treats as setting
 /// `errno` (`sqrt exp log log10 pow atan2 fmod`; measured: gcc -O0 does not count `abs labs
-/// fabs floor ceil atan sin cos tan`).
+/// fabs floor ceil atan sin cos tan`; their `float` forms are taken to be alike, as gcc gives
+/// them the same attributes).
 fn has_side_effects(e: &Expr) -> bool {
     match &e.kind {
         ExprKind::Call { .. }
@@ -1479,7 +1489,7 @@ fn has_side_effects(e: &Expr) -> bool {
         | ExprKind::IncDec { .. } => true,
         ExprKind::Builtin { func, args } => {
             !matches!(
-                func,
+                func.double_form().unwrap_or(*func),
                 Builtin::Abs
                     | Builtin::Labs
                     | Builtin::Fabs
@@ -1580,7 +1590,11 @@ fn is_global_variable(e: &Expr) -> bool {
         ExprKind::Load(Place::Global(_)) => true,
         ExprKind::Convert { expr, to } => {
             expr.ty.is_some_and(|from| {
-                from != ScalarType::Double && *to != ScalarType::Double && from.bits() == to.bits()
+                from.is_integer()
+                    && to.is_integer()
+                    && from != ScalarType::Bool
+                    && *to != ScalarType::Bool
+                    && from.bits() == to.bits()
             }) && is_global_variable(expr)
         }
         _ => false,
@@ -1626,15 +1640,15 @@ fn compare_rhs_first(lhs: &Expr, rhs: &Expr) -> bool {
     has_call(rhs) && is_global_variable(lhs)
 }
 
-/// Whether gcc knows that the double `e` is never -0.0 (`tree_expr_maybe_real_minus_zero_p`
+/// Whether gcc knows that the double or float `e` is never -0.0 (`tree_expr_maybe_real_minus_zero_p`
 /// is false): a conversion from an integer, or `fabs`.
 fn cannot_be_minus_zero(e: &Expr) -> bool {
     match &e.kind {
         ExprKind::Convert { expr, to } => {
-            *to == ScalarType::Double && expr.ty.is_some_and(|t| t.is_integer())
+            to.is_floating() && expr.ty.is_some_and(|t| t.is_integer())
         }
         ExprKind::Builtin {
-            func: Builtin::Fabs,
+            func: Builtin::Fabs | Builtin::Fabsf,
             ..
         } => true,
         _ => false,

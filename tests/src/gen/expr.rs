@@ -6,8 +6,9 @@
 //!   helpers of the prelude);
 //! - shift counts are masked below the promoted width, and signed left operands of `<<` are
 //!   masked non-negative and small enough not to overflow;
-//! - a double is converted to an integer type only inside a range check (`d2*` helpers or an
-//!   inline `?:`), because an out-of-range conversion is undefined;
+//! - a double or float is converted to an integer type (other than `_Bool`) only inside a
+//!   range check (`d2*` helpers or an inline `?:`), because an out-of-range conversion is
+//!   undefined;
 //! - array indices are reduced modulo the dimension (or are loop counters known in range);
 //! - unsequenced operands never conflict (see [`super::effects`]).
 
@@ -50,15 +51,19 @@ struct Place {
     index_eff: Effects,
 }
 
-/// The inclusive-exclusive range of doubles whose truncation fits an integer type.
+/// The exclusive range of doubles whose truncation fits an integer type.
 fn double_range(ty: Ty) -> (&'static str, &'static str) {
     match ty {
+        Ty::Bool => ("-1e308", "1e308"),
         Ty::Char => ("-128.0", "128.0"),
+        Ty::UChar => ("-1.0", "256.0"),
+        Ty::Short => ("-32769.0", "32768.0"),
+        Ty::UShort => ("-1.0", "65536.0"),
         Ty::Int => ("-2147483648.0", "2147483648.0"),
         Ty::UInt => ("-1.0", "4294967296.0"),
         Ty::Long => ("-9223372036854775808.0", "9223372036854775808.0"),
         Ty::ULong => ("-1.0", "18446744073709551616.0"),
-        Ty::Double => unreachable!("not an integer type"),
+        Ty::Float | Ty::Double => unreachable!("not an integer type"),
     }
 }
 
@@ -99,7 +104,7 @@ impl Gen {
     /// An expression of integer type (doubles are converted with a range check).
     pub(super) fn int_expr(&mut self, depth: u32, f: &Forbid) -> Ex {
         let e = self.expr(depth, f);
-        if e.ty == Ty::Double {
+        if e.ty.is_floating() {
             let target = *self.rng.pick(&INT_TYPES);
             self.double_to_int(e, target)
         } else {
@@ -110,15 +115,19 @@ impl Gen {
     /// Converts `e` to a value assignable to a place of type `target` without undefined
     /// behaviour (only doubles going to integer types need a range check).
     pub(super) fn convertible_to(&mut self, e: Ex, target: Ty) -> Ex {
-        if e.ty == Ty::Double && target.is_integer() {
+        if e.ty.is_floating() && target.is_integer() {
             self.double_to_int(e, target)
         } else {
             e
         }
     }
 
-    /// Converts a double expression to integer type `target` inside a range check.
+    /// Converts a double or float expression to integer type `target` inside a range check
+    /// (none for `_Bool`: every value converts).
     pub(super) fn double_to_int(&mut self, e: Ex, target: Ty) -> Ex {
+        if target == Ty::Bool {
+            return Ex::new(format!("((_Bool)({}))", e.text), Ty::Bool, e.eff);
+        }
         let (lo, hi) = double_range(target);
         if e.is_pure() && e.text.len() < 80 && self.rng.chance(50) {
             let t = &e.text;
@@ -156,6 +165,11 @@ impl Gen {
             Ty::ULong,
             Ty::Double,
             Ty::Double,
+            Ty::Float,
+            Ty::Short,
+            Ty::UChar,
+            Ty::UShort,
+            Ty::Bool,
         ]);
         let text = ty.random_literal(&mut self.rng);
         // character constants have type int in C
@@ -283,7 +297,7 @@ impl Gen {
         }
         let ty = usual(l.ty, r.ty);
         let op = if rem { "%" } else { "/" };
-        if ty == Ty::Double {
+        if ty.is_floating() {
             // IEEE division is defined for a zero divisor, but gcc warns about a constant one
             if r.is_constant() {
                 if let Some(v) = self.var_read(&f.after(&l.eff)) {
@@ -315,13 +329,9 @@ impl Gen {
             };
             return Ex::new(text, ty, eff);
         }
-        // keep char operands typed as int for the helpers
-        if l.ty == Ty::Char {
-            l.ty = Ty::Int;
-        }
-        if r.ty == Ty::Char {
-            r.ty = Ty::Int;
-        }
+        // keep narrow operands typed as int for the helpers
+        l.ty = l.ty.promote();
+        r.ty = r.ty.promote();
         let name = if rem { "mod" } else { "div" };
         Ex::new(
             format!("{name}_{}({}, {})", ty.tag(), l.text, r.text),
@@ -394,7 +404,7 @@ impl Gen {
             0 => Ex::new(format!("(-({}))", e.text), e.ty.promote(), e.eff),
             1 => Ex::new(format!("(+({}))", e.text), e.ty.promote(), e.eff),
             _ => {
-                let e = if e.ty == Ty::Double {
+                let e = if e.ty.is_floating() {
                     self.double_to_int(e, Ty::Long)
                 } else {
                     e
@@ -407,7 +417,7 @@ impl Gen {
     fn cast(&mut self, d: u32, f: &Forbid) -> Ex {
         let e = self.expr(d, f);
         let target = *self.rng.pick(&super::types::ALL_TYPES);
-        if e.ty == Ty::Double && target.is_integer() {
+        if e.ty.is_floating() && target.is_integer() {
             return self.double_to_int(e, target);
         }
         Ex::new(
@@ -485,7 +495,9 @@ impl Gen {
         let mut ops = vec!["+=", "-=", "*="];
         if p.ty.is_integer() {
             ops.extend(["&=", "|=", "^=", ">>=", "/=", "%="]);
-            if !p.ty.is_signed_integer() {
+            // `<<=` only where the promoted type is unsigned (`unsigned char` promotes to
+            // `int`, which a shift could overflow).
+            if !p.ty.promote().is_signed_integer() {
                 ops.push("<<=");
             }
         } else {
@@ -504,7 +516,7 @@ impl Gen {
         let vt = &v.text;
         let rhs = match op {
             "<<=" | ">>=" => {
-                let mask = if p.ty.bits() == 64 { 63 } else { 31 };
+                let mask = if p.ty.promote().bits() == 64 { 63 } else { 31 };
                 format!("({vt} & {mask})")
             }
             "/=" | "%=" if p.ty.is_integer() => {
@@ -601,6 +613,14 @@ impl Gen {
                     ("pow", 2),
                     ("fmod", 2),
                 ]);
+                // the float forms (`sinf`, ...): float arguments and result
+                let float = self.rng.chance(35);
+                let result = if float { Ty::Float } else { Ty::Double };
+                let name = if float {
+                    format!("{name}f")
+                } else {
+                    name.to_string()
+                };
                 let mut args: Vec<Ex> = Vec::new();
                 let mut eff = Effects::none();
                 for _ in 0..arity {
@@ -622,7 +642,7 @@ impl Gen {
                 let texts: Vec<String> = args.into_iter().map(|a| a.text).collect();
                 Some(Ex::new(
                     format!("{name}({})", texts.join(", ")),
-                    Ty::Double,
+                    result,
                     eff,
                 ))
             }

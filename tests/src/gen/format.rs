@@ -37,7 +37,8 @@ fn precision(rng: &mut Rng, percent: u64, max: i64) -> String {
 }
 
 /// A conversion specification (starting with `%`) for an argument of type `ty` after the
-/// default argument promotions (`Char` is treated as `Int`).
+/// default argument promotions (the types narrower than `int` are treated as `Int`, `Float`
+/// as `Double`).
 pub fn conversion(rng: &mut Rng, ty: Ty) -> String {
     match ty.promote() {
         Ty::Int => {
@@ -101,7 +102,7 @@ pub fn conversion(rng: &mut Rng, ty: Ty) -> String {
                 conv
             )
         }
-        Ty::Double | Ty::Char => {
+        Ty::Double | Ty::Float | Ty::Char | Ty::Bool | Ty::UChar | Ty::Short | Ty::UShort => {
             let conv = *rng.pick(&['f', 'F', 'e', 'E', 'g', 'G', 'g', 'f']);
             let len = if rng.chance(10) { "l" } else { "" };
             format!(

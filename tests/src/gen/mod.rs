@@ -187,3 +187,34 @@ struct Gen {
     in_main: bool,
     fresh: u32,
 }
+
+#[cfg(test)]
+mod tests {
+    use super::generate;
+
+    /// A handful of seeds exercise every scalar type, their spellings, float constants and
+    /// the float math functions.
+    #[test]
+    fn programs_use_every_type() {
+        let all: String = (0..30).map(generate).collect();
+        for needle in [
+            "_Bool ",
+            "unsigned char ",
+            "short ",
+            "unsigned short ",
+            "float ",
+            "long long",
+            "f)",
+            "(float)",
+            "d2us(",
+        ] {
+            assert!(all.contains(needle), "no `{needle}` in 30 programs");
+        }
+        assert!(
+            ["sinf(", "cosf(", "powf(", "sqrtf(", "fabsf(", "expf("]
+                .iter()
+                .any(|f| all.contains(f)),
+            "no float math function in 30 programs"
+        );
+    }
+}

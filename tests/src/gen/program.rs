@@ -18,6 +18,9 @@ const INCLUDES: &str = "#include <stdio.h>\n#include <stdlib.h>\n#include <math.
 
 /// See [`INCLUDES`]: the helper functions, one per line.
 const HELPERS: &str = r#"char d2c(double x) { if (x > -128.0 && x < 128.0) return x; return 0; }
+unsigned char d2uc(double x) { if (x > -1.0 && x < 256.0) return x; return 5; }
+short d2s(double x) { return x > -32769.0 && x < 32768.0 ? (short)x : 6; }
+unsigned short d2us(double x) { if (x > -1.0 && x < 65536.0) return x; return 7; }
 int d2i(double x) { return x > -2147483648.0 && x < 2147483648.0 ? (int)x : 1; }
 unsigned d2u(double x) { if (x > -1.0 && x < 4294967296.0) return (unsigned)x; return 2u; }
 long d2l(double x) { return x > -9223372036854775808.0 && x < 9223372036854775808.0 ? (long)x : 3L; }
@@ -234,7 +237,8 @@ impl Gen {
             };
             let name = format!("g{k}");
             let init = self.constant_initializer(ty);
-            let _ = writeln!(src, "{} {name} = {init};", ty.c_name());
+            let spelled = ty.spelling(&mut self.rng);
+            let _ = writeln!(src, "{spelled} {name} = {init};");
             self.declare(name, ty, vec![], true, None);
         }
         for k in 0..self.rng.range(1, 3) {
@@ -283,7 +287,7 @@ impl Gen {
                     _ => format!("(({}){})", ty.c_name(), self.rng.range(-100_000, 100_000)),
                 }
             }
-            2 if ty == Ty::Double => {
+            2 if ty.is_floating() => {
                 format!(
                     "({} * {} - {})",
                     self.rng.range(-50, 50),
@@ -306,11 +310,17 @@ impl Gen {
     /// A bounded recursive function and a mutually recursive pair (declared by prototype);
     /// neither prints nor writes globals, so expressions may call them anywhere.
     pub(super) fn recursive_functions(&mut self, src: &mut String) {
-        let ty = *self
-            .rng
-            .pick(&[Ty::Int, Ty::Long, Ty::ULong, Ty::Double, Ty::UInt]);
+        let ty = *self.rng.pick(&[
+            Ty::Int,
+            Ty::Long,
+            Ty::ULong,
+            Ty::Double,
+            Ty::UInt,
+            Ty::Float,
+            Ty::Short,
+        ]);
         let t = ty.c_name();
-        let ops: &[&str] = if ty == Ty::Double {
+        let ops: &[&str] = if ty.is_floating() {
             &["+", "-", "*"]
         } else {
             &["+", "-", "*", "^"]
@@ -348,9 +358,16 @@ impl Gen {
             });
         }
         // recursion that reads and writes an array parameter
-        let ty = *self
-            .rng
-            .pick(&[Ty::Int, Ty::Long, Ty::Double, Ty::Char, Ty::UInt]);
+        let ty = *self.rng.pick(&[
+            Ty::Int,
+            Ty::Long,
+            Ty::Double,
+            Ty::Char,
+            Ty::UInt,
+            Ty::Float,
+            Ty::UChar,
+            Ty::Short,
+        ]);
         let t = ty.c_name();
         let k = self.rng.range(1, 7);
         let _ = writeln!(
@@ -500,7 +517,7 @@ impl Gen {
             if let Some((text, ret, eff)) = self.call(1, &Forbid::none(), false) {
                 self.note(&eff);
                 match ret {
-                    Some(Ty::Double) => {
+                    Some(t) if t.is_floating() => {
                         self.line(&format!("printf(\"call %.6g\\n\", fin({text}));"))
                     }
                     Some(t) => {
@@ -516,7 +533,7 @@ impl Gen {
             let var = self.vars[g as usize].clone();
             let spec = format::conversion(&mut self.rng, var.ty);
             let fin = |s: String| {
-                if var.ty == Ty::Double {
+                if var.ty.is_floating() {
                     format!("fin({s})")
                 } else {
                     s

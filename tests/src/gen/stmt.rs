@@ -134,6 +134,11 @@ impl Gen {
             Ty::ULong,
             Ty::Double,
             Ty::Double,
+            Ty::Float,
+            Ty::Short,
+            Ty::UShort,
+            Ty::UChar,
+            Ty::Bool,
         ])
     }
 
@@ -174,10 +179,10 @@ impl Gen {
         self.note(&e.eff);
         // `const` locals are never assigned; `unsigned int` is the long spelling of `unsigned`
         let constant = self.rng.chance(10);
-        let spelled = if ty == Ty::UInt && self.rng.chance(30) {
-            "unsigned int".to_string()
-        } else {
+        let spelled = if self.rng.chance(25) {
             self.spell(ty)
+        } else {
+            ty.spelling(&mut self.rng).to_string()
         };
         let mut text = format!(
             "{}{spelled} {name} = {}",
@@ -201,7 +206,7 @@ impl Gen {
     pub(super) fn element_init(&mut self, ty: Ty) -> String {
         if self.rng.chance(30) {
             let e = self.pure_expr(1);
-            if !(e.ty == Ty::Double && ty.is_integer()) {
+            if !(e.ty.is_floating() && ty.is_integer()) {
                 return e.text;
             }
         }
@@ -291,7 +296,7 @@ impl Gen {
             let e = self.expr(depth, &Forbid::none().after(&acc));
             acc.union_with(&e.eff);
             fmt.push_str(&format::conversion(&mut self.rng, e.ty));
-            args.push(if e.ty == Ty::Double {
+            args.push(if e.ty.is_floating() {
                 format!("fin({})", e.text)
             } else {
                 e.text
@@ -359,6 +364,9 @@ impl Gen {
             Ty::Long,
             Ty::Char,
             Ty::ULong,
+            Ty::Short,
+            Ty::UShort,
+            Ty::UChar,
         ])
     }
 

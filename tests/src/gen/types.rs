@@ -1,14 +1,22 @@
 //! The subset's scalar types and the C99 rules the generator needs to know the type of every
 //! expression it builds: integer promotions and the usual arithmetic conversions (LP64:
-//! int 32-bit, long 64-bit, char signed 8-bit).
+//! int 32-bit, long 64-bit, char signed 8-bit, short 16-bit, float binary32 computed in float).
 
 use super::rng::Rng;
 
 /// A scalar type of the subset.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Ty {
+    /// `_Bool`.
+    Bool,
     /// `char` (signed, 8 bits).
     Char,
+    /// `unsigned char`.
+    UChar,
+    /// `short` (16 bits).
+    Short,
+    /// `unsigned short`.
+    UShort,
     /// `int` (32 bits).
     Int,
     /// `unsigned` (32 bits).
@@ -17,53 +25,121 @@ pub enum Ty {
     Long,
     /// `unsigned long` (64 bits).
     ULong,
+    /// `float` (binary32).
+    Float,
     /// `double`.
     Double,
 }
 
 /// Every scalar type.
-pub const ALL_TYPES: [Ty; 6] = [Ty::Char, Ty::Int, Ty::UInt, Ty::Long, Ty::ULong, Ty::Double];
+pub const ALL_TYPES: [Ty; 11] = [
+    Ty::Char,
+    Ty::Int,
+    Ty::UInt,
+    Ty::Long,
+    Ty::ULong,
+    Ty::Double,
+    Ty::Bool,
+    Ty::UChar,
+    Ty::Short,
+    Ty::UShort,
+    Ty::Float,
+];
 
 /// The integer types.
-pub const INT_TYPES: [Ty; 5] = [Ty::Char, Ty::Int, Ty::UInt, Ty::Long, Ty::ULong];
+pub const INT_TYPES: [Ty; 9] = [
+    Ty::Char,
+    Ty::Int,
+    Ty::UInt,
+    Ty::Long,
+    Ty::ULong,
+    Ty::Bool,
+    Ty::UChar,
+    Ty::Short,
+    Ty::UShort,
+];
 
 impl Ty {
     /// The C spelling.
     pub fn c_name(self) -> &'static str {
         match self {
+            Ty::Bool => "_Bool",
             Ty::Char => "char",
+            Ty::UChar => "unsigned char",
+            Ty::Short => "short",
+            Ty::UShort => "unsigned short",
             Ty::Int => "int",
             Ty::UInt => "unsigned",
             Ty::Long => "long",
             Ty::ULong => "unsigned long",
+            Ty::Float => "float",
             Ty::Double => "double",
         }
     }
 
+    /// A spelling of the type chosen at random among C's equivalent ones (`short int`,
+    /// `signed long long int`, ...).
+    pub fn spelling(self, rng: &mut Rng) -> &'static str {
+        let options: &[&'static str] = match self {
+            Ty::Char => &["char"],
+            Ty::UChar => &["unsigned char"],
+            Ty::Short => &["short", "short int", "signed short", "signed short int"],
+            Ty::UShort => &["unsigned short", "unsigned short int"],
+            Ty::Int => &["int", "signed", "signed int"],
+            Ty::UInt => &["unsigned", "unsigned int"],
+            Ty::Long => &[
+                "long",
+                "long int",
+                "signed long",
+                "long long",
+                "long long int",
+                "signed long long",
+            ],
+            Ty::ULong => &[
+                "unsigned long",
+                "unsigned long int",
+                "unsigned long long",
+                "unsigned long long int",
+            ],
+            Ty::Bool | Ty::Float | Ty::Double => return self.c_name(),
+        };
+        // Mostly the plain spelling.
+        if rng.chance(70) {
+            return self.c_name();
+        }
+        let picked: &&'static str = rng.pick(options);
+        picked
+    }
+
     /// True for the integer types.
     pub fn is_integer(self) -> bool {
-        self != Ty::Double
+        !self.is_floating()
+    }
+
+    /// True for `float` and `double`.
+    pub fn is_floating(self) -> bool {
+        matches!(self, Ty::Float | Ty::Double)
     }
 
     /// True for the signed integer types.
     pub fn is_signed_integer(self) -> bool {
-        matches!(self, Ty::Char | Ty::Int | Ty::Long)
+        matches!(self, Ty::Char | Ty::Short | Ty::Int | Ty::Long)
     }
 
-    /// The integer promotion (char to int; others unchanged).
+    /// The integer promotion (the types narrower than int to int; others unchanged).
     pub fn promote(self) -> Ty {
-        if self == Ty::Char {
-            Ty::Int
-        } else {
-            self
+        match self {
+            Ty::Bool | Ty::Char | Ty::UChar | Ty::Short | Ty::UShort => Ty::Int,
+            other => other,
         }
     }
 
-    /// Width in bits of an integer type.
+    /// Width in bits.
     pub fn bits(self) -> u32 {
         match self {
-            Ty::Char => 8,
-            Ty::Int | Ty::UInt => 32,
+            Ty::Bool | Ty::Char | Ty::UChar => 8,
+            Ty::Short | Ty::UShort => 16,
+            Ty::Int | Ty::UInt | Ty::Float => 32,
             Ty::Long | Ty::ULong | Ty::Double => 64,
         }
     }
@@ -71,7 +147,12 @@ impl Ty {
     /// Short tag used in helper-function names (`div_i`, `d2ul`, ...).
     pub fn tag(self) -> &'static str {
         match self {
+            Ty::Bool => "b",
             Ty::Char => "c",
+            Ty::UChar => "uc",
+            Ty::Short => "s",
+            Ty::UShort => "us",
+            Ty::Float => "f",
             Ty::Int => "i",
             Ty::UInt => "u",
             Ty::Long => "l",
@@ -140,7 +221,55 @@ impl Ty {
                 ),
             },
             Ty::Double => double_literal(rng),
+            Ty::Bool => match rng.below(3) {
+                0 => "(_Bool)1".to_string(),
+                1 => "(_Bool)0".to_string(),
+                _ => format!("(_Bool){}", rng.range(-3, 3)),
+            },
+            Ty::UChar => format!(
+                "(unsigned char){}",
+                *rng.pick(&[0, 1, 127, 128, 200, 255, 256, -1])
+            ),
+            Ty::Short => match rng.below(2) {
+                0 => format!("(short){}", rng.range(-32768, 32767)),
+                _ => format!("(short){}", *rng.pick(&[-32768, 32767, -1, 0, 70000])),
+            },
+            Ty::UShort => match rng.below(2) {
+                0 => format!("(unsigned short){}", rng.range(0, 65535)),
+                _ => format!(
+                    "(unsigned short){}",
+                    *rng.pick(&[65535, 65536, -1, 0, 40000])
+                ),
+            },
+            Ty::Float => float_literal(rng),
         }
+    }
+}
+
+fn float_literal(rng: &mut Rng) -> String {
+    match rng.below(5) {
+        0 => format!("{}.{}f", rng.range(-20, 20), rng.below(100)),
+        1 => format!(
+            "{}.{}e{}f",
+            rng.range(1, 9),
+            rng.below(1000),
+            rng.range(-20, 20)
+        ),
+        2 => (*rng.pick(&[
+            "0.1f",
+            "0.5F",
+            "3.4e38f",
+            "1e-40f",
+            "16777217.0f",
+            "-0.0f",
+            "1.f",
+            ".75f",
+            "(float)0.1",
+            "(float)1e300",
+        ]))
+        .to_string(),
+        3 => format!("(float){}", double_literal(rng)),
+        _ => format!("{}.{:03}f", rng.range(-5, 5), rng.below(1000)),
     }
 }
 
@@ -203,6 +332,9 @@ pub fn usual(a: Ty, b: Ty) -> Ty {
     if a == Ty::Double || b == Ty::Double {
         return Ty::Double;
     }
+    if a == Ty::Float || b == Ty::Float {
+        return Ty::Float;
+    }
     let (a, b) = (a.promote(), b.promote());
     if a == b {
         return a;
@@ -227,6 +359,11 @@ mod tests {
         assert_eq!(usual(Ty::Long, Ty::ULong), Ty::ULong);
         assert_eq!(usual(Ty::Int, Ty::ULong), Ty::ULong);
         assert_eq!(usual(Ty::ULong, Ty::Double), Ty::Double);
+        assert_eq!(usual(Ty::Short, Ty::UShort), Ty::Int);
+        assert_eq!(usual(Ty::Bool, Ty::UChar), Ty::Int);
+        assert_eq!(usual(Ty::UShort, Ty::UInt), Ty::UInt);
+        assert_eq!(usual(Ty::Float, Ty::ULong), Ty::Float);
+        assert_eq!(usual(Ty::Float, Ty::Double), Ty::Double);
     }
 
     #[test]
