@@ -87,6 +87,12 @@ pub enum Length {
     Long,
     /// `ll`: `long long` / `unsigned long long` (64 bits, like `long`).
     LongLong,
+    /// `j`: `intmax_t` / `uintmax_t` (64 bits, `long` in glibc).
+    IntMax,
+    /// `z`: `size_t` (64 bits, `unsigned long`, the type of `sizeof`) and its signed type.
+    Size,
+    /// `t`: `ptrdiff_t` (64 bits, `long`) and its unsigned type.
+    PtrDiff,
 }
 
 impl Length {
@@ -97,11 +103,12 @@ impl Length {
             Length::Char => 8,
             Length::Short => 16,
             Length::None => 32,
-            Length::Long | Length::LongLong => 64,
+            Length::Long | Length::LongLong | Length::IntMax | Length::Size | Length::PtrDiff => 64,
         }
     }
 
-    /// The modifier as written in a format string (`""`, `"hh"`, `"h"`, `"l"`, `"ll"`).
+    /// The modifier as written in a format string (`""`, `"hh"`, `"h"`, `"l"`, `"ll"`, `"j"`,
+    /// `"z"`, `"t"`).
     pub fn as_str(self) -> &'static str {
         match self {
             Length::None => "",
@@ -109,6 +116,9 @@ impl Length {
             Length::Short => "h",
             Length::Long => "l",
             Length::LongLong => "ll",
+            Length::IntMax => "j",
+            Length::Size => "z",
+            Length::PtrDiff => "t",
         }
     }
 }
@@ -197,7 +207,7 @@ pub struct Spec {
 impl Spec {
     /// The kind of argument this conversion consumes.
     pub fn arg(&self) -> ArgKind {
-        let long = matches!(self.length, Length::Long | Length::LongLong);
+        let long = self.length.bits() == 64;
         match self.conv {
             Conv::Signed if long => ArgKind::Long,
             Conv::Signed => ArgKind::Int,
@@ -482,7 +492,19 @@ fn parse_spec(bytes: &[u8], start: usize) -> Result<(Spec, usize), FormatError> 
             i += 1;
             Length::Long
         }
-        (Some(&c @ (b'L' | b'j' | b'z' | b't' | b'q')), _) => {
+        (Some(b'j'), _) => {
+            i += 1;
+            Length::IntMax
+        }
+        (Some(b'z'), _) => {
+            i += 1;
+            Length::Size
+        }
+        (Some(b't'), _) => {
+            i += 1;
+            Length::PtrDiff
+        }
+        (Some(&c @ (b'L' | b'q')), _) => {
             return Err(err(
                 i,
                 format!("the length modifier '{}' is not supported", char::from(c)),
@@ -596,7 +618,12 @@ fn validate(
     let length_ok = match spec.length {
         Length::None => true,
         Length::Long => conv.is_integer() || conv.is_float(),
-        Length::Char | Length::Short | Length::LongLong => conv.is_integer(),
+        Length::Char
+        | Length::Short
+        | Length::LongLong
+        | Length::IntMax
+        | Length::Size
+        | Length::PtrDiff => conv.is_integer(),
     };
     if !length_ok {
         let what = if spec.length == Length::Long && matches!(conv, Conv::Char | Conv::Str) {

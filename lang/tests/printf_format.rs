@@ -47,6 +47,18 @@ fn literals_and_conversions_alternate() {
 }
 
 #[test]
+fn the_64_bit_lengths_of_stdint_and_sizeof_are_read() {
+    for (text, length) in [
+        ("%zu", Length::Size),
+        ("%jd", Length::IntMax),
+        ("%tx", Length::PtrDiff),
+    ] {
+        assert_eq!(spec(text).length, length, "{text}");
+        assert_eq!(spec(text).length.bits(), 64, "{text}");
+    }
+}
+
+#[test]
 fn flags_width_precision_and_length_are_read() {
     let s = spec("%-+ 0#12.7lf");
     assert_eq!(
@@ -169,8 +181,9 @@ fn errors_point_at_the_offending_byte() {
         ("%a", 1, "hexadecimal floating"),
         ("%5A", 2, "hexadecimal floating"),
         ("%Lf", 1, "length modifier 'L' is not supported"),
-        ("%zd", 1, "length modifier 'z' is not supported"),
-        ("%jd", 1, "length modifier 'j' is not supported"),
+        ("%qd", 1, "length modifier 'q' is not supported"),
+        ("%Lf", 1, "length modifier 'L' is not supported"),
+        ("%zf", 1, "the length modifier 'z' cannot be used with `%f`"),
         ("%'d", 1, "thousands grouping"),
         ("%Id", 1, "'I' flag"),
         ("%lc", 1, "wide characters"),

@@ -75,7 +75,12 @@ pub fn conversion(rng: &mut Rng, ty: Ty) -> String {
         }
         Ty::Long => {
             let conv = if rng.chance(25) { 'i' } else { 'd' };
-            let len = if rng.chance(15) { "ll" } else { "l" };
+            // 64-bit lengths: `l`, and now and then `ll`, `j` (intmax_t), `z` (size_t), `t`.
+            let len = if rng.chance(20) {
+                *rng.pick(&["ll", "j", "z", "t"])
+            } else {
+                "l"
+            };
             format!(
                 "%{}{}{}{}{}",
                 flags(rng, &['-', '+', ' ', '0']),
@@ -92,7 +97,12 @@ pub fn conversion(rng: &mut Rng, ty: Ty) -> String {
             } else {
                 &['-', '0', '#']
             };
-            let len = if rng.chance(15) { "ll" } else { "l" };
+            // 64-bit lengths: `l`, and now and then `ll`, `j` (intmax_t), `z` (size_t), `t`.
+            let len = if rng.chance(20) {
+                *rng.pick(&["ll", "j", "z", "t"])
+            } else {
+                "l"
+            };
             format!(
                 "%{}{}{}{}{}",
                 flags(rng, allowed),
