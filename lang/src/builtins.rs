@@ -37,6 +37,10 @@ pub enum Builtin {
     Abs,
     /// `long labs(long x)`: absolute value; `labs(LONG_MIN)` is `LONG_MIN` (wraps).
     Labs,
+    /// `int rand(void)`: the next value of glibc's generator, in `0..=RAND_MAX` (`2^31 - 1`).
+    Rand,
+    /// `void srand(unsigned seed)`: restarts glibc's generator from `seed`.
+    Srand,
     /// `double sqrt(double x)`: square root (`-nan` for negative `x`).
     Sqrt,
     /// `double fabs(double x)`: absolute value (clears the sign bit).
@@ -97,11 +101,13 @@ pub enum Builtin {
 
 impl Builtin {
     /// Every builtin, in declaration order.
-    pub const ALL: [Builtin; 32] = [
+    pub const ALL: [Builtin; 34] = [
         Builtin::Putchar,
         Builtin::Exit,
         Builtin::Abs,
         Builtin::Labs,
+        Builtin::Rand,
+        Builtin::Srand,
         Builtin::Sqrt,
         Builtin::Fabs,
         Builtin::Floor,
@@ -144,6 +150,8 @@ impl Builtin {
             Builtin::Exit => "exit",
             Builtin::Abs => "abs",
             Builtin::Labs => "labs",
+            Builtin::Rand => "rand",
+            Builtin::Srand => "srand",
             Builtin::Sqrt => "sqrt",
             Builtin::Fabs => "fabs",
             Builtin::Floor => "floor",
@@ -177,7 +185,7 @@ impl Builtin {
 
     /// The parameter types; arguments are converted to them as for a prototyped C call.
     pub fn params(self) -> &'static [ScalarType] {
-        use ScalarType::{Double, Float, Int, Long};
+        use ScalarType::{Double, Float, Int, Long, UInt};
         match self {
             Builtin::Atan2f | Builtin::Powf | Builtin::Fmodf => &[Float, Float],
             Builtin::Sqrtf
@@ -193,6 +201,8 @@ impl Builtin {
             | Builtin::Log10f => &[Float],
             Builtin::Putchar | Builtin::Exit | Builtin::Abs => &[Int],
             Builtin::Labs => &[Long],
+            Builtin::Rand => &[],
+            Builtin::Srand => &[UInt],
             Builtin::Atan2 | Builtin::Pow | Builtin::Fmod => &[Double, Double],
             Builtin::Sqrt
             | Builtin::Fabs
@@ -211,8 +221,8 @@ impl Builtin {
     /// The result type; `None` for `exit`, which returns `void` (and never returns).
     pub fn result(self) -> Option<ScalarType> {
         match self {
-            Builtin::Exit => None,
-            Builtin::Putchar | Builtin::Abs => Some(ScalarType::Int),
+            Builtin::Exit | Builtin::Srand => None,
+            Builtin::Putchar | Builtin::Abs | Builtin::Rand => Some(ScalarType::Int),
             Builtin::Labs => Some(ScalarType::Long),
             _ if self.is_float_math() => Some(ScalarType::Float),
             _ => Some(ScalarType::Double),
@@ -220,11 +230,16 @@ impl Builtin {
     }
 
     /// Whether this is one of the functions of `math.h`, `double` or `float` (all but
-    /// `putchar`, `exit`, `abs`, `labs`).
+    /// `putchar`, `exit`, `abs`, `labs`, `rand`, `srand`).
     pub fn is_math(self) -> bool {
         !matches!(
             self,
-            Builtin::Putchar | Builtin::Exit | Builtin::Abs | Builtin::Labs
+            Builtin::Putchar
+                | Builtin::Exit
+                | Builtin::Abs
+                | Builtin::Labs
+                | Builtin::Rand
+                | Builtin::Srand
         )
     }
 
@@ -259,7 +274,9 @@ impl Builtin {
     pub fn header(self) -> &'static str {
         match self {
             Builtin::Putchar => "stdio.h",
-            Builtin::Exit | Builtin::Abs | Builtin::Labs => "stdlib.h",
+            Builtin::Exit | Builtin::Abs | Builtin::Labs | Builtin::Rand | Builtin::Srand => {
+                "stdlib.h"
+            }
             _ => "math.h",
         }
     }

@@ -143,7 +143,7 @@ fn names_library_needs_headers() {
 #[test]
 fn names_reserved_by_headers() {
     assert_snapshot!(check(
-        "#include <stdio.h>\n#include <math.h>\nint round;\nint printf(int x) { return x; }\nint main(void) {\n    int EOF = 1;\n    int sin = 2;\n    return sin;\n}\n"
+        "#include <stdio.h>\n#include <math.h>\nint round;\nint printf(int x) { return x; }\nint main(void) {\n    int stdin = 1;\n    int sin = 2;\n    return sin;\n}\n"
     ));
 }
 
@@ -401,5 +401,14 @@ fn limits_without_its_header() {
 fn old_style_definition_misuse() {
     assert_snapshot!(check(
         "int f(a, b) int a; int c; int a; { return a + b; }\nint main(void) { return f(1, 2); }\n"
+    ));
+}
+
+#[test]
+fn a_library_macro_cannot_be_declared() {
+    // `EOF` is a real macro of <stdio.h>: declaring it is a syntax error inside its expansion,
+    // as with gcc.
+    assert_snapshot!(check(
+        "#include <stdio.h>\nint main(void) {\n    int EOF = 1;\n    return 0;\n}\n"
     ));
 }

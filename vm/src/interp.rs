@@ -120,6 +120,8 @@ pub struct Machine<'p> {
     path: u64,
     /// Whether the running frame's next path end is dropped (it entered by OSR mid-path).
     pending: bool,
+    /// The state of `rand` and `srand`.
+    rand: crate::rand::GlibcRand,
 }
 
 impl<'p> Machine<'p> {
@@ -171,6 +173,7 @@ impl<'p> Machine<'p> {
             abase: 0,
             atop: 0,
             write_failed: false,
+            rand: crate::rand::GlibcRand::default(),
             path: 0,
             pending: false,
         }
@@ -993,6 +996,8 @@ fn run_loop<P: Probes>(
                 }
                 return Ok(Exit::Exit(r!(a) as i32));
             }
+            Instr::Rand { a } => set!(a, m.rand.rand() as u64),
+            Instr::Srand { a } => m.rand.srand(r!(a) as u32),
             Instr::Putchar { a, b } => {
                 let byte = r!(b) as u8;
                 m.out.push(byte);

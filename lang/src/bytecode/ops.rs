@@ -322,6 +322,10 @@ macro_rules! for_each_op {
             Exit { a: Reg } => Halt;
             /// R[A] := putchar(R[B]) (writes the byte, yields it as unsigned char)
             Putchar { a: Reg, b: Reg } => Next;
+            /// R[A] := rand() (glibc's generator, the VM's state)
+            Rand { a: Reg } => Next;
+            /// srand(z32(R[A])) (restarts glibc's generator)
+            Srand { a: Reg } => Next;
             /// print with printf site p, arguments R[A..A+nargs(p)]
             Printf { a: Reg, p: SiteIdx } => Next;
             /// writes the text of puts site p, then a newline

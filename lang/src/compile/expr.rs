@@ -980,6 +980,8 @@ impl FnCompiler<'_> {
         let (a, b, c) = (d, arg(0), arg(1));
         let ins = match func {
             Builtin::Putchar => Instr::Putchar { a, b },
+            Builtin::Rand => Instr::Rand { a },
+            Builtin::Srand => Instr::Srand { a: b },
             Builtin::Abs => Instr::Abs32 { a, b },
             Builtin::Labs => Instr::Abs64 { a, b },
             Builtin::Sqrt => Instr::Sqrt { a, b },
@@ -1511,7 +1513,7 @@ fn has_call(e: &Expr) -> bool {
     match &e.kind {
         ExprKind::Call { .. } | ExprKind::Printf { .. } | ExprKind::Puts { .. } => true,
         ExprKind::Builtin {
-            func: Builtin::Putchar | Builtin::Exit,
+            func: Builtin::Putchar | Builtin::Exit | Builtin::Rand | Builtin::Srand,
             ..
         } => true,
         _ => sub_exprs(e).iter().any(|x| has_call(x)),

@@ -699,7 +699,18 @@ impl<'o> Pp<'o> {
             return;
         }
         if !quoted && HEADERS.contains(&header.as_str()) {
-            self.library_header(header, line_at, line.len());
+            // The checker knows the functions; the header's constants are real macros.
+            let macros = headers::library_macros(&header);
+            self.library_header(header.clone(), line_at, line.len());
+            if let Some(text) = macros {
+                let frame = self.open(
+                    format!("<{header}>"),
+                    text.into(),
+                    Some((hash_at.file, hash_at.clean)),
+                    None,
+                );
+                frames.push(frame);
+            }
             return;
         }
         if let Some(text) = headers::text(&header).filter(|_| !quoted) {

@@ -15,6 +15,28 @@ const TEXT_HEADERS: &[(&str, &str)] = &[
     ("stdint.h", include_str!("headers/stdint.h")),
 ];
 
+/// The macros of the library's headers whose functions the checker knows (`<stdlib.h>`'s
+/// `RAND_MAX`, `EXIT_SUCCESS`, `EXIT_FAILURE`; `<stdio.h>`'s `EOF`), with glibc's values.
+const LIBRARY_MACROS: &[(&str, &str)] = &[
+    (
+        "stdlib.h",
+        "#ifndef _STDLIB_H_MACROS\n#define _STDLIB_H_MACROS\n#define EXIT_SUCCESS 0\n#define EXIT_FAILURE 1\n#define RAND_MAX 2147483647\n#endif\n",
+    ),
+    (
+        "stdio.h",
+        "#ifndef _STDIO_H_MACROS\n#define _STDIO_H_MACROS\n#define EOF (-1)\n#endif\n",
+    ),
+];
+
+/// The macro definitions that come with `#include <name>` of a library header the checker
+/// handles (see [`LIBRARY_MACROS`]), if it has any.
+pub fn library_macros(name: &str) -> Option<&'static str> {
+    LIBRARY_MACROS
+        .iter()
+        .find(|(n, _)| *n == name)
+        .map(|(_, text)| *text)
+}
+
 /// The text of the standard header `name` (as in `#include <name>`), if it is one of these.
 pub fn text(name: &str) -> Option<&'static str> {
     TEXT_HEADERS
@@ -31,20 +53,23 @@ pub fn names() -> impl Iterator<Item = &'static str> {
 /// The text header that defines `name` as a macro or typedef, if any (for the hint of an
 /// "undeclared" error).
 pub fn defining(name: &str) -> Option<&'static str> {
-    TEXT_HEADERS.iter().find_map(|(header, text)| {
-        let defines = text.lines().any(|line| {
-            let words: Vec<&str> = line
-                .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
-                .filter(|w| !w.is_empty())
-                .collect();
-            match words.as_slice() {
-                ["define", macro_name, ..] => *macro_name == name,
-                ["typedef", .., type_name] => *type_name == name,
-                _ => false,
-            }
-        });
-        defines.then_some(*header)
-    })
+    TEXT_HEADERS
+        .iter()
+        .chain(LIBRARY_MACROS)
+        .find_map(|(header, text)| {
+            let defines = text.lines().any(|line| {
+                let words: Vec<&str> = line
+                    .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+                    .filter(|w| !w.is_empty())
+                    .collect();
+                match words.as_slice() {
+                    ["define", macro_name, ..] => *macro_name == name,
+                    ["typedef", .., type_name] => *type_name == name,
+                    _ => false,
+                }
+            });
+            defines.then_some(*header)
+        })
 }
 
 #[cfg(test)]
@@ -57,6 +82,7 @@ mod tests {
         assert_eq!(defining("uint8_t"), Some("stdint.h"));
         assert_eq!(defining("INT64_C"), Some("stdint.h"));
         assert_eq!(defining("true"), Some("stdbool.h"));
+        assert_eq!(defining("RAND_MAX"), Some("stdlib.h"));
         assert_eq!(defining("int"), None);
         assert_eq!(defining("LIMITS"), None);
     }
