@@ -741,6 +741,8 @@ pub enum ExprKind {
         /// The string literal's bytes, without the terminating NUL.
         text: Vec<u8>,
     },
+    /// `(void)expr`: evaluates `expr` for its effects and discards its value. The node is void.
+    Discard(Box<Expr>),
 }
 
 /// A compact, indented text form of the HIR, for tests and debugging (`Program::dump`).
@@ -907,6 +909,7 @@ pub mod dump {
                 }
             }
             ExprKind::Puts { text } => format!("puts({})", bytes(text)),
+            ExprKind::Discard(inner) => format!("(void)({})", expr(inner)),
         }
     }
 

@@ -458,12 +458,21 @@ impl Checker<'_> {
                 })
             }
             K::Cast(specs, x) => {
-                let v = self.scalar(x);
                 if let Some((_, span)) = specs.storage {
                     self.err(span, "a storage class specifier cannot appear in a cast");
                     return None;
                 }
-                let (specs, typedef_dims) = self.resolve_specs(specs)?;
+                let resolved = self.resolve_specs(specs);
+                // `(void)x` takes any expression, even a void one; other casts a scalar.
+                let to_void = resolved
+                    .as_ref()
+                    .is_some_and(|(s, _)| s.ty == Some(ast::BaseType::Void));
+                let v = if to_void {
+                    self.rvalue(x)
+                } else {
+                    self.scalar(x)
+                };
+                let (specs, typedef_dims) = resolved?;
                 if !typedef_dims.is_empty() {
                     self.err(specs.span, "cast to an array type");
                     return None;
@@ -471,8 +480,13 @@ impl Checker<'_> {
                 let target = specs.ty?;
                 let v = v?;
                 match target {
-                    ast::BaseType::Void => {
-                        self.err(specs.span, "casts to `void` are not supported");
+                    ast::BaseType::Void => Some(Expr {
+                        kind: ExprKind::Discard(boxed(v)),
+                        ty: None,
+                        span,
+                    }),
+                    ast::BaseType::Scalar(_) if v.ty.is_none() => {
+                        self.err(x.span, "void value not ignored as it ought to be");
                         None
                     }
                     ast::BaseType::Scalar(t) => {

@@ -300,6 +300,7 @@ pub fn eval(e: &Expr) -> Result<Const, ConstError> {
         | ExprKind::Builtin { .. }
         | ExprKind::Printf { .. }
         | ExprKind::Puts { .. } => cerr(e.span, "a function call is not a constant"),
+        ExprKind::Discard(_) => cerr(e.span, "a void expression is not a constant"),
         ExprKind::Assign { .. } | ExprKind::CompoundAssign { .. } | ExprKind::IncDec { .. } => {
             cerr(e.span, "an assignment is not a constant")
         }

@@ -93,6 +93,7 @@ impl FnCompiler<'_> {
                 self.effect(lhs);
                 self.effect(rhs);
             }
+            ExprKind::Discard(inner) => self.effect(inner),
             ExprKind::Conditional {
                 cond,
                 then_expr,
@@ -344,6 +345,10 @@ impl FnCompiler<'_> {
                 let p = self.site(Site::Puts(text.clone()));
                 self.at(e.span);
                 self.emit(Instr::Puts { p });
+                dst.unwrap_or(Reg(0))
+            }
+            ExprKind::Discard(inner) => {
+                self.effect(inner);
                 dst.unwrap_or(Reg(0))
             }
         }
@@ -1454,7 +1459,7 @@ fn writes_locals(e: &Expr) -> bool {
             Place::Element { indices, .. } => indices.iter().any(writes_locals),
             _ => false,
         },
-        ExprKind::Convert { expr, .. } => writes_locals(expr),
+        ExprKind::Convert { expr, .. } | ExprKind::Discard(expr) => writes_locals(expr),
         ExprKind::Unary { operand, .. } => writes_locals(operand),
         ExprKind::Binary { lhs, rhs, .. }
         | ExprKind::Compare { lhs, rhs, .. }
@@ -1553,7 +1558,7 @@ fn sub_exprs(e: &Expr) -> Vec<&Expr> {
         | ExprKind::StringLit(_)
         | ExprKind::Puts { .. } => Vec::new(),
         ExprKind::Load(p) => place(p),
-        ExprKind::Convert { expr, .. } => vec![expr],
+        ExprKind::Convert { expr, .. } | ExprKind::Discard(expr) => vec![expr],
         ExprKind::Unary { operand, .. } => vec![operand],
         ExprKind::Binary { lhs, rhs, .. }
         | ExprKind::Compare { lhs, rhs, .. }

@@ -272,7 +272,12 @@ impl Gen {
             }
         };
         self.note(&e.eff);
-        self.line(&format!("{};", e.text));
+        if self.rng.chance(10) {
+            // discarded explicitly, as real code silences unused results
+            self.line(&format!("(void){};", e.text));
+        } else {
+            self.line(&format!("{};", e.text));
+        }
     }
 
     pub(super) fn print_stmt(&mut self) {
