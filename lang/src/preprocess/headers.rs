@@ -1,4 +1,5 @@
-//! The standard headers that are plain C text: `<limits.h>`, `<stdbool.h>`, `<stdint.h>`.
+//! The standard headers that are plain C text: `<limits.h>`, `<stdbool.h>`, `<stdint.h>`,
+//! `<inttypes.h>` (its `PRId64`-style macros; not its functions).
 //!
 //! Unlike `<stdio.h>`, `<stdlib.h>` and `<math.h>`, whose functions the checker knows (see
 //! [`crate::check::library`]), these headers only define macros and typedefs, so they are
@@ -13,6 +14,7 @@ const TEXT_HEADERS: &[(&str, &str)] = &[
     ("limits.h", include_str!("headers/limits.h")),
     ("stdbool.h", include_str!("headers/stdbool.h")),
     ("stdint.h", include_str!("headers/stdint.h")),
+    ("inttypes.h", include_str!("headers/inttypes.h")),
 ];
 
 /// The macros of the library's headers whose functions the checker knows (`<stdlib.h>`'s
