@@ -110,8 +110,9 @@ pub struct DeclSpecs {
     /// The type spelled with keywords; `None` if the specifiers were invalid (the error is
     /// already reported) or if the type is [`named`](Self::named).
     pub ty: Option<BaseType>,
-    /// A typedef name or enum specifier, when the type is not spelled with keywords.
-    pub named: Option<NamedType>,
+    /// A typedef name or enum specifier, when the type is not spelled with keywords (boxed:
+    /// rare, and the parser's stack entries stay small).
+    pub named: Option<Box<NamedType>>,
     /// True if `const` was given.
     pub is_const: bool,
     /// True if `volatile` was given.
@@ -499,12 +500,12 @@ pub enum ExprKind {
     Conditional(Box<Expr>, Box<Expr>, Box<Expr>),
     /// `a, b`
     Comma(Box<Expr>, Box<Expr>),
-    /// `(type) expr`
-    Cast(DeclSpecs, Box<Expr>),
+    /// `(type) expr` (the specifiers boxed, so that expressions stay small)
+    Cast(Box<DeclSpecs>, Box<Expr>),
     /// `sizeof expr` (not evaluated)
     SizeofExpr(Box<Expr>),
     /// `sizeof (type)`, with the dimensions of an abstract array declarator (`sizeof (int[4])`)
-    SizeofType(DeclSpecs, Vec<ArrayDim>),
+    SizeofType(Box<(DeclSpecs, Vec<ArrayDim>)>),
     /// `array[index]`
     Index(Box<Expr>, Box<Expr>),
     /// `callee(args)`

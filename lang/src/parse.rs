@@ -81,8 +81,8 @@ pub enum TypeWord {
     Keyword(&'static str, Span),
     /// A typedef name and its range.
     TypeName(String, Span),
-    /// An `enum` specifier.
-    Enum(EnumSpec),
+    /// An `enum` specifier (boxed: rare and large).
+    Enum(Box<EnumSpec>),
 }
 
 impl TypeWord {
@@ -547,7 +547,7 @@ impl ParseState {
                     continue;
                 }
                 TypeWord::Enum(e) => {
-                    self.named_type(&mut named, NamedType::Enum(Box::new(e.clone())));
+                    self.named_type(&mut named, NamedType::Enum(e.clone()));
                     continue;
                 }
             };
@@ -601,7 +601,7 @@ impl ParseState {
         };
         DeclSpecs {
             ty,
-            named,
+            named: named.map(Box::new),
             is_const,
             is_volatile,
             storage,
@@ -925,7 +925,7 @@ impl ParseState {
         l: usize,
         r: usize,
     ) -> Expr {
-        self.leaf(ExprKind::SizeofType(specs, dims), l, r)
+        self.leaf(ExprKind::SizeofType(Box::new((specs, dims))), l, r)
     }
 
     /// A leaf expression.
@@ -970,7 +970,7 @@ impl ParseState {
     /// `(type) e`
     pub fn cast(&mut self, specs: DeclSpecs, e: Expr, l: usize, r: usize) -> Expr {
         let d = e.depth;
-        self.expr(ExprKind::Cast(specs, Box::new(e)), l, r, d)
+        self.expr(ExprKind::Cast(Box::new(specs), Box::new(e)), l, r, d)
     }
 
     /// A prefix or postfix unary operator.

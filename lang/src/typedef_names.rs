@@ -117,6 +117,13 @@ struct Marker {
 /// Replace every identifier that is used as a typedef name by [`Tok::TypeName`]. See the
 /// [module documentation](self).
 pub fn mark(tokens: &mut [(usize, Tok, usize)]) {
+    // Without a `typedef` no identifier can name a type: most programs skip the walk.
+    if !tokens
+        .iter()
+        .any(|(_, t, _)| matches!(t, Tok::Punct("typedef")))
+    {
+        return;
+    }
     let mut m = Marker {
         scopes: vec![HashMap::new()],
         ..Marker::default()

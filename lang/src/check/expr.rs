@@ -503,7 +503,8 @@ impl Checker<'_> {
                 let size = self.size_of_expr(x)?;
                 Some(mk(ExprKind::IntConst(size as i64), ScalarType::ULong, span))
             }
-            K::SizeofType(specs, dims) => {
+            K::SizeofType(sizeof) => {
+                let (specs, dims) = &**sizeof;
                 let size = self.size_of_type(specs, dims)?;
                 Some(mk(ExprKind::IntConst(size as i64), ScalarType::ULong, span))
             }

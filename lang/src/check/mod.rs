@@ -377,8 +377,10 @@ impl<'m> Checker<'m> {
                 }
             }
         }
-        if let Some(named) = self.file_names.get(name) {
-            return named.sym();
+        if !self.file_names.is_empty() {
+            if let Some(named) = self.file_names.get(name) {
+                return named.sym();
+            }
         }
         match self.file_scope.get(name)? {
             FileSym::Global(g) => Some(Sym::Global(g.id)),

@@ -93,7 +93,7 @@ impl Checker<'_> {
             specs.ty?;
             return Some((specs.clone(), Vec::new()));
         };
-        let (base, dims, is_const, is_volatile) = match named {
+        let (base, dims, is_const, is_volatile) = match &**named {
             NamedType::Typedef { name, span } => {
                 let info = self.typedef_named(name, *span)?;
                 (info.base, info.dims, info.is_const, info.is_volatile)

@@ -155,7 +155,7 @@ impl Checker<'_> {
     /// resolved, defined the enumeration), an error otherwise.
     pub(super) fn declares_nothing(&mut self, d: &ast::Declaration) {
         let defines_enum = matches!(
-            &d.specs.named,
+            d.specs.named.as_deref(),
             Some(ast::NamedType::Enum(e)) if e.body.is_some() || e.tag.is_some()
         );
         if !defines_enum || d.specs.storage.is_some() {
