@@ -209,16 +209,7 @@ impl Checker<'_> {
             },
             None => None,
         };
-        match previous {
-            Some(prev) => {
-                let note = format!("previous declaration at {}", self.at(prev));
-                self.error(
-                    Diagnostic::error(span, format!("redeclaration of `{name}`")).with_note(note),
-                );
-                false
-            }
-            None => true,
-        }
+        self.not_redeclared(name, span, previous)
     }
 
     /// True if `name` is not yet declared at file scope (reporting it otherwise).
@@ -229,16 +220,15 @@ impl Checker<'_> {
             (None, Some(super::FileSym::Func(f))) => Some(f.span),
             (None, None) => None,
         };
-        match previous {
-            Some(prev) => {
-                let note = format!("previous declaration at {}", self.at(prev));
-                self.error(
-                    Diagnostic::error(span, format!("redeclaration of `{name}`")).with_note(note),
-                );
-                false
-            }
-            None => true,
-        }
+        self.not_redeclared(name, span, previous)
+    }
+
+    /// True if there is no `previous` declaration; else reports the redeclaration at `span`.
+    fn not_redeclared(&mut self, name: &str, span: Span, previous: Option<Span>) -> bool {
+        let Some(prev) = previous else { return true };
+        let note = format!("previous declaration at {}", self.at(prev));
+        self.error(Diagnostic::error(span, format!("redeclaration of `{name}`")).with_note(note));
+        false
     }
 
     /// Declare a typedef name, enumerator or tag in the current scope.

@@ -703,13 +703,7 @@ impl<'o> Pp<'o> {
             let macros = headers::library_macros(&header);
             self.library_header(header.clone(), line_at, line.len());
             if let Some(text) = macros {
-                let frame = self.open(
-                    format!("<{header}>"),
-                    text.into(),
-                    Some((hash_at.file, hash_at.clean)),
-                    None,
-                );
-                frames.push(frame);
+                frames.push(self.open_builtin(&header, text, hash_at));
             }
             return;
         }
@@ -722,13 +716,7 @@ impl<'o> Pp<'o> {
                 self.fatal = true;
                 return;
             }
-            let frame = self.open(
-                format!("<{header}>"),
-                text.into(),
-                Some((hash_at.file, hash_at.clean)),
-                None,
-            );
-            frames.push(frame);
+            frames.push(self.open_builtin(&header, text, hash_at));
             return;
         }
         let mut dirs: Vec<&Path> = Vec::new();
@@ -796,6 +784,16 @@ impl<'o> Pp<'o> {
             canonical,
         );
         frames.push(frame);
+    }
+
+    /// A frame for the built-in text of the standard header `header`, included at `hash_at`.
+    fn open_builtin(&mut self, header: &str, text: &'static str, hash_at: At) -> Frame {
+        self.open(
+            format!("<{header}>"),
+            text.into(),
+            Some((hash_at.file, hash_at.clean)),
+            None,
+        )
     }
 
     /// `#include <h>` of a system header: recorded for the checker (which knows what the
