@@ -31,7 +31,7 @@ const LIBRARY_MACROS: &[(&str, &str)] = &[
 ];
 
 /// The macro definitions that come with `#include <name>` of a library header the checker
-/// handles (see [`LIBRARY_MACROS`]), if it has any.
+/// handles, if it has any: `<stdlib.h>`'s `EXIT_SUCCESS`, `EXIT_FAILURE`, `RAND_MAX`, `<stdio.h>`'s `EOF`.
 pub fn library_macros(name: &str) -> Option<&'static str> {
     LIBRARY_MACROS
         .iter()
