@@ -118,6 +118,20 @@ fn profiles_and_annotations_name_each_functions_file() {
         !text[main_at..util_at].contains("function checked"),
         "{text}"
     );
+    // The text report names each function's file with its line.
+    let report = path(&dir, "report.txt");
+    let (status, _, err) = vmrun(&[
+        "--profile=bl",
+        "--tier-up",
+        "0",
+        &format!("--report={report}"),
+        &main,
+        &util,
+    ]);
+    assert_eq!(status, 70, "{err}");
+    let report = std::fs::read_to_string(&report).unwrap();
+    assert!(report.contains(&format!("main ({main}:4):")), "{report}");
+    assert!(report.contains(&format!("divide ({util}:9):")), "{report}");
     let _ = std::fs::remove_dir_all(&dir);
 }
 

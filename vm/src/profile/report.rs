@@ -71,6 +71,11 @@ pub fn render(profile: &Profile, options: &ReportOptions) -> String {
         .collect();
     // Stable: ties keep program order.
     order.sort_by_key(|f| std::cmp::Reverse(f.total()));
+    // A program of several files names each function's file with its line.
+    let several_files = profile
+        .functions
+        .iter()
+        .any(|f| !f.file.is_empty() && f.file != profile.functions[0].file);
     for f in &order {
         let texts = path_texts(f);
         let total = f.total();
@@ -78,11 +83,16 @@ pub fn render(profile: &Profile, options: &ReportOptions) -> String {
             Some(n) => format!("tiered up at {n}"),
             None => "never tiered up".to_string(),
         };
+        let place = if several_files {
+            format!("{}:{}", f.file, f.line)
+        } else {
+            format!("line {}", f.line)
+        };
         let _ = writeln!(
             out,
-            "\n{} (line {}): {} completed ({} of all), {} of {} static paths executed, {}",
+            "\n{} ({}): {} completed ({} of all), {} of {} static paths executed, {}",
             f.name,
-            f.line,
+            place,
             plural(total, "path"),
             percent(total, grand),
             f.paths.len(),
