@@ -151,7 +151,17 @@ fn disasm_and_explain_name_each_functions_file() {
     assert!(out.contains(&format!("== checked ({util}:5) ==")), "{out}");
     let (status, out, err) = vmrun(&["paths", &main, &util]);
     assert_eq!(status, 0, "{err}");
-    assert!(out.contains("checked"), "{out}");
+    assert!(out.contains(&format!("{util}:5")), "{out}");
+    let (status, out, err) = vmrun(&["paths", "--format", "json", &main, &util]);
+    assert_eq!(status, 0, "{err}");
+    let doc: serde_json::Value = serde_json::from_str(&out).expect("JSON");
+    let checked = doc["functions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|f| f["name"] == "checked")
+        .expect("checked");
+    assert_eq!(checked["file"], util.as_str());
     let _ = std::fs::remove_dir_all(&dir);
 }
 

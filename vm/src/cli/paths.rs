@@ -136,10 +136,17 @@ pub fn render_text(program: &str, path_ends: PathEnds, counts: &[StaticPathCount
     ];
     header.extend(ks.iter().map(|k| format!("k={k}")));
     let mut rows = vec![header];
+    // A program of several files names the file with each function's line.
+    let several_files = counts.iter().any(|c| c.file != counts[0].file);
     for c in counts {
+        let line = if several_files {
+            format!("{}:{}", c.file, c.line)
+        } else {
+            c.line.to_string()
+        };
         let mut row = vec![
             c.name.clone(),
-            c.line.to_string(),
+            line,
             c.innermost_loops.to_string(),
             mark(c.bl, !c.bl_fallbacks.is_empty()),
         ];
@@ -191,7 +198,7 @@ fn mark(n: u64, fell_back: bool) -> String {
 }
 
 /// The JSON report: `{"program", "path_ends", "k": [first, last], "functions": [{"name",
-/// "line", "innermost_loops", "bl", "bl_fallbacks", "kiter": [{"k", "paths", "k_loops",
+/// "file", "line", "innermost_loops", "bl", "bl_fallbacks", "kiter": [{"k", "paths", "k_loops",
 /// "fallbacks"}]}]}` in this order, fallbacks as messages.
 pub fn render_json(
     program: &str,
@@ -209,6 +216,7 @@ pub fn render_json(
     #[derive(serde::Serialize)]
     struct Func<'a> {
         name: &'a str,
+        file: &'a str,
         line: u32,
         innermost_loops: usize,
         bl: u64,
@@ -229,6 +237,7 @@ pub fn render_json(
             let render = |fs: &[profiler::Fallback]| fs.iter().map(|f| f.render(&name)).collect();
             Func {
                 name: &c.name,
+                file: &c.file,
                 line: c.line,
                 innermost_loops: c.innermost_loops,
                 bl: c.bl,

@@ -33,6 +33,8 @@ pub struct StaticPathCounts {
     pub name: String,
     /// The line of its definition.
     pub line: u32,
+    /// The source file it is defined in (the program's file of the function).
+    pub file: String,
     /// Its CFG (for naming blocks in the fallbacks).
     pub cfg: FunctionCfg,
     /// Its number of innermost loops (the candidates for k-iteration profiling).
@@ -89,6 +91,11 @@ pub fn static_path_counts(
         out.push(StaticPathCounts {
             name: fdef.name.clone(),
             line: fdef.loc.line,
+            file: program
+                .files
+                .get(fdef.file as usize)
+                .cloned()
+                .unwrap_or_default(),
             innermost_loops,
             bl: bl.num_paths(),
             bl_fallbacks: bl.fallbacks().to_vec(),
