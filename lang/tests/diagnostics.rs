@@ -412,3 +412,10 @@ fn a_library_macro_cannot_be_declared() {
         "#include <stdio.h>\nint main(void) {\n    int EOF = 1;\n    return 0;\n}\n"
     ));
 }
+
+#[test]
+fn string_initializer_misuse() {
+    assert_snapshot!(check(
+        "char two[2] = \"abc\";\nint nums[] = \"abc\";\nint main(void) { char c = \"x\"; return two[0] + nums[0] + c; }\n"
+    ));
+}

@@ -949,7 +949,7 @@ impl<'m> Checker<'m> {
         init: Option<&Initializer>,
         name: &str,
     ) -> Option<(Type, Option<Vec<ConstValue>>)> {
-        let has_list = matches!(init, Some(Initializer::List { .. }));
+        let has_list = stmt::sized_by_initializer(init);
         let dims = self.dims(dims, has_list, name)?;
         let (ty, values) = if dims.is_empty() {
             let values = match init {

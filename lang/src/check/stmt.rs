@@ -404,7 +404,7 @@ impl Checker<'_> {
             let Some(elem) = self.object_elem(&specs, &decl.name, decl.name_span) else {
                 continue;
             };
-            let has_list = matches!(id.init.as_deref(), Some(Initializer::List { .. }));
+            let has_list = sized_by_initializer(id.init.as_deref());
             let Some(mut dims) = self.dims(&dims, has_list, &decl.name) else {
                 continue;
             };
@@ -492,19 +492,27 @@ impl Checker<'_> {
         elem: ScalarType,
         name: &str,
     ) -> Option<Vec<(u32, Expr)>> {
-        let Initializer::List { items, span, .. } = init else {
-            self.error(
-                Diagnostic::error(
-                    init.span(),
-                    format!("array `{name}` must be initialized by a brace-enclosed list"),
-                )
-                .with_label("expected `{ ... }`"),
-            );
-            return None;
+        let chars = matches!(elem, ScalarType::Char | ScalarType::UChar);
+        let (items, span) = match init {
+            Initializer::List { items, span, .. } => (items.as_slice(), *span),
+            // `char s[] = "text"`: the string initializes the whole array.
+            Initializer::Expr(e) if chars && dims.len() == 1 && is_string(e) => {
+                (std::slice::from_ref(init), e.span)
+            }
+            _ => {
+                self.error(
+                    Diagnostic::error(
+                        init.span(),
+                        format!("array `{name}` must be initialized by a brace-enclosed list"),
+                    )
+                    .with_label("expected `{ ... }`"),
+                );
+                return None;
+            }
         };
-        let mut flat: Vec<(u64, &ast::Expr)> = Vec::new();
+        let mut flat: Vec<(u64, Flat)> = Vec::new();
         let mut ok = true;
-        let n = self.braced(dims, items, 0, &mut flat, &mut ok);
+        let n = self.braced(dims, items, 0, chars, &mut flat, &mut ok);
         if dims[0].is_none() {
             let total = dims[1..]
                 .iter()
@@ -514,7 +522,7 @@ impl Checker<'_> {
                 .max(1);
             if n == 0 || n.saturating_mul(total) > super::MAX_ELEMENTS {
                 self.err(
-                    *span,
+                    span,
                     format!(
                         "cannot determine a valid size for array `{name}` from its initializer"
                     ),
@@ -524,8 +532,16 @@ impl Checker<'_> {
             dims[0] = Some(n as u32);
         }
         let mut out = Vec::new();
-        for (index, e) in flat {
-            match self.scalar(e) {
+        for (index, value) in flat {
+            let v = match value {
+                Flat::Expr(e) => self.scalar(e),
+                Flat::Byte(b, span) => Some(super::types::mk(
+                    hir::ExprKind::IntConst(i64::from(b)),
+                    ScalarType::Int,
+                    span,
+                )),
+            };
+            match v {
                 Some(v) => out.push((index as u32, convert(v, elem))),
                 None => ok = false,
             }
@@ -540,7 +556,8 @@ impl Checker<'_> {
         dims: &[Option<u32>],
         items: &'a [Initializer],
         offset: u64,
-        flat: &mut Vec<(u64, &'a ast::Expr)>,
+        chars: bool,
+        flat: &mut Vec<(u64, Flat<'a>)>,
         ok: &mut bool,
     ) -> u64 {
         let mut idx = 0;
@@ -548,6 +565,7 @@ impl Checker<'_> {
             skip: 0,
             top: true,
             offset,
+            chars,
         };
         let n = self.fill(dims, items, &mut idx, at, flat, ok);
         if let Some(extra) = items.get(idx) {
@@ -568,11 +586,18 @@ impl Checker<'_> {
         items: &'a [Initializer],
         idx: &mut usize,
         at: Level,
-        flat: &mut Vec<(u64, &'a ast::Expr)>,
+        flat: &mut Vec<(u64, Flat<'a>)>,
         ok: &mut bool,
     ) -> u64 {
         let stride: u64 = dims[1..].iter().flatten().map(|&d| u64::from(d)).product();
         let limit = dims[0].map_or(u64::MAX, u64::from);
+        // A string literal initializes a whole array of characters (C99 6.7.8p14).
+        if let (true, 1, Some(Initializer::Expr(e))) = (at.chars, dims.len(), items.get(*idx)) {
+            if let ast::ExprKind::Str(bytes) = &e.kind {
+                *idx += 1;
+                return self.string_row(bytes, e.span, dims[0], at.offset, flat, ok);
+            }
+        }
         let mut skip = at.skip;
         let mut i = 0u64;
         let mut count = 0u64;
@@ -608,6 +633,7 @@ impl Checker<'_> {
                             skip: skip + 1,
                             top: false,
                             offset: at.offset + i * stride,
+                            chars: at.chars,
                         };
                         self.fill(&dims[1..], items, idx, inner, flat, ok);
                     }
@@ -622,7 +648,7 @@ impl Checker<'_> {
             let here = at.offset + i * stride;
             if dims.len() == 1 {
                 match value {
-                    Initializer::Expr(e) => flat.push((here, e)),
+                    Initializer::Expr(e) => flat.push((here, Flat::Expr(e))),
                     Initializer::List { span, .. } | Initializer::Designated { span, .. } => {
                         self.err(*span, "braces around a scalar initializer");
                         *ok = false;
@@ -634,13 +660,14 @@ impl Checker<'_> {
                 match value {
                     Initializer::List { items: sub, .. } => {
                         *idx += 1;
-                        self.braced(inner, sub, here, flat, ok);
+                        self.braced(inner, sub, here, at.chars, flat, ok);
                     }
                     _ => {
                         let elided = Level {
                             skip: consumed,
                             top: false,
                             offset: here,
+                            chars: at.chars,
                         };
                         self.fill(inner, items, idx, elided, flat, ok);
                     }
@@ -654,6 +681,43 @@ impl Checker<'_> {
             }
         }
         count
+    }
+
+    /// A row of characters initialized by a string literal: its bytes, then its terminating
+    /// NUL if the row has room for it (`char s[3] = "abc"` has none, as C allows); returns the
+    /// number of elements initialized.
+    fn string_row(
+        &mut self,
+        bytes: &[u8],
+        span: Span,
+        len: Option<u32>,
+        offset: u64,
+        flat: &mut Vec<(u64, Flat)>,
+        ok: &mut bool,
+    ) -> u64 {
+        let n = bytes.len() as u64;
+        let fits = len.map_or(true, |l| n <= u64::from(l));
+        if !fits {
+            self.err(
+                span,
+                format!(
+                    "initializer-string for array of chars is too long ({n} characters for {})",
+                    len.unwrap_or(0)
+                ),
+            );
+            *ok = false;
+            return 0;
+        }
+        for (k, &b) in bytes.iter().enumerate() {
+            flat.push((offset + k as u64, Flat::Byte(b, span)));
+        }
+        let with_nul = len.map_or(true, |l| n < u64::from(l));
+        if with_nul {
+            flat.push((offset + n, Flat::Byte(0, span)));
+            n + 1
+        } else {
+            n
+        }
     }
 
     /// The element a `[index]` designator names: an integer constant expression, at least 0
@@ -699,6 +763,30 @@ impl Checker<'_> {
     }
 }
 
+/// One value of a flattened array initializer.
+#[derive(Clone, Copy)]
+enum Flat<'a> {
+    /// An expression of the source.
+    Expr(&'a ast::Expr),
+    /// A character of a string literal (or its terminating NUL), and the literal's range.
+    Byte(u8, Span),
+}
+
+/// True if an initializer may give an array its first dimension (`int a[] = {...}`,
+/// `char s[] = "..."`).
+pub(super) fn sized_by_initializer(init: Option<&Initializer>) -> bool {
+    match init {
+        Some(Initializer::List { .. }) => true,
+        Some(Initializer::Expr(e)) => is_string(e),
+        _ => false,
+    }
+}
+
+/// True if `e` is a string literal.
+fn is_string(e: &ast::Expr) -> bool {
+    matches!(e.kind, ast::ExprKind::Str(_))
+}
+
 /// Where a level of [`Checker::fill`] starts.
 #[derive(Clone, Copy)]
 struct Level {
@@ -709,6 +797,8 @@ struct Level {
     top: bool,
     /// Flat index of the aggregate's first element.
     offset: u64,
+    /// True if the elements are characters (a string literal may initialize a row).
+    chars: bool,
 }
 
 /// A declarator's dimensions followed by those of its typedef (`typedef int row[3]; row m[2];`
