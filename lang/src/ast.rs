@@ -170,6 +170,9 @@ pub enum DeclaratorKind {
     Function {
         /// The parameters (empty for `()` and `(void)`).
         params: Vec<Param>,
+        /// True for empty parentheses `()`: in a declaration that is not a definition, C99
+        /// leaves the parameters unspecified (`int f();`), unlike `(void)`.
+        empty_parens: bool,
     },
 }
 

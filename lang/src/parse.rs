@@ -497,7 +497,10 @@ impl ParseState {
         let declarator = Declarator {
             name,
             name_span,
-            kind: DeclaratorKind::Function { params },
+            kind: DeclaratorKind::Function {
+                params,
+                empty_parens: false,
+            },
             span,
         };
         self.function(specs, declarator, body, l, r)
@@ -691,15 +694,19 @@ impl ParseState {
     pub fn function_declarator(
         &mut self,
         name: String,
-        params: Vec<Param>,
+        params: (Vec<Param>, bool),
         l: usize,
         m: usize,
         r: usize,
     ) -> Declarator {
+        let (params, empty_parens) = params;
         Declarator {
             name,
             name_span: Span::new(l, m),
-            kind: DeclaratorKind::Function { params },
+            kind: DeclaratorKind::Function {
+                params,
+                empty_parens,
+            },
             span: Span::new(l, r),
         }
     }

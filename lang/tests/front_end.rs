@@ -164,3 +164,16 @@ fn token_layer() {
         "#include <stdio.h>\nint main(void) { // comment\n  unsigned long x = 0xffffffffffffffff >> 1u; /* c */\n  char c = '\\x41';\n  x <<= 2147483648;\n  printf(\"%lu %c\\n\" \"!\", x, c);\n  return 1.5e3 > .5 ? 017 : 'z';\n}\n"
     ));
 }
+
+/// `int f();` leaves the parameters unspecified in C99: the definition later in the file gives
+/// them, old-style or prototyped.
+#[test]
+fn a_declaration_with_empty_parentheses_takes_the_definitions_parameters() {
+    let source = "int twice();\nint add();\nint main(void) { return twice(21) + add(2, 3); }\nint twice(x) int x; { return 2 * x; }\nint add(int a, int b) { return a + b; }\n";
+    if let Err(d) = lang::compile_source("prog.c", source) {
+        panic!("{}", d.render("prog.c", source));
+    }
+    // Without a definition in the file it declares no parameters, as before.
+    let source = "int f();\nint main(void) { return f(1); }\n";
+    assert!(lang::compile_source("prog.c", source).is_err());
+}

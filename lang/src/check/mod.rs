@@ -257,6 +257,9 @@ struct Checker<'m> {
     ctx: UnitCtx,
     /// Ids of the functions this unit defines, assigned up front.
     func_ids: HashMap<String, FuncId>,
+    /// The parameters of the definitions of functions declared with empty parentheses
+    /// (`int f();`, parameters unspecified): such a declaration takes them.
+    defined_params: HashMap<String, Vec<ast::Param>>,
     fs: Option<FnState>,
     /// For `line:col` in notes.
     map: &'m SourceMap,
@@ -296,6 +299,36 @@ impl<'m> Checker<'m> {
                 Item::Error => {}
             }
         }
+        // `int f();` leaves f's parameters unspecified: its definition in this unit gives them.
+        let unspecified: Vec<&str> = unit
+            .items
+            .iter()
+            .filter_map(|item| match item {
+                Item::Decl(d) => Some(&d.declarators),
+                _ => None,
+            })
+            .flatten()
+            .filter(|id| {
+                matches!(
+                    id.declarator.kind,
+                    DeclaratorKind::Function {
+                        empty_parens: true,
+                        ..
+                    }
+                )
+            })
+            .map(|id| id.declarator.name.as_str())
+            .collect();
+        let mut defined_params = HashMap::new();
+        for item in &unit.items {
+            if let Item::Function(f) = item {
+                if let DeclaratorKind::Function { params, .. } = &f.declarator.kind {
+                    if unspecified.contains(&f.declarator.name.as_str()) {
+                        defined_params.insert(f.declarator.name.clone(), params.clone());
+                    }
+                }
+            }
+        }
         let mut func_ids = HashMap::new();
         for name in order {
             if defined.contains(&name) && !func_ids.contains_key(name) {
@@ -316,6 +349,7 @@ impl<'m> Checker<'m> {
             link,
             ctx,
             func_ids,
+            defined_params,
             fs: None,
             map,
             main_reported: false,
@@ -769,7 +803,10 @@ impl<'m> Checker<'m> {
         for id in &d.declarators {
             let decl = &id.declarator;
             match &decl.kind {
-                DeclaratorKind::Function { params } => {
+                DeclaratorKind::Function {
+                    params,
+                    empty_parens,
+                } => {
                     if let Some(init) = &id.init {
                         self.err(
                             init.span(),
@@ -779,6 +816,13 @@ impl<'m> Checker<'m> {
                     let Some(ret) = self.result_type(&specs, &typedef_dims, decl) else {
                         continue;
                     };
+                    // `int f();` takes the parameters of f's definition in this unit.
+                    let defined = if *empty_parens {
+                        self.defined_params.get(&decl.name).cloned()
+                    } else {
+                        None
+                    };
+                    let params = defined.as_deref().unwrap_or(params);
                     let Some(params) = self.params(params, false) else {
                         continue;
                     };
@@ -1001,7 +1045,7 @@ impl<'m> Checker<'m> {
 
     fn function_definition(&mut self, f: &ast::FunctionDef) {
         let decl = &f.declarator;
-        let DeclaratorKind::Function { params } = &decl.kind else {
+        let DeclaratorKind::Function { params, .. } = &decl.kind else {
             return;
         };
         let Some((specs, typedef_dims)) = self.resolve_specs(&f.specs) else {

@@ -241,20 +241,18 @@ impl Gen {
 
     pub(super) fn local_array(&mut self, ty: Ty, dims: Vec<u32>) -> VarId {
         let name = self.fresh_name(if dims.len() == 1 { "a" } else { "m" });
-        let (init, complete) = if dims.len() == 1
-            && matches!(ty, Ty::Char | Ty::UChar)
-            && self.rng.chance(20)
-        {
-            // a string literal fills an array of characters (its NUL too if there is room)
-            let text: String = (0..self.rng.range(0, i64::from(dims[0])))
-                .map(|_| *self.rng.pick(&['a', 'Z', '0', ' ', '~']))
-                .collect();
-            (format!("\"{text}\""), text.len() + 1 == dims[0] as usize)
-        } else if dims.len() == 1 && self.rng.chance(25) {
-            (self.designated_init(dims[0], ty), false)
-        } else {
-            self.brace_init(&dims, &mut |g: &mut Gen| g.element_init(ty))
-        };
+        let (init, complete) =
+            if dims.len() == 1 && matches!(ty, Ty::Char | Ty::UChar) && self.rng.chance(20) {
+                // a string literal fills an array of characters (its NUL too if there is room)
+                let text: String = (0..self.rng.range(0, i64::from(dims[0])))
+                    .map(|_| *self.rng.pick(&['a', 'Z', '0', ' ', '~']))
+                    .collect();
+                (format!("\"{text}\""), text.len() + 1 == dims[0] as usize)
+            } else if dims.len() == 1 && self.rng.chance(25) {
+                (self.designated_init(dims[0], ty), false)
+            } else {
+                self.brace_init(&dims, &mut |g: &mut Gen| g.element_init(ty))
+            };
         let mut dims_text: String = dims.iter().map(|d| format!("[{d}]")).collect();
         if complete && self.rng.chance(40) {
             dims_text = format!(
