@@ -696,7 +696,7 @@ impl Checker<'_> {
         ok: &mut bool,
     ) -> u64 {
         let n = bytes.len() as u64;
-        let fits = len.map_or(true, |l| n <= u64::from(l));
+        let fits = len.is_none_or(|l| n <= u64::from(l));
         if !fits {
             self.err(
                 span,
@@ -711,7 +711,7 @@ impl Checker<'_> {
         for (k, &b) in bytes.iter().enumerate() {
             flat.push((offset + k as u64, Flat::Byte(b, span)));
         }
-        let with_nul = len.map_or(true, |l| n < u64::from(l));
+        let with_nul = len.is_none_or(|l| n < u64::from(l));
         if with_nul {
             flat.push((offset + n, Flat::Byte(0, span)));
             n + 1
