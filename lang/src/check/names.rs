@@ -116,17 +116,7 @@ impl Checker<'_> {
 
     /// The typedef that `name` names here.
     fn typedef_named(&mut self, name: &str, span: Span) -> Option<TypedefInfo> {
-        let found = self
-            .fs
-            .iter()
-            .flat_map(|fs| fs.scopes.iter().rev())
-            .find_map(|scope| match scope.get(name) {
-                Some(Scoped::Named(n)) => Some(Some(n.clone())),
-                Some(_) => Some(None),
-                None => None,
-            })
-            .unwrap_or_else(|| self.file_names.get(name).cloned());
-        match found {
+        match self.named(name) {
             Some(Named::Typedef(index, _)) => self.typedefs.get(index).cloned(),
             _ => {
                 self.err(span, format!("`{name}` is not a type name here"));
@@ -249,24 +239,25 @@ impl Checker<'_> {
         }
     }
 
-    /// The tag `name` as seen from here.
-    fn tag(&self, name: &str) -> Option<Named> {
-        let key = tag_key(name);
+    /// What `key` (a name, or a tag's `enum NAME`) means here if it is a typedef name, an
+    /// enumerator or a tag: the innermost declaration of it, unless that is a variable.
+    fn named(&self, key: &str) -> Option<Named> {
         self.fs
             .iter()
             .flat_map(|fs| fs.scopes.iter().rev())
-            .find_map(|scope| match scope.get(&key) {
-                Some(Scoped::Named(n)) => Some(n.clone()),
-                _ => None,
+            .find_map(|scope| match scope.get(key) {
+                Some(Scoped::Named(n)) => Some(Some(n.clone())),
+                Some(_) => Some(None),
+                None => None,
             })
-            .or_else(|| self.file_names.get(&key).cloned())
+            .unwrap_or_else(|| self.file_names.get(key).cloned())
     }
 
     /// The type of an `enum` specifier, defining its constants and tag if it has a body.
     fn enum_type(&mut self, e: &EnumSpec) -> Option<ScalarType> {
         let Some(body) = &e.body else {
             let (name, span) = e.tag.as_ref()?;
-            return match self.tag(name) {
+            return match self.named(&tag_key(name)) {
                 Some(Named::EnumTag(ty, _)) => Some(ty),
                 _ => {
                     self.err(
