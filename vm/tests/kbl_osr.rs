@@ -24,7 +24,7 @@ mod tier_support;
 use std::collections::HashMap;
 
 use profiler::PathEnds;
-use tier_support::{run_chrono, run_k, sources, Event, PathKey, Replayed, Stepper};
+use tier_support::{run_chrono, run_k, sources, Event, Heat, PathKey, Replayed, Stepper};
 use vm::profile::Mode;
 use vm::tier::cfg_build::FunctionCfg;
 
@@ -68,16 +68,7 @@ fn replay(
     };
     let mut stepper = Stepper::new(cfgs);
     let n = cfgs.len();
-    let mut heat = vec![0u64; n];
-    let mut tiered = vec![threshold == 0; n];
-    let mut heat_up = |f: usize, tiered: &mut Vec<bool>| {
-        if !tiered[f] {
-            heat[f] += 1;
-            if heat[f] > threshold {
-                tiered[f] = true;
-            }
-        }
-    };
+    let mut heat = Heat::new(n, threshold);
     let mut grams = Grams::new();
     let mut stack: Vec<Frame> = Vec::new();
     let close = |fr: Frame, grams: &mut Grams| {
@@ -88,8 +79,8 @@ fn replay(
     for &ev in events {
         match stepper.step(ev) {
             Replayed::Enter(f) => {
-                heat_up(f.index(), &mut tiered);
-                stack.push(if tiered[f.index()] {
+                heat.warm(f.index());
+                stack.push(if heat.tiered(f.index()) {
                     Frame::Counting {
                         func: f.index(),
                         cur: Vec::new(),
@@ -110,8 +101,8 @@ fn replay(
                 let cut = st.cuts[s];
                 let top = stack.last_mut().unwrap();
                 if st.backward && matches!(top, Frame::Baseline) {
-                    heat_up(i, &mut tiered);
-                    if tiered[i] {
+                    heat.warm(i);
+                    if heat.tiered(i) {
                         *switched += 1;
                         let from_start = st.from_starts[s];
                         let cur = if cut {

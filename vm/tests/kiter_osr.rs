@@ -28,7 +28,7 @@ use kiter_support::{switch_from, Reference};
 use lang::bytecode::FuncIdx;
 use profiler::k_iteration::{KIterConfig, KIteration};
 use profiler::{Block, DepthFirst, Loops, Path, PathEnds};
-use tier_support::{run_chrono, run_k, sources, Event, Replayed, Stepper};
+use tier_support::{run_chrono, run_k, sources, Event, Heat, Replayed, Stepper};
 use vm::profile::Mode;
 use vm::tier::cfg_build::FunctionCfg;
 
@@ -61,27 +61,18 @@ fn replay(
     refused: &mut usize,
 ) -> Vec<Act> {
     let n = refs.len();
-    let mut heat = vec![0u64; n];
-    let mut tiered = vec![threshold == 0; n];
-    let mut heat_up = |f: usize, tiered: &mut Vec<bool>| {
-        if !tiered[f] {
-            heat[f] += 1;
-            if heat[f] > threshold {
-                tiered[f] = true;
-            }
-        }
-    };
+    let mut heat = Heat::new(n, threshold);
     let mut acts: Vec<Act> = Vec::new();
     let mut stack: Vec<usize> = Vec::new();
     for &ev in events {
         match stepper.step(ev) {
             Replayed::Enter(f) => {
-                heat_up(f.index(), &mut tiered);
+                heat.warm(f.index());
                 stack.push(acts.len());
                 acts.push(Act {
                     func: f,
                     blocks: Vec::new(),
-                    from: if tiered[f.index()] {
+                    from: if heat.tiered(f.index()) {
                         From::Entry
                     } else {
                         From::Baseline
@@ -100,8 +91,8 @@ fn replay(
                 if !(s.backward && a.from == From::Baseline) {
                     continue;
                 }
-                heat_up(i, &mut tiered);
-                if !tiered[i] {
+                heat.warm(i);
+                if !heat.tiered(i) {
                     continue;
                 }
                 let q = a.blocks.len() - 1;

@@ -110,7 +110,7 @@ fn replay_of_a_worked_example() {
         backedge.event(&step);
     });
     for (r, mid_path, total) in [(&header, 0, 2002), (&backedge, 1, 2001)] {
-        assert_eq!(r.tiered_up_at[0], Some(1001));
+        assert_eq!(r.heat.tiered_up_at[0], Some(1001));
         assert_eq!((r.osr_frames[0], r.osr_mid_path[0]), (1, mid_path));
         assert_eq!(r.counts[0].total(), total);
     }

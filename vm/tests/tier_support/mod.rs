@@ -633,6 +633,42 @@ enum Counting {
     },
 }
 
+/// The heat part of the tiering rule: a function's heat is its invocations plus the backward
+/// pc jumps its frames made in baseline code, counted until it tiers up, which happens as soon
+/// as the heat exceeds the threshold (threshold 0: every function before the run, at heat 0).
+pub struct Heat {
+    threshold: u64,
+    heat: Vec<u64>,
+    /// Per function, the heat at which it tiered up (`None`: never).
+    pub tiered_up_at: Vec<Option<u64>>,
+}
+
+impl Heat {
+    /// The heat of `functions` functions under tier-up threshold `threshold`.
+    pub fn new(functions: usize, threshold: u64) -> Heat {
+        Heat {
+            threshold,
+            heat: vec![0; functions],
+            tiered_up_at: vec![if threshold == 0 { Some(0) } else { None }; functions],
+        }
+    }
+
+    /// One invocation of, or backward jump in a baseline frame of, function `i`.
+    pub fn warm(&mut self, i: usize) {
+        if self.tiered_up_at[i].is_none() {
+            self.heat[i] += 1;
+            if self.heat[i] > self.threshold {
+                self.tiered_up_at[i] = Some(self.heat[i]);
+            }
+        }
+    }
+
+    /// True once function `i` has tiered up.
+    pub fn tiered(&self, i: usize) -> bool {
+        self.tiered_up_at[i].is_some()
+    }
+}
+
 /// The tiering rule of `bl` (docs/design/tiering.md), replayed over a time-ordered trace:
 /// what `--profile=bl --tier-up N` must count, worked out from the blocks the program entered
 /// and nothing of the VM's tier-0 counters, numbering, plan or code generation.
@@ -651,12 +687,10 @@ enum Counting {
 ///   was not seen) is not counted and counting starts with the next.
 /// - A frame that never switches counts nothing.
 pub struct TierReplay {
-    threshold: u64,
     strategy: usize,
-    heat: Vec<u64>,
     stack: Vec<Counting>,
-    /// Per function, the heat at which it tiered up (`None`: never).
-    pub tiered_up_at: Vec<Option<u64>>,
+    /// The functions' heat and when each tiered up.
+    pub heat: Heat,
     /// Per function, the paths counted.
     pub counts: Vec<PathTable>,
     /// Per function, the frames that switched by on-stack replacement.
@@ -670,26 +704,15 @@ impl TierReplay {
     /// A replay of threshold `n` under `ends` for a program of `functions` functions.
     pub fn new(functions: usize, n: u64, ends: PathEnds) -> Self {
         TierReplay {
-            threshold: n,
             strategy: match ends {
                 PathEnds::Header => 0,
                 PathEnds::Backedge => 1,
             },
-            heat: vec![0; functions],
             stack: Vec::new(),
-            tiered_up_at: vec![if n == 0 { Some(0) } else { None }; functions],
+            heat: Heat::new(functions, n),
             counts: vec![PathTable::default(); functions],
             osr_frames: vec![0; functions],
             osr_mid_path: vec![0; functions],
-        }
-    }
-
-    fn heat_up(&mut self, i: usize) {
-        if self.tiered_up_at[i].is_none() {
-            self.heat[i] += 1;
-            if self.heat[i] > self.threshold {
-                self.tiered_up_at[i] = Some(self.heat[i]);
-            }
         }
     }
 
@@ -697,8 +720,8 @@ impl TierReplay {
     pub fn event(&mut self, ev: &Replayed) {
         match *ev {
             Replayed::Enter(f) => {
-                self.heat_up(f.index());
-                self.stack.push(if self.tiered_up_at[f.index()].is_some() {
+                self.heat.warm(f.index());
+                self.stack.push(if self.heat.tiered(f.index()) {
                     Counting::Paths {
                         cur: Vec::new(),
                         hash: 0,
@@ -720,8 +743,8 @@ impl TierReplay {
         let cut = s.cuts[self.strategy];
         let v = s.to.as_u32();
         if s.backward && matches!(self.stack.last(), Some(Counting::Baseline)) {
-            self.heat_up(i);
-            if self.tiered_up_at[i].is_some() {
+            self.heat.warm(i);
+            if self.heat.tiered(i) {
                 self.osr_frames[i] += 1;
                 let from_start = s.from_starts[self.strategy];
                 let cur = if cut {
@@ -1071,7 +1094,7 @@ pub fn check_tiering(name: &str, src: &str, thresholds: &[(PathEnds, &[u64])], d
                 }
                 // The replayed tiering rule: when it tiered up and every count.
                 assert_eq!(
-                    fp.tiered_up_at, replay.tiered_up_at[i],
+                    fp.tiered_up_at, replay.heat.tiered_up_at[i],
                     "{what}: tiered_up_at"
                 );
                 assert_eq!(
