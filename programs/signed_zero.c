@@ -39,5 +39,10 @@ int main(void) {
     printf("0.0 + int:      %+.1f\n", 0.0 + zi);
     printf("-0.0 - int:     %+.1f\n", -0.0 - zi);
     printf("int - 0.0:      %+.1f\n", zi - 0.0);
+    /* a conditional whose arms cannot be -0.0 (an integer, a constant other than -0.0) is folded */
+    printf("0 - (c ? int : 1.5):   %+.1f\n", 0 - (zi == 0 ? zi : 1.5));
+    printf("0 - (c ? int : const): %+.1f\n", 0 - (zi == 0 ? zc : (float)-9.71e-4));
+    printf("0 - (c ? dbl : 1.5):   %+.1f\n", 0 - (zi == 0 ? pz : 1.5));
+    printf("0 - (c ? int : -0.0):  %+.1f\n", 0 - (zi == 0 ? zi : -0.0));
     return 0;
 }

@@ -1648,12 +1648,22 @@ fn compare_rhs_first(lhs: &Expr, rhs: &Expr) -> bool {
 }
 
 /// Whether gcc knows that the double or float `e` is never -0.0 (`tree_expr_maybe_real_minus_zero_p`
-/// is false): a conversion from an integer, or `fabs`.
+/// is false): a conversion from an integer, `fabs`, a constant other than -0.0 (after its
+/// conversion, which gcc folds first), or a conditional whose both arms are such.
 fn cannot_be_minus_zero(e: &Expr) -> bool {
+    // A constant expression is folded first, as gcc does (`(float)-1e-50` is -0.0f).
+    if let Ok(crate::check::types::Const::Double(x)) = crate::check::types::eval(e) {
+        return !(x == 0.0 && x.is_sign_negative());
+    }
     match &e.kind {
         ExprKind::Convert { expr, to } => {
             to.is_floating() && expr.ty.is_some_and(|t| t.is_integer())
         }
+        ExprKind::Conditional {
+            then_expr,
+            else_expr,
+            ..
+        } => cannot_be_minus_zero(then_expr) && cannot_be_minus_zero(else_expr),
         ExprKind::Builtin {
             func: Builtin::Fabs | Builtin::Fabsf,
             ..

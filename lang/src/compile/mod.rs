@@ -50,7 +50,8 @@
 //! `(g + f()) + 1`, `(g + 0) + f()` or `x + f() * 0`.
 //!
 //! One more of gcc's folds changes a value, not an order, and is reproduced: `0.0 - x` becomes
-//! `-x` when `x` cannot be -0.0 (converted from an integer, or `fabs`), so `0.0 - 0` is -0.0.
+//! `-x` when `x` cannot be -0.0 (converted from an integer, `fabs`, a constant other than -0.0,
+//! or a conditional of such arms), so `0.0 - 0` and `0 - (c ? i : 1.5)` are -0.0.
 //!
 //! Local arrays live in the frame's array area (zeroed at entry); a prologue, inserted in front
 //! of the body once it is known which arrays the function uses, loads the references of the
