@@ -80,6 +80,8 @@ pub enum NamedType {
     },
     /// `enum tag`, `enum tag { ... }` or `enum { ... }`.
     Enum(Box<EnumSpec>),
+    /// `struct tag`, `union tag { ... }`, `struct { ... }`.
+    Record(Box<RecordSpec>),
 }
 
 /// An `enum` specifier.
@@ -145,35 +147,91 @@ pub struct InitDeclarator {
     pub span: Span,
 }
 
-/// A declared name and what it is.
+/// A declared name and its type derivations (C99 6.7.5): `*p`, `a[3]`, `f(int)`,
+/// `(*fp)(int)`. An abstract declarator (in a cast, `sizeof` or an unnamed parameter) has an
+/// empty name.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Declarator {
-    /// The name.
+    /// The name (empty for an abstract declarator).
     pub name: String,
-    /// The name's range.
+    /// The name's range (for an abstract declarator, where the name would be).
     pub name_span: Span,
-    /// Variable (maybe array) or function.
-    pub kind: DeclaratorKind,
+    /// The derivations, from the name outwards: `*a[3]` is `[Array(3), Pointer]` (an array of
+    /// three pointers), `(*a)[3]` is `[Pointer, Array(3)]` (a pointer to an array of three).
+    /// The declared type is the specifiers' type with these applied from the last to the first.
+    pub derived: Vec<Derived>,
     /// The whole declarator.
     pub span: Span,
 }
 
-/// The shape of a declarator.
+/// One type derivation of a declarator.
 #[derive(Clone, Debug, PartialEq)]
-pub enum DeclaratorKind {
-    /// A variable: a scalar if `dims` is empty, else an array.
-    Object {
-        /// The array dimensions `[N]`, outermost first.
-        dims: Vec<ArrayDim>,
+pub enum Derived {
+    /// `*` (with `const` if the pointer itself is const: `* const p`).
+    Pointer {
+        /// True for `* const`.
+        is_const: bool,
+        /// The `*` and its qualifiers.
+        span: Span,
     },
-    /// A function `name(params)`.
+    /// `[size]`.
+    Array(ArrayDim),
+    /// `(params)`.
     Function {
         /// The parameters (empty for `()` and `(void)`).
         params: Vec<Param>,
         /// True for empty parentheses `()`: in a declaration that is not a definition, C99
         /// leaves the parameters unspecified (`int f();`), unlike `(void)`.
         empty_parens: bool,
+        /// True for an old-style identifier list `f(a, b)` (the parameters' types come from
+        /// the declarations before the body; until then each is an `int`).
+        old_style: bool,
+        /// From `(` to `)`.
+        span: Span,
     },
+}
+
+impl Declarator {
+    /// An abstract declarator with no derivations (the type is the specifiers' type).
+    pub fn none(at: Span) -> Declarator {
+        Declarator {
+            name: String::new(),
+            name_span: at,
+            derived: Vec::new(),
+            span: at,
+        }
+    }
+
+    /// True if the declarator names nothing (a cast's or `sizeof`'s type, an unnamed
+    /// parameter).
+    pub fn is_abstract(&self) -> bool {
+        self.name.is_empty()
+    }
+
+    /// The array dimensions, outermost first, if every derivation is an array (`a`, `a[2][3]`):
+    /// the declarators the language had before pointers.
+    pub fn plain_dims(&self) -> Option<Vec<&ArrayDim>> {
+        self.derived
+            .iter()
+            .map(|d| match d {
+                Derived::Array(dim) => Some(dim),
+                _ => None,
+            })
+            .collect()
+    }
+
+    /// The parameters and `empty_parens` if the declarator declares a function (its first
+    /// derivation is a parameter list; later ones derive the result type).
+    pub fn function(&self) -> Option<(&[Param], bool)> {
+        match self.derived.first() {
+            Some(Derived::Function {
+                params,
+                empty_parens,
+                ..
+            }) => Some((params, *empty_parens)),
+            _ => None,
+        }
+    }
 }
 
 /// One `[size]` of an array declarator.
@@ -190,11 +248,61 @@ pub struct ArrayDim {
 pub struct Param {
     /// Its specifiers.
     pub specs: DeclSpecs,
-    /// Its name and the name's range (absent in prototypes such as `int f(int)`).
-    pub name: Option<(String, Span)>,
-    /// Array dimensions (the first may be `[]`).
-    pub dims: Vec<ArrayDim>,
+    /// Its declarator (abstract in prototypes such as `int f(int, char *)`).
+    pub declarator: Declarator,
     /// The whole parameter.
+    pub span: Span,
+}
+
+impl Param {
+    /// The parameter's name and its range, unless the declarator is abstract.
+    pub fn name(&self) -> Option<(&str, Span)> {
+        (!self.declarator.is_abstract())
+            .then_some((self.declarator.name.as_str(), self.declarator.name_span))
+    }
+}
+
+/// A type name (C99 6.7.6): specifiers and an abstract declarator, as in casts and `sizeof`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct TypeName {
+    /// The specifiers.
+    pub specs: DeclSpecs,
+    /// The abstract declarator (no derivations for a plain `(int)`).
+    pub declarator: Declarator,
+}
+
+/// A `struct` or `union` specifier.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RecordSpec {
+    /// True for `union`.
+    pub is_union: bool,
+    /// The tag and its range, if any.
+    pub tag: Option<(String, Span)>,
+    /// The member declarations, if the specifier has a body.
+    pub members: Option<Vec<MemberDecl>>,
+    /// The whole specifier.
+    pub span: Span,
+}
+
+/// A member declaration in a `struct` or `union` body: `int x, *p, bits : 3;`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct MemberDecl {
+    /// The shared specifiers.
+    pub specs: DeclSpecs,
+    /// The declarators.
+    pub declarators: Vec<MemberDeclarator>,
+    /// The whole declaration including `;`.
+    pub span: Span,
+}
+
+/// One member declarator, maybe a bit-field.
+#[derive(Clone, Debug, PartialEq)]
+pub struct MemberDeclarator {
+    /// The declarator (abstract for an unnamed bit-field `int : 3`).
+    pub declarator: Declarator,
+    /// The width of a bit-field.
+    pub bits: Option<Expr>,
+    /// The whole member declarator.
     pub span: Span,
 }
 
@@ -256,7 +364,7 @@ impl Initializer {
 pub struct FunctionDef {
     /// Result specifiers.
     pub specs: DeclSpecs,
-    /// The declarator (always [`DeclaratorKind::Function`]).
+    /// The declarator (its first derivation is the parameter list).
     pub declarator: Declarator,
     /// The body.
     pub body: Block,
@@ -376,6 +484,10 @@ pub enum UnaryOp {
     PostInc,
     /// `x--`
     PostDec,
+    /// `&x`
+    AddrOf,
+    /// `*p`
+    Deref,
 }
 
 /// Binary operators (not assignments).
@@ -503,16 +615,27 @@ pub enum ExprKind {
     Conditional(Box<Expr>, Box<Expr>, Box<Expr>),
     /// `a, b`
     Comma(Box<Expr>, Box<Expr>),
-    /// `(type) expr` (the specifiers boxed, so that expressions stay small)
-    Cast(Box<DeclSpecs>, Box<Expr>),
+    /// `(type) expr` (the type boxed, so that expressions stay small)
+    Cast(Box<TypeName>, Box<Expr>),
     /// `sizeof expr` (not evaluated)
     SizeofExpr(Box<Expr>),
-    /// `sizeof (type)`, with the dimensions of an abstract array declarator (`sizeof (int[4])`)
-    SizeofType(Box<(DeclSpecs, Vec<ArrayDim>)>),
+    /// `sizeof (type)`
+    SizeofType(Box<TypeName>),
     /// `array[index]`
     Index(Box<Expr>, Box<Expr>),
     /// `callee(args)`
     Call(Box<Expr>, Vec<Expr>),
+    /// `base.name` (`arrow` false) or `base->name` (`arrow` true).
+    Member {
+        /// The structure (or, with `->`, the pointer to it).
+        base: Box<Expr>,
+        /// The member's name.
+        name: String,
+        /// The member name's range.
+        name_span: Span,
+        /// True for `->`.
+        arrow: bool,
+    },
     /// Unparsable or too deeply nested (an error was reported).
     Error,
 }

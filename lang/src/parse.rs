@@ -83,6 +83,8 @@ pub enum TypeWord {
     TypeName(String, Span),
     /// An `enum` specifier (boxed: rare and large).
     Enum(Box<EnumSpec>),
+    /// A `struct` or `union` specifier.
+    Record(Box<RecordSpec>),
 }
 
 impl TypeWord {
@@ -109,6 +111,7 @@ impl TypeWord {
         match self {
             TypeWord::Keyword(_, span) | TypeWord::TypeName(_, span) => *span,
             TypeWord::Enum(e) => e.span,
+            TypeWord::Record(r) => r.span,
         }
     }
 }
@@ -128,7 +131,7 @@ fn implicit_int(span: Span) -> DeclSpecs {
 /// Specifier keywords that say nothing about the type: qualifiers, storage classes and the
 /// function specifier `inline` (accepted and ignored: the VM has no inlining to hint).
 const NOT_TYPE_WORDS: &[&str] = &[
-    "const", "volatile", "static", "extern", "typedef", "auto", "register", "inline",
+    "const", "volatile", "restrict", "static", "extern", "typedef", "auto", "register", "inline",
 ];
 
 /// The type spelled by type keywords (without qualifiers and storage classes): C99 6.7.2's
@@ -300,22 +303,6 @@ impl ParseState {
             return Diagnostic::error(span, message).with_label("not supported");
         }
         let wants = |name: &str| expected.iter().any(|e| e.trim_matches('"') == name);
-        let pointer = match tok {
-            Tok::Punct("*") if wants("Ident") && !wants("IntLit") => {
-                Some("pointer declarators are")
-            }
-            Tok::Punct("*") if wants("IntLit") => Some("the dereference operator `*` is"),
-            Tok::Punct("&") if wants("IntLit") => Some("the address-of operator `&` is"),
-            Tok::Punct("." | "->") => Some("member access is"),
-            _ => None,
-        };
-        if let Some(what) = pointer {
-            return Diagnostic::error(
-                span,
-                format!("{what} not supported (there are no pointers or structs)"),
-            )
-            .with_label(format!("expected {wanted}"));
-        }
         if matches!(tok, Tok::Punct("{")) && wants("=") && !wants("[") {
             // `int f(void) {` where only a declaration can continue: a definition inside a
             // function, usually because the previous function lacks its closing brace.
@@ -381,15 +368,46 @@ impl ParseState {
 
     // ----- declarations -----
 
-    /// A function definition.
+    /// A function definition: `specs declarator body`, or C89's `declarator body` with an
+    /// implicit `int` result, or an old-style (K&R) definition `int f(a, b) int a; double b;
+    /// { ... }` (C99 6.9.1, still valid C99), which becomes the prototyped definition
+    /// `int f(int a, double b)` (a parameter without a declaration is an `int`).
     pub fn function(
         &mut self,
-        specs: DeclSpecs,
-        declarator: Declarator,
+        specs: Option<DeclSpecs>,
+        mut declarator: Declarator,
+        decls: Vec<Declaration>,
         body: Block,
         l: usize,
         r: usize,
     ) -> Item {
+        let specs = specs.unwrap_or_else(|| implicit_int(declarator.name_span));
+        match declarator.derived.first_mut() {
+            Some(Derived::Function {
+                params, old_style, ..
+            }) => {
+                if !decls.is_empty() {
+                    if *old_style {
+                        self.old_style_params(params, &decls);
+                    } else {
+                        self.diags.push(Diagnostic::error(
+                            decls[0].span,
+                            "parameter declarations before the body of a function whose parameters are already declared in its prototype",
+                        ));
+                    }
+                }
+            }
+            _ => {
+                self.diags.push(Diagnostic::error(
+                    declarator.span,
+                    format!(
+                        "`{}` is followed by a body but does not declare a function",
+                        declarator.name
+                    ),
+                ));
+                return Item::Error;
+            }
+        }
         Item::Function(Box::new(FunctionDef {
             specs,
             declarator,
@@ -398,68 +416,18 @@ impl ParseState {
         }))
     }
 
-    /// A function definition without specifiers: its result is `int` (C89's implicit `int`).
-    pub fn implicit_int_function(
-        &mut self,
-        declarator: Declarator,
-        body: Block,
-        l: usize,
-        r: usize,
-    ) -> Item {
-        let specs = implicit_int(declarator.name_span);
-        self.function(specs, declarator, body, l, r)
-    }
-
-    /// `name(a, b, ...)` of an old-style definition: the name, its range, the identifiers and
-    /// the declarator's range.
-    pub fn kr_declarator(
-        &mut self,
-        name: String,
-        ids: Vec<(usize, String, usize)>,
-        l: usize,
-        m: usize,
-        r: usize,
-    ) -> (String, Span, Vec<(String, Span)>, Span) {
-        let ids = ids
-            .into_iter()
-            .map(|(il, id, ir)| (id, Span::new(il, ir)))
-            .collect();
-        (name, Span::new(l, m), ids, Span::new(l, r))
-    }
-
-    /// An old-style (K&R) definition `int f(a, b) int a; double b; { ... }` (C99 6.9.1, still
-    /// valid C99): becomes the prototyped definition `int f(int a, double b)`. A parameter
-    /// without a declaration is an `int`.
-    pub fn kr_function(
-        &mut self,
-        specs: Option<DeclSpecs>,
-        declarator: (String, Span, Vec<(String, Span)>, Span),
-        decls: Vec<Declaration>,
-        body: Block,
-        l: usize,
-        r: usize,
-    ) -> Item {
-        let (name, name_span, ids, span) = declarator;
-        let mut declared: Vec<Option<Param>> = vec![None; ids.len()];
-        for d in &decls {
+    /// Give the parameters of an identifier list the types their declarations say.
+    fn old_style_params(&mut self, params: &mut [Param], decls: &[Declaration]) {
+        let mut declared = vec![false; params.len()];
+        for d in decls {
             for id in &d.declarators {
                 let decl = &id.declarator;
-                let Some(i) = ids.iter().position(|(n, _)| *n == decl.name) else {
+                let Some(i) = params.iter().position(|p| p.declarator.name == decl.name) else {
                     self.diags.push(Diagnostic::error(
                         decl.name_span,
                         format!("declaration of `{}`, which is not a parameter", decl.name),
                     ));
                     continue;
-                };
-                let dims = match &decl.kind {
-                    DeclaratorKind::Object { dims } => dims.clone(),
-                    DeclaratorKind::Function { .. } => {
-                        self.diags.push(Diagnostic::error(
-                            decl.span,
-                            "function parameters are not supported",
-                        ));
-                        continue;
-                    }
                 };
                 if let Some(init) = &id.init {
                     self.diags.push(Diagnostic::error(
@@ -467,43 +435,20 @@ impl ParseState {
                         format!("parameter `{}` is initialized", decl.name),
                     ));
                 }
-                if declared[i].is_some() {
+                if declared[i] {
                     self.diags.push(Diagnostic::error(
                         decl.name_span,
                         format!("parameter `{}` declared twice", decl.name),
                     ));
                 }
-                declared[i] = Some(Param {
+                declared[i] = true;
+                params[i] = Param {
                     specs: d.specs.clone(),
-                    name: Some((decl.name.clone(), decl.name_span)),
-                    dims,
+                    declarator: decl.clone(),
                     span: decl.span,
-                });
+                };
             }
         }
-        let params = ids
-            .into_iter()
-            .zip(declared)
-            .map(|((id, id_span), param)| {
-                param.unwrap_or_else(|| Param {
-                    specs: implicit_int(id_span),
-                    name: Some((id, id_span)),
-                    dims: Vec::new(),
-                    span: id_span,
-                })
-            })
-            .collect();
-        let specs = specs.unwrap_or_else(|| implicit_int(name_span));
-        let declarator = Declarator {
-            name,
-            name_span,
-            kind: DeclaratorKind::Function {
-                params,
-                empty_parens: false,
-            },
-            span,
-        };
-        self.function(specs, declarator, body, l, r)
     }
 
     /// A declaration.
@@ -553,6 +498,10 @@ impl ParseState {
                     self.named_type(&mut named, NamedType::Enum(e.clone()));
                     continue;
                 }
+                TypeWord::Record(rec) => {
+                    self.named_type(&mut named, NamedType::Record(rec.clone()));
+                    continue;
+                }
             };
             match storage {
                 None => storage = Some((class, word.span())),
@@ -576,7 +525,7 @@ impl ParseState {
                 self.diags.push(Diagnostic::error(
                     span,
                     format!(
-                        "`{}` cannot be combined with a typedef name or `enum`",
+                        "`{}` cannot be combined with a typedef name, `enum`, `struct` or `union`",
                         keywords.join(" ")
                     ),
                 ));
@@ -618,6 +567,7 @@ impl ParseState {
             let span = match &new {
                 NamedType::Typedef { span, .. } => *span,
                 NamedType::Enum(e) => e.span,
+                NamedType::Record(r) => r.span,
             };
             self.diags.push(Diagnostic::error(
                 span,
@@ -673,40 +623,157 @@ impl ParseState {
         }
     }
 
-    /// `name[dims]...`
-    pub fn object_declarator(
-        &mut self,
-        name: String,
-        dims: Vec<ArrayDim>,
-        l: usize,
-        m: usize,
-        r: usize,
-    ) -> Declarator {
+    /// A declarator that is just a name.
+    pub fn name_declarator(&mut self, name: String, l: usize, r: usize) -> Declarator {
         Declarator {
             name,
-            name_span: Span::new(l, m),
-            kind: DeclaratorKind::Object { dims },
+            name_span: Span::new(l, r),
+            derived: Vec::new(),
             span: Span::new(l, r),
         }
     }
 
-    /// `name(params)`
+    /// The empty abstract declarator at offset `at`.
+    pub fn abstract_declarator(&mut self, at: usize) -> Declarator {
+        Declarator::none(Span::new(at, at))
+    }
+
+    /// `( declarator )`: the same derivations, a wider span.
+    pub fn paren_declarator(&mut self, mut d: Declarator, l: usize, r: usize) -> Declarator {
+        d.span = Span::new(l, r);
+        d
+    }
+
+    /// `declarator [size]`.
+    pub fn array_declarator(
+        &mut self,
+        mut d: Declarator,
+        dim: ArrayDim,
+        l: usize,
+        r: usize,
+    ) -> Declarator {
+        d.derived.push(Derived::Array(dim));
+        d.span = Span::new(l.min(d.span.start as usize), r);
+        d
+    }
+
+    /// `declarator (params)`; `pl..r` is the parameter list with its parentheses.
     pub fn function_declarator(
         &mut self,
-        name: String,
+        mut d: Declarator,
         params: (Vec<Param>, bool),
-        l: usize,
-        m: usize,
+        pl: usize,
         r: usize,
     ) -> Declarator {
         let (params, empty_parens) = params;
-        Declarator {
-            name,
-            name_span: Span::new(l, m),
-            kind: DeclaratorKind::Function {
-                params,
-                empty_parens,
-            },
+        d.derived.push(Derived::Function {
+            params,
+            empty_parens,
+            old_style: false,
+            span: Span::new(pl, r),
+        });
+        d.span = Span::new((d.span.start as usize).min(pl), r);
+        d
+    }
+
+    /// `declarator (a, b)`: an old-style identifier list; each parameter is an `int` until the
+    /// declarations before the body say otherwise.
+    pub fn kr_declarator(
+        &mut self,
+        mut d: Declarator,
+        ids: Vec<(usize, String, usize)>,
+        pl: usize,
+        r: usize,
+    ) -> Declarator {
+        let params = ids
+            .into_iter()
+            .map(|(il, id, ir)| {
+                let span = Span::new(il, ir);
+                Param {
+                    specs: implicit_int(span),
+                    declarator: self.name_declarator(id, il, ir),
+                    span,
+                }
+            })
+            .collect();
+        d.derived.push(Derived::Function {
+            params,
+            empty_parens: false,
+            old_style: true,
+            span: Span::new(pl, r),
+        });
+        d.span = Span::new((d.span.start as usize).min(pl), r);
+        d
+    }
+
+    /// `* declarator`: the pointers apply after the direct declarator's derivations.
+    pub fn pointer_declarator(
+        &mut self,
+        pointers: Vec<(bool, usize, usize)>,
+        mut d: Declarator,
+        l: usize,
+        r: usize,
+    ) -> Declarator {
+        for (is_const, pl, pr) in pointers.into_iter().rev() {
+            d.derived.push(Derived::Pointer {
+                is_const,
+                span: Span::new(pl, pr),
+            });
+        }
+        d.span = Span::new(l, r.max(d.span.end as usize));
+        d
+    }
+
+    /// A type name: specifiers and an optional abstract declarator (ending at `r`).
+    pub fn type_name(&mut self, specs: DeclSpecs, d: Option<Declarator>, r: usize) -> TypeName {
+        let declarator = d.unwrap_or_else(|| self.abstract_declarator(r));
+        TypeName { specs, declarator }
+    }
+
+    /// `struct tag`, `union tag { ... }`, `struct { ... }`.
+    pub fn record_spec(
+        &mut self,
+        is_union: bool,
+        tag: Option<(usize, String, usize)>,
+        members: Option<Vec<MemberDecl>>,
+        l: usize,
+        r: usize,
+    ) -> RecordSpec {
+        RecordSpec {
+            is_union,
+            tag: tag.map(|(tl, name, tr)| (name, Span::new(tl, tr))),
+            members,
+            span: Span::new(l, r),
+        }
+    }
+
+    /// A member declaration `specs a, *b, c : 3;`.
+    pub fn member_decl(
+        &mut self,
+        specs: DeclSpecs,
+        declarators: Vec<MemberDeclarator>,
+        l: usize,
+        r: usize,
+    ) -> MemberDecl {
+        MemberDecl {
+            specs,
+            declarators,
+            span: Span::new(l, r),
+        }
+    }
+
+    /// A member declarator, maybe a bit-field (`name : bits`, or unnamed `: bits`).
+    pub fn member_declarator(
+        &mut self,
+        d: Option<Declarator>,
+        bits: Option<Expr>,
+        l: usize,
+        r: usize,
+    ) -> MemberDeclarator {
+        let declarator = d.unwrap_or_else(|| self.abstract_declarator(l));
+        MemberDeclarator {
+            declarator,
+            bits,
             span: Span::new(l, r),
         }
     }
@@ -723,8 +790,8 @@ impl ParseState {
     pub fn params(&mut self, params: Vec<Param>) -> Vec<Param> {
         match params.as_slice() {
             [p] if p.specs.ty == Some(BaseType::Void)
-                && p.name.is_none()
-                && p.dims.is_empty()
+                && p.declarator.is_abstract()
+                && p.declarator.derived.is_empty()
                 && !p.specs.is_const =>
             {
                 Vec::new()
@@ -733,19 +800,18 @@ impl ParseState {
         }
     }
 
-    /// One parameter.
+    /// One parameter, named or abstract.
     pub fn param(
         &mut self,
         specs: DeclSpecs,
-        name: Option<(usize, String, usize)>,
-        dims: Vec<ArrayDim>,
+        declarator: Option<Declarator>,
         l: usize,
         r: usize,
     ) -> Param {
+        let declarator = declarator.unwrap_or_else(|| self.abstract_declarator(r));
         Param {
             specs,
-            name: name.map(|(nl, n, nr)| (n, Span::new(nl, nr))),
-            dims,
+            declarator,
             span: Span::new(l, r),
         }
     }
@@ -925,14 +991,8 @@ impl ParseState {
     }
 
     /// `sizeof (type)`
-    pub fn sizeof_type(
-        &mut self,
-        specs: DeclSpecs,
-        dims: Vec<ArrayDim>,
-        l: usize,
-        r: usize,
-    ) -> Expr {
-        self.leaf(ExprKind::SizeofType(Box::new((specs, dims))), l, r)
+    pub fn sizeof_type(&mut self, ty: TypeName, l: usize, r: usize) -> Expr {
+        self.leaf(ExprKind::SizeofType(Box::new(ty)), l, r)
     }
 
     /// A leaf expression.
@@ -975,9 +1035,29 @@ impl ParseState {
     }
 
     /// `(type) e`
-    pub fn cast(&mut self, specs: DeclSpecs, e: Expr, l: usize, r: usize) -> Expr {
+    pub fn cast(&mut self, ty: TypeName, e: Expr, l: usize, r: usize) -> Expr {
         let d = e.depth;
-        self.expr(ExprKind::Cast(Box::new(specs), Box::new(e)), l, r, d)
+        self.expr(ExprKind::Cast(Box::new(ty), Box::new(e)), l, r, d)
+    }
+
+    /// `e.name` or `e->name` (`nl` is where the name starts).
+    pub fn member(
+        &mut self,
+        base: Expr,
+        name: String,
+        arrow: bool,
+        nl: usize,
+        l: usize,
+        r: usize,
+    ) -> Expr {
+        let d = base.depth;
+        let kind = ExprKind::Member {
+            base: Box::new(base),
+            name,
+            name_span: Span::new(nl, r),
+            arrow,
+        };
+        self.expr(kind, l, r, d)
     }
 
     /// A prefix or postfix unary operator.
@@ -1016,12 +1096,14 @@ const EXPR_START: &[&str] = &[
     "~",
     "!",
     "sizeof",
+    "&",
+    "*",
 ];
 /// Type keywords (start a declaration, a parameter or a cast).
 const TYPE_START: &[&str] = &[
     "void", "char", "int", "long", "unsigned", "double", "const", "volatile", "static", "extern",
     "typedef", "enum", "TypeName", "auto", "register", "inline", "short", "signed", "float",
-    "_Bool",
+    "_Bool", "struct", "union", "restrict",
 ];
 /// Keywords and tokens that can start a statement besides expressions.
 const STMT_START: &[&str] = &[
@@ -1032,7 +1114,7 @@ const STMT_START: &[&str] = &[
 const CONTINUATION: &[&str] = &[
     "*", "/", "%", "+", "-", "<<", ">>", "<", ">", "<=", ">=", "==", "!=", "&", "^", "|", "&&",
     "||", "?", "=", "*=", "/=", "%=", "+=", "-=", "<<=", ">>=", "&=", "^=", "|=", "[", "(", "++",
-    "--",
+    "--", ".", "->",
 ];
 /// Tokens that close a construct.
 const CLOSERS: &[&str] = &[";", ")", "]", "}", ":", ","];

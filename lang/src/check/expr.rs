@@ -457,7 +457,13 @@ impl Checker<'_> {
                     span,
                 })
             }
-            K::Cast(specs, x) => {
+            K::Cast(ty, x) => {
+                let specs = &ty.specs;
+                let own_dims = self.plain_dims(&ty.declarator)?;
+                if !own_dims.is_empty() {
+                    self.err(ty.declarator.span, "cast to an array type");
+                    return None;
+                }
                 if let Some((_, span)) = specs.storage {
                     self.err(span, "a storage class specifier cannot appear in a cast");
                     return None;
@@ -503,12 +509,17 @@ impl Checker<'_> {
                 let size = self.size_of_expr(x)?;
                 Some(mk(ExprKind::IntConst(size as i64), ScalarType::ULong, span))
             }
-            K::SizeofType(sizeof) => {
-                let (specs, dims) = &**sizeof;
-                let size = self.size_of_type(specs, dims)?;
+            K::SizeofType(ty) => {
+                let dims = self.plain_dims(&ty.declarator)?;
+                let size = self.size_of_type(&ty.specs, &dims)?;
                 Some(mk(ExprKind::IntConst(size as i64), ScalarType::ULong, span))
             }
             K::Ident(_) | K::Index(..) | K::Str(_) => self.rvalue(e),
+            K::Member { arrow, .. } => {
+                let what = if *arrow { "`->`" } else { "`.`" };
+                self.err(span, format!("member access {what} is not supported yet: structures are not supported yet"));
+                None
+            }
             K::Error => None,
         }
     }
@@ -519,6 +530,18 @@ impl Checker<'_> {
             AstUnary::PreDec => (false, true),
             AstUnary::PostInc => (true, false),
             AstUnary::PostDec => (false, false),
+            AstUnary::AddrOf | AstUnary::Deref => {
+                let what = if op == AstUnary::AddrOf {
+                    "`&` (address of)"
+                } else {
+                    "`*` (indirection)"
+                };
+                self.err(
+                    span,
+                    format!("{what} is not supported yet: pointers are not supported yet"),
+                );
+                return None;
+            }
             AstUnary::Plus | AstUnary::Neg | AstUnary::BitNot | AstUnary::Not => {
                 let v = self.arith(x)?;
                 let ty = v.ty?;

@@ -26,7 +26,7 @@ pub mod types;
 
 use std::collections::HashMap;
 
-use crate::ast::{self, BaseType, DeclSpecs, DeclaratorKind, Initializer, Item, StorageClass};
+use crate::ast::{self, BaseType, DeclSpecs, Initializer, Item, StorageClass};
 use crate::diag::{Diagnostic, Diagnostics};
 use crate::hir::{self, ConstValue, FuncId, GlobalId, LocalId, ScalarType, Type};
 use crate::lexer::Include;
@@ -288,7 +288,7 @@ impl<'m> Checker<'m> {
                 }
                 Item::Decl(d) => {
                     for id in &d.declarators {
-                        if matches!(id.declarator.kind, DeclaratorKind::Function { .. }) {
+                        if id.declarator.function().is_some() {
                             order.push(&id.declarator.name);
                             if matches!(d.specs.storage, Some((StorageClass::Static, _))) {
                                 internal.push(&id.declarator.name);
@@ -308,23 +308,15 @@ impl<'m> Checker<'m> {
                 _ => None,
             })
             .flatten()
-            .filter(|id| {
-                matches!(
-                    id.declarator.kind,
-                    DeclaratorKind::Function {
-                        empty_parens: true,
-                        ..
-                    }
-                )
-            })
+            .filter(|id| matches!(id.declarator.function(), Some((_, true))))
             .map(|id| id.declarator.name.as_str())
             .collect();
         let mut defined_params = HashMap::new();
         for item in &unit.items {
             if let Item::Function(f) = item {
-                if let DeclaratorKind::Function { params, .. } = &f.declarator.kind {
+                if let Some((params, _)) = f.declarator.function() {
                     if unspecified.contains(&f.declarator.name.as_str()) {
-                        defined_params.insert(f.declarator.name.clone(), params.clone());
+                        defined_params.insert(f.declarator.name.clone(), params.to_vec());
                     }
                 }
             }
@@ -518,6 +510,42 @@ impl<'m> Checker<'m> {
         }
     }
 
+    /// The array dimensions of a declarator whose derivations are all arrays; any other
+    /// derivation (a pointer, a function returning something other than a scalar) is reported.
+    fn plain_dims(&mut self, d: &ast::Declarator) -> Option<Vec<ast::ArrayDim>> {
+        if let Some(dims) = d.plain_dims() {
+            return Some(dims.into_iter().cloned().collect());
+        }
+        let (span, what) = d
+            .derived
+            .iter()
+            .find_map(|x| match x {
+                ast::Derived::Pointer { span, .. } => Some((*span, "pointers are")),
+                ast::Derived::Function { span, .. } => Some((
+                    *span,
+                    "functions returning arrays or pointers, and function types here, are",
+                )),
+                ast::Derived::Array(_) => None,
+            })
+            .unwrap_or((d.span, "this declarator is"));
+        self.err(span, format!("{what} not supported yet"));
+        None
+    }
+
+    /// The declarator's parameters if it declares a function returning the specifiers' type
+    /// (no further derivations); other function declarators are reported.
+    fn plain_function<'d>(&mut self, d: &'d ast::Declarator) -> Option<(&'d [ast::Param], bool)> {
+        let f = d.function()?;
+        if d.derived.len() > 1 {
+            self.plain_dims(&ast::Declarator {
+                derived: d.derived[1..].to_vec(),
+                ..d.clone()
+            });
+            return None;
+        }
+        Some(f)
+    }
+
     /// The dimensions of an array declarator; the first may be `None` if `[]` is allowed there.
     fn dims(
         &mut self,
@@ -571,7 +599,7 @@ impl<'m> Checker<'m> {
         let mut out = Vec::new();
         let mut ok = true;
         for p in params {
-            let name = p.name.as_ref().map_or("", |(n, _)| n.as_str());
+            let name = p.name().map_or("", |(n, _)| n);
             if let Some((class, span)) = p
                 .specs
                 .storage
@@ -588,7 +616,11 @@ impl<'m> Checker<'m> {
                 ok = false;
                 continue;
             };
-            let dims = stmt::with_typedef_dims(&p.dims, &typedef_dims);
+            let Some(own_dims) = self.plain_dims(&p.declarator) else {
+                ok = false;
+                continue;
+            };
+            let dims = stmt::with_typedef_dims(&own_dims, &typedef_dims);
             let ty = match specs.ty {
                 None => {
                     ok = false;
@@ -601,17 +633,17 @@ impl<'m> Checker<'m> {
                 }
                 Some(BaseType::Scalar(t)) => t,
             };
-            if need_names && p.name.is_none() {
+            if need_names && p.name().is_none() {
                 self.err(p.span, "parameter name omitted in a function definition");
                 ok = false;
             }
-            if let Some((n, span)) = &p.name {
-                if !self.check_reserved(n, *span, false) {
+            if let Some((n, span)) = p.name() {
+                if !self.check_reserved(n, span, false) {
                     ok = false;
                 }
                 let earlier = params.iter().take_while(|q| !std::ptr::eq(*q, p));
-                if earlier.filter_map(|q| q.name.as_ref()).any(|(m, _)| m == n) {
-                    self.err(*span, format!("redefinition of parameter `{n}`"));
+                if earlier.filter_map(|q| q.name()).any(|(m, _)| m == n) {
+                    self.err(span, format!("redefinition of parameter `{n}`"));
                     ok = false;
                 }
             }
@@ -632,7 +664,7 @@ impl<'m> Checker<'m> {
             };
             out.push(ParamDecl {
                 ty: pty,
-                name: p.name.clone(),
+                name: p.name().map(|(n, span)| (n.to_string(), span)),
                 is_const: specs.is_const,
             });
         }
@@ -802,11 +834,11 @@ impl<'m> Checker<'m> {
         }
         for id in &d.declarators {
             let decl = &id.declarator;
-            match &decl.kind {
-                DeclaratorKind::Function {
-                    params,
-                    empty_parens,
-                } => {
+            if decl.function().is_some() {
+                let Some((params, empty_parens)) = self.plain_function(decl) else {
+                    continue;
+                };
+                {
                     if let Some(init) = &id.init {
                         self.err(
                             init.span(),
@@ -817,7 +849,7 @@ impl<'m> Checker<'m> {
                         continue;
                     };
                     // `int f();` takes the parameters of f's definition in this unit.
-                    let defined = if *empty_parens {
+                    let defined = if empty_parens {
                         self.defined_params.get(&decl.name).cloned()
                     } else {
                         None
@@ -832,10 +864,9 @@ impl<'m> Checker<'m> {
                     };
                     self.declare_function(&decl.name, decl.name_span, sig, false, d.specs.storage);
                 }
-                DeclaratorKind::Object { dims } => {
-                    let dims = stmt::with_typedef_dims(dims, &typedef_dims);
-                    self.global_variable(&specs, decl, &dims, id.init.as_deref())
-                }
+            } else if let Some(dims) = self.plain_dims(decl) {
+                let dims = stmt::with_typedef_dims(&dims, &typedef_dims);
+                self.global_variable(&specs, decl, &dims, id.init.as_deref())
             }
         }
     }
@@ -1045,7 +1076,7 @@ impl<'m> Checker<'m> {
 
     fn function_definition(&mut self, f: &ast::FunctionDef) {
         let decl = &f.declarator;
-        let DeclaratorKind::Function { params, .. } = &decl.kind else {
+        let Some((params, _)) = self.plain_function(decl) else {
             return;
         };
         let Some((specs, typedef_dims)) = self.resolve_specs(&f.specs) else {

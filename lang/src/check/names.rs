@@ -102,6 +102,11 @@ impl Checker<'_> {
                 let ty = self.enum_type(e)?;
                 (BaseType::Scalar(ty), Vec::new(), false, false)
             }
+            NamedType::Record(r) => {
+                let what = if r.is_union { "unions" } else { "structures" };
+                self.err(r.span, format!("{what} are not supported yet"));
+                return None;
+            }
         };
         let resolved = DeclSpecs {
             ty: Some(base),
@@ -143,11 +148,14 @@ impl Checker<'_> {
                 );
                 continue;
             }
-            let ast::DeclaratorKind::Object { dims } = &decl.kind else {
+            if decl.function().is_some() {
                 self.err(
                     decl.span,
                     "function typedefs are not supported (declare the function instead)",
                 );
+                continue;
+            }
+            let Some(dims) = self.plain_dims(decl) else {
                 continue;
             };
             if !self.check_reserved(&decl.name, decl.name_span, self.fs.is_none()) {

@@ -13,7 +13,7 @@
 use std::borrow::Cow;
 use std::collections::HashMap;
 
-use crate::ast::{self, BlockItem, DeclaratorKind, ForInit, Initializer, StmtKind as S};
+use crate::ast::{self, BlockItem, ForInit, Initializer, StmtKind as S};
 use crate::diag::Diagnostic;
 use crate::hir::{self, Expr, Init, ScalarType, Stmt, StmtKind, Type};
 use crate::span::Span;
@@ -394,13 +394,14 @@ impl Checker<'_> {
         }
         for id in &d.declarators {
             let decl = &id.declarator;
-            let dims = match &decl.kind {
-                DeclaratorKind::Function { .. } => {
-                    self.err(decl.span, "function declarations inside functions are not supported (declare it at file scope)");
-                    continue;
-                }
-                DeclaratorKind::Object { dims } => with_typedef_dims(dims, &typedef_dims),
+            if decl.function().is_some() {
+                self.err(decl.span, "function declarations inside functions are not supported (declare it at file scope)");
+                continue;
+            }
+            let Some(own_dims) = self.plain_dims(decl) else {
+                continue;
             };
+            let dims = with_typedef_dims(&own_dims, &typedef_dims);
             let Some(elem) = self.object_elem(&specs, &decl.name, decl.name_span) else {
                 continue;
             };

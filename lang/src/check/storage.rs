@@ -7,7 +7,7 @@
 //! can see. A block-scope `extern` declaration makes a file-scope variable visible in the
 //! block (its type must match the variable's).
 
-use crate::ast::{self, BaseType, DeclSpecs, DeclaratorKind};
+use crate::ast::{self, BaseType, DeclSpecs};
 use crate::diag::Diagnostic;
 use crate::hir::{self, ScalarType, Type};
 
@@ -32,11 +32,14 @@ impl Checker<'_> {
             .unwrap_or_default();
         for id in &d.declarators {
             let decl = &id.declarator;
-            let DeclaratorKind::Object { dims } = &decl.kind else {
+            if decl.function().is_some() {
                 self.err(
                     decl.span,
                     "a function declared `static` inside a function is not allowed in C",
                 );
+                continue;
+            }
+            let Some(dims) = self.plain_dims(decl) else {
                 continue;
             };
             let Some(elem) = self.object_elem(&specs, &decl.name, decl.name_span) else {
@@ -47,7 +50,7 @@ impl Checker<'_> {
             {
                 continue;
             }
-            let dims = with_typedef_dims(dims, &typedef_dims);
+            let dims = with_typedef_dims(&dims, &typedef_dims);
             let Some((ty, values)) =
                 self.static_storage(elem, &dims, id.init.as_deref(), &decl.name)
             else {
@@ -90,11 +93,14 @@ impl Checker<'_> {
                 );
                 continue;
             }
-            let DeclaratorKind::Object { dims } = &decl.kind else {
+            if decl.function().is_some() {
                 self.err(
                     decl.span,
                     "function declarations inside functions are not supported (declare it at file scope)",
                 );
+                continue;
+            }
+            let Some(dims) = self.plain_dims(decl) else {
                 continue;
             };
             let Some(elem) = self.object_elem(&specs, &decl.name, decl.name_span) else {
@@ -110,7 +116,7 @@ impl Checker<'_> {
                 );
                 continue;
             };
-            let dims = with_typedef_dims(dims, &typedef_dims);
+            let dims = with_typedef_dims(&dims, &typedef_dims);
             let Some(sizes) = self.dims(&dims, true, &decl.name) else {
                 continue;
             };
