@@ -120,12 +120,16 @@ pub enum ScalarType {
     Float,
     /// `double`: IEEE 754 binary64 (`f64`).
     Double,
+    /// A pointer (to any type): 64 bits, an object's tag in the high half and a byte address
+    /// in the low half (see docs/bytecode.md). Compared as an unsigned 64-bit value; not an
+    /// arithmetic type (pointer arithmetic is [`ExprKind`]'s own operations).
+    Ptr,
 }
 
 impl ScalarType {
-    /// True for every type except `float` and `double`.
+    /// True for the integer types (every type except `float`, `double` and pointers).
     pub fn is_integer(self) -> bool {
-        !self.is_floating()
+        !self.is_floating() && self != ScalarType::Ptr
     }
 
     /// True for the floating types `float` and `double`.
@@ -147,7 +151,7 @@ impl ScalarType {
             ScalarType::Bool | ScalarType::Char | ScalarType::UChar => 8,
             ScalarType::Short | ScalarType::UShort => 16,
             ScalarType::Int | ScalarType::UInt | ScalarType::Float => 32,
-            ScalarType::Long | ScalarType::ULong | ScalarType::Double => 64,
+            ScalarType::Long | ScalarType::ULong | ScalarType::Double | ScalarType::Ptr => 64,
         }
     }
 
@@ -165,6 +169,7 @@ impl ScalarType {
             ScalarType::ULong => "unsigned long",
             ScalarType::Float => "float",
             ScalarType::Double => "double",
+            ScalarType::Ptr => "pointer",
         }
     }
 
@@ -181,7 +186,11 @@ impl ScalarType {
             ScalarType::UShort => bits as u16 as i64,
             ScalarType::Int => bits as i32 as i64,
             ScalarType::UInt => bits as u32 as i64,
-            ScalarType::Long | ScalarType::ULong | ScalarType::Float | ScalarType::Double => bits,
+            ScalarType::Long
+            | ScalarType::ULong
+            | ScalarType::Float
+            | ScalarType::Double
+            | ScalarType::Ptr => bits,
         }
     }
 }
@@ -766,6 +775,7 @@ pub mod dump {
             ScalarType::ULong => "ulong",
             ScalarType::Float => "float",
             ScalarType::Double => "double",
+            ScalarType::Ptr => "pointer",
         }
     }
 

@@ -15,6 +15,7 @@
 //! declaration, are `f0, f1, ...`, so a call can name its callee before the callee's body has
 //! been checked.
 
+pub mod ctype;
 mod expr;
 mod goto;
 pub mod library;

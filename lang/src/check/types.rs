@@ -49,7 +49,7 @@ fn rank(t: ScalarType) -> u8 {
         Char | UChar => 1,
         Short | UShort => 2,
         Int | UInt | Float => 3,
-        Long | ULong | Double => 4,
+        Long | ULong | Double | Ptr => 4,
     }
 }
 

@@ -495,8 +495,9 @@ impl FnCompiler<'_> {
             (_, UShort) => |a, b| Instr::Zext16 { a, b },
             (_, Int) => |a, b| Instr::Sext32 { a, b },
             (_, UInt) => |a, b| Instr::Zext32 { a, b },
-            // Not reached: `is_noop_conversion` covers every integer to a 64-bit one.
-            (_, Long | ULong) => |a, b| Instr::Mov { a, b },
+            // Not reached: `is_noop_conversion` covers every integer or pointer to a 64-bit
+            // integer or pointer (the checker converts no floating value to a pointer).
+            (_, Long | ULong | Ptr) => |a, b| Instr::Mov { a, b },
         };
         let d = dst.unwrap_or_else(|| self.alloc());
         self.emit(mk(d, src));
@@ -879,7 +880,8 @@ impl FnCompiler<'_> {
                     imm,
                 });
             }
-            ScalarType::Long | ScalarType::ULong => {
+            // The checker gives pointer places no `IncDec` (pointer steps are `PtrAdd`s).
+            ScalarType::Long | ScalarType::ULong | ScalarType::Ptr => {
                 self.emit(Instr::AddI64 {
                     a: cur,
                     b: cur,
@@ -1318,7 +1320,7 @@ fn narrow_instr(to: ScalarType, a: Reg, b: Reg) -> Instr {
         UShort => Instr::Zext16 { a, b },
         Int => Instr::Sext32 { a, b },
         UInt => Instr::Zext32 { a, b },
-        Long | ULong | Float | Double => Instr::Mov { a, b },
+        Long | ULong | Float | Double | Ptr => Instr::Mov { a, b },
     }
 }
 
