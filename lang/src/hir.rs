@@ -489,6 +489,17 @@ pub enum Place {
         /// The indices, outermost first.
         indices: Vec<Expr>,
     },
+    /// The value of type `ty` stored at `offset` bytes from the pointer `ptr` (`*p`, `p[i]`
+    /// once `p + i` is computed, `p->x`). Checked at run time: `ptr` must point into a live
+    /// object with `ty`'s size of room at that offset, suitably aligned.
+    Deref {
+        /// The pointer (of type [`ScalarType::Ptr`]).
+        ptr: Box<Expr>,
+        /// A constant byte offset added to it.
+        offset: i64,
+        /// The type of the value in memory.
+        ty: ScalarType,
+    },
 }
 
 /// The variable holding an array: a local array, an array parameter ([`Type::ArrayRef`]) or a
@@ -610,8 +621,10 @@ pub enum ExprKind {
     /// A floating constant of the node's type (`double`, or `float` holding exactly a binary32
     /// value).
     DoubleConst(f64),
-    /// A string literal: only ever an argument of [`ExprKind::Printf`] for a `%s` conversion
-    /// (its type is `None`). The bytes exclude the terminating NUL.
+    /// A string literal. As an argument of [`ExprKind::Printf`] for a `%s` conversion its
+    /// type is `None` and the bytes exclude the terminating NUL; anywhere else its type is
+    /// [`ScalarType::Ptr`], a pointer to the first of its bytes (which include the terminating
+    /// NUL) in a static array.
     StringLit(Vec<u8>),
     /// Read a scalar place; the node has the place's type (possibly `char`).
     Load(Place),
@@ -710,8 +723,8 @@ pub enum ExprKind {
         value: Box<Expr>,
     },
     /// `++place`, `place++`, `--place`, `place--` on any scalar place (including `char`, which
-    /// wraps, and `double`, which adds 1.0). The node has the place's type; its value is the new
-    /// value if `prefix`, else the old value.
+    /// wraps, `double`, which adds 1.0, and pointers, which step by `scale` bytes). The node has
+    /// the place's type; its value is the new value if `prefix`, else the old value.
     IncDec {
         /// The place to modify.
         place: Place,
@@ -719,6 +732,8 @@ pub enum ExprKind {
         increment: bool,
         /// Prefix form (value after) if true, postfix (value before) if false.
         prefix: bool,
+        /// For a pointer place, the pointed-to type's size (1 otherwise).
+        scale: i64,
     },
     /// A call of a user-defined function; the node has its result type (`None` for void).
     Call {
@@ -752,6 +767,49 @@ pub enum ExprKind {
     },
     /// `(void)expr`: evaluates `expr` for its effects and discards its value. The node is void.
     Discard(Box<Expr>),
+    /// A pointer to the first byte of a variable that lives in memory: an array, or a scalar
+    /// local whose address is taken (stored as a one-element array).
+    ObjectAddr(ArrayBase),
+    /// A pointer to the element (or row) of an array selected by a prefix of its indices
+    /// (each converted to `long`): `&a[i]`, `&m[i][j]`, and `m[i]` used as a value. Indices
+    /// are not checked here (a pointer may point anywhere); the access through it is.
+    ElementAddr {
+        /// The array.
+        array: ArrayBase,
+        /// Leading indices, outermost first (fewer than or as many as the array's rank).
+        indices: Vec<Expr>,
+    },
+    /// A pointer to the function `FuncId`.
+    FuncAddr(FuncId),
+    /// `ptr + index * scale`: pointer arithmetic (`index` is `long`, `scale` the pointed-to
+    /// type's size in bytes, negative for `ptr - index`). The address must stay within the
+    /// VM's 32-bit address space (else a runtime error); it may point anywhere else.
+    PtrAdd {
+        /// The pointer.
+        ptr: Box<Expr>,
+        /// The number of elements to step (`long`).
+        index: Box<Expr>,
+        /// Bytes per step.
+        scale: i64,
+    },
+    /// `(lhs - rhs) / scale` for two pointers into the same object (a runtime error
+    /// otherwise): the number of elements between them, a `long`.
+    PtrDiff {
+        /// The first pointer.
+        lhs: Box<Expr>,
+        /// The second pointer.
+        rhs: Box<Expr>,
+        /// The pointed-to type's size in bytes.
+        scale: i64,
+    },
+    /// A call through a pointer to a function: the callee is checked at run time to be a
+    /// function taking as many arguments. The node has the result type (`None` for void).
+    CallIndirect {
+        /// The pointer to the function.
+        callee: Box<Expr>,
+        /// The arguments, converted to the pointed-to function type's parameters.
+        args: Vec<Arg>,
+    },
 }
 
 /// A compact, indented text form of the HIR, for tests and debugging (`Program::dump`).
@@ -788,6 +846,9 @@ pub mod dump {
             Place::Local(id) => id.to_string(),
             Place::Global(id) => id.to_string(),
             Place::Element { array, indices } => format!("{}[{}]", base(array), list(indices)),
+            Place::Deref { ptr, offset, ty } => {
+                format!("*:{}({} + {offset})", short(*ty), expr(ptr))
+            }
         }
     }
 
@@ -887,6 +948,7 @@ pub mod dump {
                 place: p,
                 increment,
                 prefix,
+                ..
             } => {
                 let op = if *increment { "++" } else { "--" };
                 if *prefix {
@@ -920,6 +982,29 @@ pub mod dump {
             }
             ExprKind::Puts { text } => format!("puts({})", bytes(text)),
             ExprKind::Discard(inner) => format!("(void)({})", expr(inner)),
+            ExprKind::ObjectAddr(b) => format!("&{}", base(b)),
+            ExprKind::ElementAddr { array, indices } => {
+                format!("&{}[{}]", base(array), list(indices))
+            }
+            ExprKind::FuncAddr(f) => format!("&{f}"),
+            ExprKind::PtrAdd { ptr, index, scale } => {
+                format!("({} +* {} * {scale})", expr(ptr), expr(index))
+            }
+            ExprKind::PtrDiff { lhs, rhs, scale } => {
+                format!("(({} -* {}) / {scale}):{ty}", expr(lhs), expr(rhs))
+            }
+            ExprKind::CallIndirect { callee, args } => {
+                let args: Vec<String> = args
+                    .iter()
+                    .map(|a| match a {
+                        Arg::Scalar(e) => expr(e),
+                        Arg::Array { base: b, indices } => {
+                            format!("&{}[{}]", base(b), list(indices))
+                        }
+                    })
+                    .collect();
+                format!("(*{})({}):{ty}", expr(callee), args.join(", "))
+            }
         }
     }
 

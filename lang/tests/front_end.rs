@@ -177,3 +177,15 @@ fn a_declaration_with_empty_parentheses_takes_the_definitions_parameters() {
     let source = "int f();\nint main(void) { return f(1); }\n";
     assert!(lang::compile_source("prog.c", source).is_err());
 }
+
+#[test]
+fn pointers_address_of_dereference_and_arithmetic() {
+    // C99 6.5.3.2 (`&`, `*`), 6.5.2.1 (`p[i]` is `*(p + i)`, `i[p]` too), 6.5.6 (`p + n`
+    // steps by the pointed-to size, `p - q` counts elements), 6.5.9 (comparison with a null
+    // pointer constant), 6.3.2.1 (arrays and string literals decay to pointers to their first
+    // element), and `&x` puts `x` in memory (a one-element array).
+    assert_snapshot!(main_hir(
+        "long g;\nint sum(const int *p, int n) { int s = 0; while (n-- > 0) s += *p++; return s; }",
+        "int a[4] = {1, 2, 3, 4};\nint x = 5;\nint *p = &x;\n*p = 6;\nint *q = a + 1;\nq[1] = 7;\n2[q] = 8;\nlong d = q - a;\nlong *pg = &g;\nchar *s = \"hi\";\nchar c = *(s + 1);\nint **pp = &p;\n**pp += 1;\nif (p != 0 && !q) return 1;\nreturn sum(a, 4) + (int)d + c + (int)*pg;"
+    ));
+}

@@ -7,7 +7,7 @@
 
 use std::fmt::Write as _;
 use std::process::Command;
-use std::rc::Rc;
+use std::sync::Arc;
 
 use lang::check::ctype::{CType, MemberDef, RecordId, Records};
 use lang::hir::ScalarType;
@@ -114,7 +114,7 @@ fn member(rng: &mut Rng, index: usize, earlier: &[(RecordId, String)]) -> GenMem
                 decl: format!("{c} {name}[{n}];"),
                 def: def(
                     CType::Array {
-                        elem: Rc::new(CType::Scalar(t)),
+                        elem: Arc::new(CType::Scalar(t)),
                         len: Some(n),
                     },
                     None,
@@ -130,7 +130,7 @@ fn member(rng: &mut Rng, index: usize, earlier: &[(RecordId, String)]) -> GenMem
                     decl: format!("{c} {name}[{n}];"),
                     def: def(
                         CType::Array {
-                            elem: Rc::new(CType::Record(*id)),
+                            elem: Arc::new(CType::Record(*id)),
                             len: Some(n),
                         },
                         None,

@@ -19,7 +19,7 @@
 //! structures.
 
 use std::fmt;
-use std::rc::Rc;
+use std::sync::Arc;
 
 use crate::hir::ScalarType;
 use crate::span::Span;
@@ -38,7 +38,7 @@ pub enum CType {
     /// A pointer.
     Pointer {
         /// The pointed-to type.
-        to: Rc<CType>,
+        to: Arc<CType>,
         /// True if the pointed-to object is `const` (`const char *`).
         to_const: bool,
     },
@@ -46,14 +46,14 @@ pub enum CType {
     /// parameter `int a[]` before it is adjusted to a pointer).
     Array {
         /// The element type.
-        elem: Rc<CType>,
+        elem: Arc<CType>,
         /// The number of elements.
         len: Option<u64>,
     },
     /// A structure or union.
     Record(RecordId),
     /// A function type.
-    Function(Rc<FnType>),
+    Function(Arc<FnType>),
 }
 
 /// A function's type: result and parameter types (after C's adjustments: array and function
@@ -73,7 +73,7 @@ impl CType {
     /// A pointer to `to`.
     pub fn pointer_to(to: CType, to_const: bool) -> CType {
         CType::Pointer {
-            to: Rc::new(to),
+            to: Arc::new(to),
             to_const,
         }
     }
@@ -427,13 +427,13 @@ mod tests {
         let p = CType::pointer_to(int.clone(), false);
         assert_eq!(r.display(&p).to_string(), "int *");
         let arr = CType::Array {
-            elem: Rc::new(int.clone()),
+            elem: Arc::new(int.clone()),
             len: Some(3),
         };
         assert_eq!(r.display(&arr).to_string(), "int [3]");
         let parr = CType::pointer_to(arr, false);
         assert_eq!(r.display(&parr).to_string(), "int (*)[3]");
-        let f = CType::Function(Rc::new(FnType {
+        let f = CType::Function(Arc::new(FnType {
             ret: p.clone(),
             params: vec![int.clone(), CType::Scalar(ScalarType::Char)],
         }));

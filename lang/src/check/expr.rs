@@ -11,49 +11,71 @@ use crate::ast::{self, BinaryOp as AstOp, ExprKind as K, UnaryOp as AstUnary};
 use crate::builtins::Builtin;
 use crate::diag::Diagnostic;
 use crate::hir::{
-    Arg, ArrayBase, BinaryOp, CompareOp, Expr, ExprKind, Place, ScalarType, Type, UnaryOp,
+    Arg, ArrayBase, BinaryOp, CompareOp, Expr, ExprKind, FuncId, Place, ScalarType, Type, UnaryOp,
 };
 use crate::printf_format::{self, ArgKind, Piece};
 use crate::span::Span;
 
+use super::ctype::CType;
 use super::library::standard_header_of;
 use super::types::{convert, default_promote, mk, promote, usual_arithmetic};
 use super::{Checker, FileSym, ParamTy, Sym};
 
 /// What an expression denotes.
 pub(super) enum Operand<'a> {
-    /// A value (`ty` is `None` for void).
-    Value(Expr),
-    /// A scalar lvalue.
+    /// A value and its C type ([`CType::Void`] for a void expression).
+    Value(Expr, CType),
+    /// A scalar lvalue (arithmetic or pointer).
     Place {
         place: Place,
         ty: ScalarType,
+        cty: CType,
         is_const: bool,
         name: &'a str,
         span: Span,
     },
-    /// An array, possibly partially indexed.
+    /// A named array, possibly partially indexed.
     Array(ArrayVal<'a>),
+    /// An array or structure in memory reached through a pointer (`*p` where `p` points to
+    /// an array, later `p->s`).
+    Pointed {
+        ptr: Expr,
+        cty: CType,
+        is_const: bool,
+        span: Span,
+    },
     /// A string literal.
     Str(&'a [u8], Span),
+    /// A function designator (a function's name).
+    Func { id: FuncId, ty: CType, span: Span },
 }
-
-/// The size of a pointer (an array parameter) for `sizeof`, as on x86-64.
-const POINTER_BYTES: u64 = 8;
 
 /// An array-valued expression.
 pub(super) struct ArrayVal<'a> {
-    base: ArrayBase,
-    indices: Vec<Expr>,
-    elem: ScalarType,
+    pub(super) base: ArrayBase,
+    pub(super) indices: Vec<Expr>,
+    pub(super) elem: ScalarType,
+    /// The element's C type (a pointer type for an array of pointers).
+    pub(super) elem_cty: CType,
     /// The remaining dimensions; the first is `None` for an array parameter's unknown size.
-    dims: Vec<Option<u32>>,
-    is_const: bool,
-    name: &'a str,
-    span: Span,
+    pub(super) dims: Vec<Option<u32>>,
+    pub(super) is_const: bool,
+    pub(super) name: &'a str,
+    pub(super) span: Span,
 }
 
 impl ArrayVal<'_> {
+    /// The C type of the (remaining) array.
+    pub(super) fn array_type(&self) -> CType {
+        self.dims
+            .iter()
+            .rev()
+            .fold(self.elem_cty.clone(), |t, d| CType::Array {
+                elem: std::sync::Arc::new(t),
+                len: d.map(u64::from),
+            })
+    }
+
     fn type_name(&self) -> String {
         let mut s = format!("{}{}", if self.is_const { "const " } else { "" }, self.elem);
         for d in &self.dims {
@@ -119,7 +141,11 @@ impl Checker<'_> {
             K::Ident(name) => self.name_operand(name, e.span),
             K::Index(array, index) => self.index(array, index, e.span),
             K::Str(bytes) => Some(Operand::Str(bytes, e.span)),
-            _ => self.value(e).map(Operand::Value),
+            K::Unary(AstUnary::Deref, x) => {
+                let (p, pty) = self.typed(x)?;
+                self.deref(p, &pty, e.span)
+            }
+            _ => self.value(e).map(|(v, t)| Operand::Value(v, t)),
         }
     }
 
@@ -130,18 +156,21 @@ impl Checker<'_> {
         };
         match sym {
             Sym::Func => {
-                self.error(
-                    Diagnostic::error(span, format!("function `{name}` used as a value"))
-                        .with_label("functions can only be called"),
-                );
-                return None;
+                let Some(FileSym::Func(info)) = self.file_scope.get(name).cloned() else {
+                    return None;
+                };
+                let id = self.function_id(name, span, &info)?;
+                return Some(Operand::Func {
+                    id,
+                    ty: info.sig.c_type(),
+                    span,
+                });
             }
             Sym::EnumConst(v) => {
-                return Some(Operand::Value(mk(
-                    ExprKind::IntConst(v),
-                    ScalarType::Int,
-                    span,
-                )))
+                return Some(Operand::Value(
+                    mk(ExprKind::IntConst(v), ScalarType::Int, span),
+                    CType::INT,
+                ))
             }
             Sym::Type => {
                 self.err(span, format!("`{name}` is a type name, not a value"));
@@ -165,6 +194,19 @@ impl Checker<'_> {
             Type::Scalar(ty) => Operand::Place {
                 place,
                 ty,
+                cty: info.cty,
+                is_const: info.is_const,
+                name,
+                span,
+            },
+            // A scalar whose address is taken lives in memory as a one-element array.
+            Type::Array { elem, .. } if info.cty.is_scalar() => Operand::Place {
+                place: Place::Element {
+                    array: base,
+                    indices: vec![mk(ExprKind::IntConst(0), ScalarType::Long, span)],
+                },
+                ty: elem,
+                cty: info.cty,
                 is_const: info.is_const,
                 name,
                 span,
@@ -173,6 +215,7 @@ impl Checker<'_> {
                 base,
                 indices: Vec::new(),
                 elem,
+                elem_cty: super::declarators::innermost(&info.cty).clone(),
                 dims: dims.into_iter().map(Some).collect(),
                 is_const: info.is_const,
                 name,
@@ -182,6 +225,7 @@ impl Checker<'_> {
                 base,
                 indices: Vec::new(),
                 elem,
+                elem_cty: CType::Scalar(elem),
                 dims: std::iter::once(None)
                     .chain(inner.into_iter().map(Some))
                     .collect(),
@@ -195,45 +239,66 @@ impl Checker<'_> {
     /// `sizeof x`: the size in bytes of `x`'s type; `x` is checked but not evaluated. An array
     /// parameter (`int a[]`) is a pointer in C: 8 bytes, as with gcc on x86-64.
     fn size_of_expr(&mut self, x: &ast::Expr) -> Option<u64> {
-        let bytes = |t: ScalarType| u64::from(t.bits() / 8);
-        match self.operand(x)? {
-            Operand::Value(v) => match v.ty {
-                Some(t) => Some(bytes(t)),
-                None => {
-                    self.err(x.span, "`sizeof` of a void expression");
-                    None
-                }
+        let ty = match self.operand(x)? {
+            Operand::Value(_, t)
+            | Operand::Place { cty: t, .. }
+            | Operand::Pointed { cty: t, .. } => t,
+            Operand::Array(a) => match a.dims.first() {
+                Some(None) => return Some(super::ctype::POINTER_SIZE),
+                _ => a.array_type(),
             },
-            Operand::Place { ty, .. } => Some(bytes(ty)),
-            Operand::Array(a) => Some(match a.dims.first() {
-                Some(None) => POINTER_BYTES,
-                _ => {
-                    a.dims
-                        .iter()
-                        .flatten()
-                        .map(|&d| u64::from(d))
-                        .product::<u64>()
-                        * bytes(a.elem)
-                }
-            }),
-            Operand::Str(text, _) => Some(text.len() as u64 + 1),
-        }
-    }
-
-    /// `sizeof (type)` and `sizeof (type[N]...)`.
-    fn size_of_type(&mut self, specs: &ast::DeclSpecs, dims: &[ast::ArrayDim]) -> Option<u64> {
-        let (specs, typedef_dims) = self.resolve_specs(specs)?;
-        let all: Vec<ast::ArrayDim> = dims.iter().chain(&typedef_dims).cloned().collect();
-        let elem = match specs.ty? {
-            ast::BaseType::Scalar(t) => t,
-            ast::BaseType::Void => {
-                self.err(specs.span, "`sizeof` of type `void`");
+            Operand::Str(text, _) => return Some(text.len() as u64 + 1),
+            Operand::Func { .. } => {
+                self.err(x.span, "`sizeof` of a function");
                 return None;
             }
         };
-        let sizes = self.dims(&all, false, "")?;
-        let count: u64 = sizes.iter().flatten().map(|&d| u64::from(d)).product();
-        Some(count * u64::from(elem.bits() / 8))
+        if ty == CType::Void {
+            self.err(x.span, "`sizeof` of a void expression");
+            return None;
+        }
+        match self.link.records.size_of(&ty) {
+            Some(n) => Some(n),
+            None => {
+                self.err(
+                    x.span,
+                    format!("`sizeof` of incomplete type `{}`", self.spell(&ty)),
+                );
+                None
+            }
+        }
+    }
+
+    /// `sizeof (type)`.
+    fn size_of_type(&mut self, tn: &ast::TypeName) -> Option<u64> {
+        let ty = self.type_name(tn)?;
+        match (&ty, self.link.records.size_of(&ty)) {
+            (_, Some(n)) => Some(n),
+            (CType::Void, None) => {
+                self.err(tn.specs.span, "`sizeof` of type `void`");
+                None
+            }
+            (_, None) => {
+                self.err(
+                    tn.specs.span,
+                    format!("`sizeof` of incomplete type `{}`", self.spell(&ty)),
+                );
+                None
+            }
+        }
+    }
+
+    /// The type a type name (of a cast or `sizeof`) names.
+    pub(super) fn type_name(&mut self, tn: &ast::TypeName) -> Option<CType> {
+        if let Some((_, span)) = tn.specs.storage {
+            self.err(
+                span,
+                "a storage class specifier cannot appear in a type name",
+            );
+            return None;
+        }
+        let base = self.specs_type(&tn.specs)?;
+        self.object_type(&base, &tn.declarator, false)
     }
 
     fn undeclared(&mut self, name: &str, span: Span) {
@@ -264,76 +329,167 @@ impl Checker<'_> {
         span: Span,
     ) -> Option<Operand<'a>> {
         let base = self.operand(array);
-        let i = self.arith(index);
-        let (base, i) = (base?, i?);
-        let Operand::Array(mut a) = base else {
-            self.err(array.span, "subscripted value is not an array");
-            return None;
+        let i = self.typed(index);
+        let (base, (i, ity)) = (base?, i?);
+        // The named-array fast path: a checked index per dimension.
+        if let Operand::Array(mut a) = base {
+            let Some(t) = ity.scalar().filter(|t| t.is_integer()) else {
+                self.err(
+                    index.span,
+                    format!(
+                        "array subscript is not an integer (it has type `{}`)",
+                        self.spell(&ity)
+                    ),
+                );
+                return None;
+            };
+            a.indices
+                .push(convert(convert(i, promote(t)), ScalarType::Long));
+            a.dims.remove(0);
+            a.span = span;
+            return Some(if a.dims.is_empty() {
+                Operand::Place {
+                    place: Place::Element {
+                        array: a.base,
+                        indices: a.indices,
+                    },
+                    ty: a.elem,
+                    cty: a.elem_cty,
+                    is_const: a.is_const,
+                    name: a.name,
+                    span,
+                }
+            } else {
+                Operand::Array(a)
+            });
+        }
+        // Anything else is `*(base + index)` (C99 6.5.2.1), either way round.
+        let (b, bty) = self.operand_value(base, array.span)?;
+        let ((p, pty), (n, nty)) = if bty.is_pointer() {
+            ((b, bty), (i, ity))
+        } else {
+            ((i, ity), (b, bty))
         };
-        let ity = i.ty?;
-        if !ity.is_integer() {
+        if !pty.is_pointer() || !nty.scalar().is_some_and(|t| t.is_integer()) {
             self.err(
-                index.span,
-                format!("array subscript is not an integer (it has type `{ity}`)"),
+                array.span,
+                format!(
+                    "subscripted value is neither an array nor a pointer (it has type `{}`)",
+                    self.spell(&pty)
+                ),
             );
             return None;
         }
-        a.indices.push(convert(i, ScalarType::Long));
-        a.dims.remove(0);
-        a.span = span;
-        if a.dims.is_empty() {
-            Some(Operand::Place {
-                place: Place::Element {
-                    array: a.base,
-                    indices: a.indices,
-                },
-                ty: a.elem,
-                is_const: a.is_const,
-                name: a.name,
+        let (sum, sty) = self.pointer_plus(p, &pty, n, false, span)?;
+        self.deref(sum, &sty, span)
+    }
+
+    /// An operand as a value with its C type: a place is read, an array decays to a pointer
+    /// to its first element, a string literal to a pointer to its first character, a
+    /// function designator to a pointer to the function.
+    pub(super) fn operand_value(&mut self, op: Operand<'_>, at: Span) -> Option<(Expr, CType)> {
+        match op {
+            Operand::Value(v, t) => Some((v, t)),
+            Operand::Place {
+                place,
+                ty,
+                cty,
                 span,
-            })
-        } else {
-            Some(Operand::Array(a))
+                ..
+            } => Some((mk(ExprKind::Load(place), ty, span), cty)),
+            Operand::Array(a) => {
+                let e = self.array_address(&a, a.span)?;
+                let elem = match a.array_type() {
+                    CType::Array { elem, .. } => elem,
+                    _ => return None,
+                };
+                Some((
+                    e,
+                    CType::Pointer {
+                        to: elem,
+                        to_const: a.is_const,
+                    },
+                ))
+            }
+            Operand::Pointed {
+                ptr, cty, is_const, ..
+            } => match cty {
+                CType::Array { elem, .. } => Some((
+                    ptr,
+                    CType::Pointer {
+                        to: elem,
+                        to_const: is_const,
+                    },
+                )),
+                other => {
+                    self.err(
+                        at,
+                        format!(
+                            "a value of type `{}` cannot be used here (structures are not supported yet)",
+                            self.spell(&other)
+                        ),
+                    );
+                    None
+                }
+            },
+            Operand::Str(bytes, span) => Some((
+                self.string_value(bytes, span),
+                CType::pointer_to(CType::Scalar(ScalarType::Char), false),
+            )),
+            Operand::Func { id, ty, span, .. } => Some((
+                mk(ExprKind::FuncAddr(id), ScalarType::Ptr, span),
+                CType::pointer_to(ty, false),
+            )),
         }
+    }
+
+    /// The address of a named array (or of one of its rows): a pointer.
+    pub(super) fn array_address(&mut self, a: &ArrayVal<'_>, span: Span) -> Option<Expr> {
+        let is_param = match a.base {
+            ArrayBase::Local(id) => self
+                .fs
+                .as_ref()
+                .is_some_and(|fs| matches!(fs.locals[id.index()].ty, Type::ArrayRef { .. })),
+            ArrayBase::Global(_) => false,
+        };
+        if is_param {
+            self.err(
+                span,
+                format!(
+                    "the array parameter `{}` used as a pointer is not supported yet (declare it as a pointer)",
+                    a.name
+                ),
+            );
+            return None;
+        }
+        Some(mk(
+            if a.indices.is_empty() {
+                ExprKind::ObjectAddr(a.base)
+            } else {
+                ExprKind::ElementAddr {
+                    array: a.base,
+                    indices: a.indices.clone(),
+                }
+            },
+            ScalarType::Ptr,
+            span,
+        ))
+    }
+
+    /// The value of `e` with its C type, possibly void.
+    pub(super) fn typed(&mut self, e: &ast::Expr) -> Option<(Expr, CType)> {
+        let op = self.operand(e)?;
+        self.operand_value(op, e.span)
     }
 
     /// The value of `e`, possibly void.
     pub(super) fn rvalue(&mut self, e: &ast::Expr) -> Option<Expr> {
-        match self.operand(e)? {
-            Operand::Value(v) => Some(v),
-            Operand::Place {
-                place, ty, span, ..
-            } => Some(mk(ExprKind::Load(place), ty, span)),
-            Operand::Array(a) => {
-                self.error(
-                    Diagnostic::error(
-                        a.span,
-                        format!(
-                            "array `{}` (of type `{}`) used as a value",
-                            a.name,
-                            a.type_name()
-                        ),
-                    )
-                    .with_label("arrays can only be indexed or passed to functions"),
-                );
-                None
-            }
-            Operand::Str(_, span) => {
-                self.error(
-                    Diagnostic::error(
-                        span,
-                        "string literals are only allowed as arguments of `printf` and `puts`",
-                    )
-                    .with_label("there are no strings or pointers in this language"),
-                );
-                None
-            }
-        }
+        self.typed(e).map(|(v, _)| v)
     }
 
-    /// The value of `e`, which must not be void.
-    pub(super) fn scalar(&mut self, e: &ast::Expr) -> Option<Expr> {
-        let v = self.rvalue(e)?;
+    /// The value of `e` and its type; `e` must not be void.
+    pub(super) fn typed_scalar(&mut self, e: &ast::Expr) -> Option<(Expr, CType)> {
+        let (v, t) = self.typed(e)?;
         if v.ty.is_none() {
             let message = match v.kind {
                 ExprKind::Printf { .. } => {
@@ -347,36 +503,69 @@ impl Checker<'_> {
             self.err(e.span, message);
             return None;
         }
+        Some((v, t))
+    }
+
+    /// The value of `e`, which must not be void.
+    pub(super) fn scalar(&mut self, e: &ast::Expr) -> Option<Expr> {
+        self.typed_scalar(e).map(|(v, _)| v)
+    }
+
+    /// The value of `e` after the integer promotions, with its type (pointers unchanged).
+    fn typed_arith(&mut self, e: &ast::Expr) -> Option<(Expr, CType)> {
+        let (v, t) = self.typed_scalar(e)?;
+        match t {
+            CType::Scalar(s) => {
+                let p = promote(s);
+                Some((convert(v, p), CType::Scalar(p)))
+            }
+            other => Some((v, other)),
+        }
+    }
+
+    /// The value of `e` after the integer promotions; `e` must be arithmetic.
+    pub(super) fn arith(&mut self, e: &ast::Expr) -> Option<Expr> {
+        let (v, t) = self.typed_arith(e)?;
+        if !matches!(t, CType::Scalar(_)) {
+            self.err(
+                e.span,
+                format!(
+                    "an arithmetic value is needed here, not `{}`",
+                    self.spell(&t)
+                ),
+            );
+            return None;
+        }
         Some(v)
     }
 
-    /// The value of `e` after the integer promotions.
-    pub(super) fn arith(&mut self, e: &ast::Expr) -> Option<Expr> {
-        let v = self.scalar(e)?;
-        let ty = v.ty?;
-        Some(convert(v, promote(ty)))
-    }
-
-    /// A condition: any scalar, promoted.
+    /// A condition: any scalar (arithmetic or pointer), promoted.
     pub(super) fn condition(&mut self, e: &ast::Expr) -> Option<Expr> {
-        self.arith(e)
+        let (v, _) = self.typed_arith(e)?;
+        Some(v)
     }
 
-    /// A modifiable scalar lvalue; `what` names the operation for messages ("assignment").
-    fn modifiable(&mut self, e: &ast::Expr, what: &str) -> Option<(Place, ScalarType)> {
+    /// A modifiable scalar lvalue and its types; `what` names the operation for messages
+    /// ("assignment").
+    fn modifiable(&mut self, e: &ast::Expr, what: &str) -> Option<(Place, ScalarType, CType)> {
         match self.operand(e)? {
             Operand::Place {
                 place,
                 ty,
+                cty,
                 is_const,
                 name,
                 span,
             } => {
                 if is_const {
-                    self.err(span, format!("{what} of read-only variable `{name}`"));
+                    if name.is_empty() {
+                        self.err(span, format!("{what} of read-only location"));
+                    } else {
+                        self.err(span, format!("{what} of read-only variable `{name}`"));
+                    }
                     return None;
                 }
-                Some((place, ty))
+                Some((place, ty, cty))
             }
             Operand::Array(a) => {
                 self.error(
@@ -388,10 +577,17 @@ impl Checker<'_> {
                 );
                 None
             }
-            Operand::Value(_) | Operand::Str(..) => {
+            Operand::Pointed { span, cty, .. } => {
+                self.err(
+                    span,
+                    format!("{what} to an object of type `{}`", self.spell(&cty)),
+                );
+                None
+            }
+            Operand::Value(..) | Operand::Str(..) | Operand::Func { .. } => {
                 self.error(
                     Diagnostic::error(e.span, format!("lvalue required for {what}"))
-                        .with_label("expected a variable or an array element"),
+                        .with_label("expected a variable, an array element or `*pointer`"),
                 );
                 None
             }
@@ -400,155 +596,255 @@ impl Checker<'_> {
 
     // ----- value expressions -----
 
-    fn value(&mut self, e: &ast::Expr) -> Option<Expr> {
+    fn value(&mut self, e: &ast::Expr) -> Option<(Expr, CType)> {
         let span = e.span;
+        let plain = |v: Expr| {
+            let t = v.ty.map_or(CType::Void, CType::Scalar);
+            (v, t)
+        };
         match &e.kind {
-            K::Int(v, ty) => Some(mk(ExprKind::IntConst(ty.wrap(*v as i64)), *ty, span)),
-            K::Double(x) => Some(mk(ExprKind::DoubleConst(*x), ScalarType::Double, span)),
-            K::Float(x) => Some(mk(
+            K::Int(v, ty) => Some(plain(mk(ExprKind::IntConst(ty.wrap(*v as i64)), *ty, span))),
+            K::Double(x) => Some(plain(mk(
+                ExprKind::DoubleConst(*x),
+                ScalarType::Double,
+                span,
+            ))),
+            K::Float(x) => Some(plain(mk(
                 ExprKind::DoubleConst(f64::from(*x)),
                 ScalarType::Float,
                 span,
-            )),
-            K::Char(c) => Some(mk(ExprKind::IntConst(*c), ScalarType::Int, span)),
+            ))),
+            K::Char(c) => Some(plain(mk(ExprKind::IntConst(*c), ScalarType::Int, span))),
             K::Unary(op, x) => self.unary(*op, x, span),
             K::Binary(op, a, b) => self.binary(*op, a, b, span),
             K::Assign(op, a, b) => self.assign(*op, a, b, span),
-            K::Conditional(c, a, b) => {
-                let c = self.condition(c);
-                let a = self.rvalue(a);
-                let b = self.rvalue(b);
-                let (c, a, b) = (c?, a?, b?);
-                let (a, b, ty) = match (a.ty, b.ty) {
-                    (None, None) => (a, b, None),
-                    (Some(x), Some(y)) => {
-                        let t = usual_arithmetic(x, y);
-                        (convert(a, t), convert(b, t), Some(t))
-                    }
-                    _ => {
-                        self.err(
-                            span,
-                            "type mismatch in conditional expression: one arm is void",
-                        );
-                        return None;
-                    }
-                };
-                Some(Expr {
-                    kind: ExprKind::Conditional {
-                        cond: boxed(c),
-                        then_expr: boxed(a),
-                        else_expr: boxed(b),
-                    },
-                    ty,
-                    span,
-                })
-            }
+            K::Conditional(c, a, b) => self.conditional(c, a, b, span),
             K::Comma(a, b) => {
                 let a = self.rvalue(a);
-                let b = self.rvalue(b);
-                let (a, b) = (a?, b?);
+                let b = self.typed(b);
+                let (a, (b, bty)) = (a?, b?);
                 let ty = b.ty;
-                Some(Expr {
-                    kind: ExprKind::Comma {
-                        lhs: boxed(a),
-                        rhs: boxed(b),
-                    },
-                    ty,
-                    span,
-                })
-            }
-            K::Cast(ty, x) => {
-                let specs = &ty.specs;
-                let own_dims = self.plain_dims(&ty.declarator)?;
-                if !own_dims.is_empty() {
-                    self.err(ty.declarator.span, "cast to an array type");
-                    return None;
-                }
-                if let Some((_, span)) = specs.storage {
-                    self.err(span, "a storage class specifier cannot appear in a cast");
-                    return None;
-                }
-                let resolved = self.resolve_specs(specs);
-                // `(void)x` takes any expression, even a void one; other casts a scalar.
-                let to_void = resolved
-                    .as_ref()
-                    .is_some_and(|(s, _)| s.ty == Some(ast::BaseType::Void));
-                let v = if to_void {
-                    self.rvalue(x)
-                } else {
-                    self.scalar(x)
-                };
-                let (specs, typedef_dims) = resolved?;
-                if !typedef_dims.is_empty() {
-                    self.err(specs.span, "cast to an array type");
-                    return None;
-                }
-                let target = specs.ty?;
-                let v = v?;
-                match target {
-                    ast::BaseType::Void => Some(Expr {
-                        kind: ExprKind::Discard(boxed(v)),
-                        ty: None,
+                Some((
+                    Expr {
+                        kind: ExprKind::Comma {
+                            lhs: boxed(a),
+                            rhs: boxed(b),
+                        },
+                        ty,
                         span,
-                    }),
-                    ast::BaseType::Scalar(_) if v.ty.is_none() => {
-                        self.err(x.span, "void value not ignored as it ought to be");
-                        None
-                    }
-                    ast::BaseType::Scalar(t) => {
-                        if v.ty == Some(t) {
-                            // Still a value, not an lvalue: `(int)x = 1` is rejected.
-                            return Some(v);
-                        }
-                        Some(cast_to(v, t, span))
-                    }
-                }
+                    },
+                    bty,
+                ))
             }
+            K::Cast(tn, x) => self.cast(tn, x, span),
             K::Call(callee, args) => self.call(callee, args, span),
             K::SizeofExpr(x) => {
                 let size = self.size_of_expr(x)?;
-                Some(mk(ExprKind::IntConst(size as i64), ScalarType::ULong, span))
+                Some(plain(mk(
+                    ExprKind::IntConst(size as i64),
+                    ScalarType::ULong,
+                    span,
+                )))
             }
-            K::SizeofType(ty) => {
-                let dims = self.plain_dims(&ty.declarator)?;
-                let size = self.size_of_type(&ty.specs, &dims)?;
-                Some(mk(ExprKind::IntConst(size as i64), ScalarType::ULong, span))
+            K::SizeofType(tn) => {
+                let size = self.size_of_type(tn)?;
+                Some(plain(mk(
+                    ExprKind::IntConst(size as i64),
+                    ScalarType::ULong,
+                    span,
+                )))
             }
-            K::Ident(_) | K::Index(..) | K::Str(_) => self.rvalue(e),
+            K::Ident(_) | K::Index(..) | K::Str(_) => self.typed(e),
             K::Member { arrow, .. } => {
                 let what = if *arrow { "`->`" } else { "`.`" };
-                self.err(span, format!("member access {what} is not supported yet: structures are not supported yet"));
+                self.err(
+                    span,
+                    format!(
+                        "member access {what} is not supported yet: structures are not supported yet"
+                    ),
+                );
                 None
             }
             K::Error => None,
         }
     }
 
-    fn unary(&mut self, op: AstUnary, x: &ast::Expr, span: Span) -> Option<Expr> {
+    /// `c ? a : b`.
+    fn conditional(
+        &mut self,
+        c: &ast::Expr,
+        a: &ast::Expr,
+        b: &ast::Expr,
+        span: Span,
+    ) -> Option<(Expr, CType)> {
+        let c = self.condition(c);
+        let a = self.typed_arith_or_void(a);
+        let b = self.typed_arith_or_void(b);
+        let (c, (a, at), (b, bt)) = (c?, a?, b?);
+        let (a, b, ty, cty) = match (&at, &bt) {
+            (CType::Void, CType::Void) => (a, b, None, CType::Void),
+            (CType::Scalar(x), CType::Scalar(y)) => {
+                let t = usual_arithmetic(*x, *y);
+                (convert(a, t), convert(b, t), Some(t), CType::Scalar(t))
+            }
+            (CType::Pointer { to: x, .. }, CType::Pointer { to: y, .. }) => {
+                let cty = if **x == CType::Void || super::pointers::is_null_pointer(&b) {
+                    at.clone()
+                } else if **y == CType::Void || super::pointers::is_null_pointer(&a) {
+                    bt.clone()
+                } else if self.compatible_pointees(x, y) {
+                    at.clone()
+                } else {
+                    self.err(
+                        span,
+                        format!(
+                            "pointer type mismatch in conditional expression (`{}` and `{}`)",
+                            self.spell(&at),
+                            self.spell(&bt)
+                        ),
+                    );
+                    return None;
+                };
+                (a, b, Some(ScalarType::Ptr), cty)
+            }
+            (CType::Pointer { .. }, CType::Scalar(_)) if super::pointers::is_null_constant(&b) => {
+                let n = mk(ExprKind::IntConst(0), ScalarType::Ptr, b.span);
+                (a, n, Some(ScalarType::Ptr), at.clone())
+            }
+            (CType::Scalar(_), CType::Pointer { .. }) if super::pointers::is_null_constant(&a) => {
+                let n = mk(ExprKind::IntConst(0), ScalarType::Ptr, a.span);
+                (n, b, Some(ScalarType::Ptr), bt.clone())
+            }
+            (CType::Void, _) | (_, CType::Void) => {
+                self.err(
+                    span,
+                    "type mismatch in conditional expression: one arm is void",
+                );
+                return None;
+            }
+            _ => {
+                self.err(
+                    span,
+                    format!(
+                        "type mismatch in conditional expression (`{}` and `{}`)",
+                        self.spell(&at),
+                        self.spell(&bt)
+                    ),
+                );
+                return None;
+            }
+        };
+        Some((
+            Expr {
+                kind: ExprKind::Conditional {
+                    cond: boxed(c),
+                    then_expr: boxed(a),
+                    else_expr: boxed(b),
+                },
+                ty,
+                span,
+            },
+            cty,
+        ))
+    }
+
+    /// An arm of `?:`: a value with its type (void allowed), arithmetic values promoted.
+    fn typed_arith_or_void(&mut self, e: &ast::Expr) -> Option<(Expr, CType)> {
+        let (v, t) = self.typed(e)?;
+        Some((v, t))
+    }
+
+    /// `(type) x`.
+    fn cast(&mut self, tn: &ast::TypeName, x: &ast::Expr, span: Span) -> Option<(Expr, CType)> {
+        let target = self.type_name(tn);
+        // `(void)x` takes any expression, even a void one; other casts a scalar.
+        let to_void = matches!(target, Some(CType::Void));
+        let v = if to_void {
+            self.typed(x)
+        } else {
+            self.typed_scalar(x)
+        };
+        let (target, (v, vty)) = (target?, v?);
+        match &target {
+            CType::Void => Some((
+                Expr {
+                    kind: ExprKind::Discard(boxed(v)),
+                    ty: None,
+                    span,
+                },
+                CType::Void,
+            )),
+            CType::Scalar(t) if vty.is_pointer() => {
+                let e = self.pointer_cast(v, &vty, &target, span)?;
+                let _ = t;
+                Some((e, target))
+            }
+            CType::Scalar(t) => {
+                if v.ty == Some(*t) {
+                    // Still a value, not an lvalue: `(int)x = 1` is rejected.
+                    return Some((v, target));
+                }
+                Some((cast_to(v, *t, span), target))
+            }
+            CType::Pointer { .. } => {
+                if vty.is_pointer() {
+                    let mut v = v;
+                    v.span = span;
+                    return Some((v, target));
+                }
+                let e = self.pointer_cast(v, &vty, &target, span)?;
+                Some((e, target))
+            }
+            CType::Array { .. } => {
+                self.err(tn.declarator.span, "cast to an array type");
+                None
+            }
+            CType::Function(_) => {
+                self.err(tn.declarator.span, "cast to a function type");
+                None
+            }
+            CType::Record(_) => {
+                self.err(
+                    tn.specs.span,
+                    "cast to a structure or union type (a scalar type is required)",
+                );
+                None
+            }
+        }
+    }
+
+    fn unary(&mut self, op: AstUnary, x: &ast::Expr, span: Span) -> Option<(Expr, CType)> {
         let (increment, prefix) = match op {
             AstUnary::PreInc => (true, true),
             AstUnary::PreDec => (false, true),
             AstUnary::PostInc => (true, false),
             AstUnary::PostDec => (false, false),
-            AstUnary::AddrOf | AstUnary::Deref => {
-                let what = if op == AstUnary::AddrOf {
-                    "`&` (address of)"
-                } else {
-                    "`*` (indirection)"
-                };
-                self.err(
-                    span,
-                    format!("{what} is not supported yet: pointers are not supported yet"),
-                );
-                return None;
+            AstUnary::AddrOf => return self.address_of(x, span),
+            AstUnary::Deref => {
+                let op = self.operand_deref(x, span)?;
+                return self.operand_value(op, span);
             }
-            AstUnary::Plus | AstUnary::Neg | AstUnary::BitNot | AstUnary::Not => {
+            AstUnary::Not => {
+                let (v, _) = self.typed_arith(x)?;
+                return Some((
+                    mk(
+                        ExprKind::Unary {
+                            op: UnaryOp::Not,
+                            operand: boxed(v),
+                        },
+                        ScalarType::Int,
+                        span,
+                    ),
+                    CType::INT,
+                ));
+            }
+            AstUnary::Plus | AstUnary::Neg | AstUnary::BitNot => {
                 let v = self.arith(x)?;
                 let ty = v.ty?;
                 let op = match op {
-                    AstUnary::Plus => return Some(v),
+                    AstUnary::Plus => return Some((v, CType::Scalar(ty))),
                     AstUnary::Neg => UnaryOp::Neg,
-                    AstUnary::BitNot => {
+                    _ => {
                         if !ty.is_integer() {
                             self.err(
                                 span,
@@ -558,41 +854,58 @@ impl Checker<'_> {
                         }
                         UnaryOp::BitNot
                     }
-                    _ => UnaryOp::Not,
                 };
-                let rty = if op == UnaryOp::Not {
-                    ScalarType::Int
-                } else {
-                    ty
-                };
-                return Some(mk(
-                    ExprKind::Unary {
-                        op,
-                        operand: boxed(v),
-                    },
-                    rty,
-                    span,
+                return Some((
+                    mk(
+                        ExprKind::Unary {
+                            op,
+                            operand: boxed(v),
+                        },
+                        ty,
+                        span,
+                    ),
+                    CType::Scalar(ty),
                 ));
             }
         };
         let what = if increment { "increment" } else { "decrement" };
-        let (place, ty) = self.modifiable(x, what)?;
-        Some(mk(
-            ExprKind::IncDec {
-                place,
-                increment,
-                prefix,
-            },
-            ty,
-            span,
+        let (place, ty, cty) = self.modifiable(x, what)?;
+        let scale = if cty.is_pointer() {
+            self.step_size(&cty, span)?
+        } else {
+            1
+        };
+        Some((
+            mk(
+                ExprKind::IncDec {
+                    place,
+                    increment,
+                    prefix,
+                    scale,
+                },
+                ty,
+                span,
+            ),
+            cty,
         ))
     }
 
-    fn binary(&mut self, op: AstOp, a: &ast::Expr, b: &ast::Expr, span: Span) -> Option<Expr> {
-        let l = self.arith(a);
-        let r = self.arith(b);
-        let (l, r) = (l?, r?);
-        let (lt, rt) = (l.ty?, r.ty?);
+    /// `*x` as an operand.
+    fn operand_deref<'a>(&mut self, x: &ast::Expr, span: Span) -> Option<Operand<'a>> {
+        let (p, pty) = self.typed(x)?;
+        self.deref(p, &pty, span)
+    }
+
+    fn binary(
+        &mut self,
+        op: AstOp,
+        a: &ast::Expr,
+        b: &ast::Expr,
+        span: Span,
+    ) -> Option<(Expr, CType)> {
+        let l = self.typed_arith(a);
+        let r = self.typed_arith(b);
+        let ((l, lty), (r, rty)) = (l?, r?);
         if op == AstOp::And || op == AstOp::Or {
             let kind = if op == AstOp::And {
                 ExprKind::LogicalAnd {
@@ -605,23 +918,60 @@ impl Checker<'_> {
                     rhs: boxed(r),
                 }
             };
-            return Some(mk(kind, ScalarType::Int, span));
+            return Some((mk(kind, ScalarType::Int, span), CType::INT));
         }
+        let pointers = lty.is_pointer() || rty.is_pointer();
         if let Some(cop) = cmpop(op) {
+            if pointers {
+                return self.pointer_compare(cop, (l, lty), (r, rty), span);
+            }
+            let (lt, rt) = (l.ty?, r.ty?);
             let t = usual_arithmetic(lt, rt);
-            return Some(mk(
-                ExprKind::Compare {
-                    op: cop,
-                    operand_ty: t,
-                    lhs: boxed(convert(l, t)),
-                    rhs: boxed(convert(r, t)),
-                },
-                ScalarType::Int,
-                span,
+            return Some((
+                mk(
+                    ExprKind::Compare {
+                        op: cop,
+                        operand_ty: t,
+                        lhs: boxed(convert(l, t)),
+                        rhs: boxed(convert(r, t)),
+                    },
+                    ScalarType::Int,
+                    span,
+                ),
+                CType::INT,
             ));
         }
+        if pointers {
+            let integer = |t: &CType| t.scalar().is_some_and(|s| s.is_integer());
+            return match (op, lty.is_pointer(), rty.is_pointer()) {
+                (AstOp::Add, true, false) if integer(&rty) => {
+                    self.pointer_plus(l, &lty, r, false, span)
+                }
+                (AstOp::Add, false, true) if integer(&lty) => {
+                    self.pointer_plus(r, &rty, l, false, span)
+                }
+                (AstOp::Sub, true, false) if integer(&rty) => {
+                    self.pointer_plus(l, &lty, r, true, span)
+                }
+                (AstOp::Sub, true, true) => self.pointer_difference((l, lty), (r, rty), span),
+                _ => {
+                    self.err(
+                        span,
+                        format!(
+                            "invalid operands to binary `{}` (have `{}` and `{}`)",
+                            op.symbol(),
+                            self.spell(&lty),
+                            self.spell(&rty)
+                        ),
+                    );
+                    None
+                }
+            };
+        }
         let op = binop(op);
-        self.arithmetic(op, l, r, span)
+        let e = self.arithmetic(op, l, r, span)?;
+        let t = CType::Scalar(e.ty?);
+        Some((e, t))
     }
 
     /// `l op r` for two promoted operands: checks the operand types and converts them.
@@ -664,23 +1014,78 @@ impl Checker<'_> {
         a: &ast::Expr,
         b: &ast::Expr,
         span: Span,
-    ) -> Option<Expr> {
+    ) -> Option<(Expr, CType)> {
         let Some(op) = op else {
             let place = self.modifiable(a, "assignment");
-            let v = self.scalar(b);
-            let ((place, ty), v) = (place?, v?);
-            return Some(mk(
-                ExprKind::Assign {
-                    place,
-                    value: boxed(convert(v, ty)),
-                },
-                ty,
-                span,
+            let v = self.typed_scalar(b);
+            let ((place, ty, cty), (v, vty)) = (place?, v?);
+            let v = self.assign_convert(v, &vty, &cty, b.span, "assignment")?;
+            return Some((
+                mk(
+                    ExprKind::Assign {
+                        place,
+                        value: boxed(v),
+                    },
+                    ty,
+                    span,
+                ),
+                cty,
             ));
         };
         let place = self.modifiable(a, "assignment");
-        let v = self.arith(b);
-        let ((place, ty), v) = (place?, v?);
+        let v = self.typed_arith(b);
+        let ((place, ty, cty), (v, vty)) = (place?, v?);
+        if cty.is_pointer() {
+            // `p += n`, `p -= n`: the step in bytes, computed in `long`.
+            let integer = vty.scalar().is_some_and(|t| t.is_integer());
+            if !matches!(op, AstOp::Add | AstOp::Sub) || !integer {
+                self.err(
+                    span,
+                    format!(
+                        "invalid operands to `{}=` (have `{}` and `{}`)",
+                        op.symbol(),
+                        self.spell(&cty),
+                        self.spell(&vty)
+                    ),
+                );
+                return None;
+            }
+            let size = self.step_size(&cty, span)?;
+            let bytes = mk(
+                ExprKind::Binary {
+                    op: BinaryOp::Mul,
+                    lhs: boxed(convert(v, ScalarType::Long)),
+                    rhs: boxed(mk(ExprKind::IntConst(size), ScalarType::Long, span)),
+                },
+                ScalarType::Long,
+                span,
+            );
+            return Some((
+                mk(
+                    ExprKind::CompoundAssign {
+                        place,
+                        op: binop(op),
+                        op_ty: ScalarType::Ptr,
+                        value: boxed(bytes),
+                    },
+                    ty,
+                    span,
+                ),
+                cty,
+            ));
+        }
+        if !matches!(vty, CType::Scalar(_)) {
+            self.err(
+                b.span,
+                format!(
+                    "invalid operands to `{}=` (have `{}` and `{}`)",
+                    op.symbol(),
+                    self.spell(&cty),
+                    self.spell(&vty)
+                ),
+            );
+            return None;
+        }
         let op = binop(op);
         // Type the operation as `place op value` would be, then keep its operand type.
         let probe = self.arithmetic(op, mk(ExprKind::IntConst(0), promote(ty), a.span), v, span)?;
@@ -688,36 +1093,125 @@ impl Checker<'_> {
             return None;
         };
         let op_ty = probe.ty?;
-        Some(mk(
-            ExprKind::CompoundAssign {
-                place,
-                op,
-                op_ty,
-                value: rhs,
-            },
-            ty,
-            span,
+        Some((
+            mk(
+                ExprKind::CompoundAssign {
+                    place,
+                    op,
+                    op_ty,
+                    value: rhs,
+                },
+                ty,
+                span,
+            ),
+            cty,
         ))
     }
 
     // ----- calls -----
 
-    fn call(&mut self, callee: &ast::Expr, args: &[ast::Expr], span: Span) -> Option<Expr> {
-        let K::Ident(name) = &callee.kind else {
-            self.err(callee.span, "called object is not a function");
+    fn call(
+        &mut self,
+        callee: &ast::Expr,
+        args: &[ast::Expr],
+        span: Span,
+    ) -> Option<(Expr, CType)> {
+        if let K::Ident(name) = &callee.kind {
+            match self.lookup(name) {
+                Some(Sym::Func) => return self.user_call(name, callee.span, args, span),
+                None => {
+                    let e = self.library_call(name, callee.span, args, span)?;
+                    let t = e.ty.map_or(CType::Void, CType::Scalar);
+                    return Some((e, t));
+                }
+                Some(_) => {}
+            }
+        }
+        // A call through a pointer to a function (or a function designator in parentheses).
+        let (f, fty) = self.typed(callee)?;
+        let Some(CType::Function(ft)) = fty.pointee().cloned() else {
+            self.err(
+                callee.span,
+                format!(
+                    "called object is not a function or a pointer to a function (it has type `{}`)",
+                    self.spell(&fty)
+                ),
+            );
+            for a in args {
+                self.operand(a);
+            }
             return None;
         };
-        match self.lookup(name) {
-            Some(Sym::Func) => self.user_call(name, callee.span, args, span),
-            Some(_) => {
-                self.err(
-                    callee.span,
-                    format!("called object `{name}` is not a function"),
-                );
-                None
-            }
-            None => self.library_call(name, callee.span, args, span),
+        if args.len() != ft.params.len() {
+            let which = if args.len() > ft.params.len() {
+                "many"
+            } else {
+                "few"
+            };
+            self.err(
+                span,
+                format!(
+                    "too {which} arguments in a call through a pointer of type `{}` (expected {}, found {})",
+                    self.spell(&fty),
+                    ft.params.len(),
+                    args.len()
+                ),
+            );
+            return None;
         }
+        let mut out = Vec::new();
+        let mut ok = true;
+        for (i, (a, p)) in args.iter().zip(&ft.params).enumerate() {
+            let what = format!("argument {}", i + 1);
+            match self
+                .typed_scalar(a)
+                .and_then(|(v, t)| self.assign_convert(v, &t, p, a.span, &what))
+            {
+                Some(v) => out.push(Arg::Scalar(v)),
+                None => ok = false,
+            }
+        }
+        if !ok {
+            return None;
+        }
+        Some((
+            Expr {
+                kind: ExprKind::CallIndirect {
+                    callee: boxed(f),
+                    args: out,
+                },
+                ty: ft.ret.scalar(),
+                span,
+            },
+            ft.ret.clone(),
+        ))
+    }
+
+    /// The id of the function `name` declared by `info`, for a call or its address: a
+    /// function declared here but defined in another file of the program is found by the
+    /// linker, which checks that some file defines it. `None` (reported) if no file can.
+    pub(super) fn function_id(
+        &mut self,
+        name: &str,
+        name_span: Span,
+        info: &super::FuncInfo,
+    ) -> Option<FuncId> {
+        let imported = (info.id.is_none() && info.external && !self.ctx.whole).then(|| {
+            let place = self.place(name_span);
+            self.link.used(name, || place);
+            self.link.external_function(name, self.ctx.index)
+        });
+        let id = info.id.or(imported);
+        if id.is_none() {
+            self.error(
+                Diagnostic::error(
+                    name_span,
+                    format!("function `{name}` is declared but never defined"),
+                )
+                .with_note(format!("declared at {}", self.at(info.span))),
+            );
+        }
+        id
     }
 
     fn user_call(
@@ -726,7 +1220,7 @@ impl Checker<'_> {
         name_span: Span,
         args: &[ast::Expr],
         span: Span,
-    ) -> Option<Expr> {
+    ) -> Option<(Expr, CType)> {
         let Some(FileSym::Func(info)) = self.file_scope.get(name).cloned() else {
             return None;
         };
@@ -759,40 +1253,36 @@ impl Checker<'_> {
                 None => ok = false,
             }
         }
-        // A function declared here but defined in another file of the program: the linker
-        // checks that some file defines it.
-        let imported = (info.id.is_none() && info.external && !self.ctx.whole).then(|| {
-            let place = self.place(name_span);
-            self.link.used(name, || place);
-            self.link.external_function(name, self.ctx.index)
-        });
-        let Some(id) = info.id.or(imported).filter(|_| ok) else {
-            if ok {
-                self.error(
-                    Diagnostic::error(
-                        name_span,
-                        format!("function `{name}` is declared but never defined"),
-                    )
-                    .with_note(format!("declared at {}", self.at(info.span))),
-                );
-            }
+        if !ok {
             return None;
-        };
-        Some(Expr {
-            kind: ExprKind::Call {
-                func: id,
-                args: out,
+        }
+        let id = self.function_id(name, name_span, &info)?;
+        Some((
+            Expr {
+                kind: ExprKind::Call {
+                    func: id,
+                    args: out,
+                },
+                ty: info.sig.ret,
+                span,
             },
-            ty: info.sig.ret,
-            span,
-        })
+            info.sig.ret_ty.0.clone(),
+        ))
     }
 
     fn argument(&mut self, a: &ast::Expr, p: &ParamTy, n: usize, fname: &str) -> Option<Arg> {
         match p {
             ParamTy::Scalar(t) => {
-                let v = self.scalar(a)?;
-                Some(Arg::Scalar(convert(v, *t)))
+                let (v, vty) = self.typed_scalar(a)?;
+                let what = format!("argument {n} of `{fname}`");
+                let v = self.assign_convert(v, &vty, &CType::Scalar(*t), a.span, &what)?;
+                Some(Arg::Scalar(v))
+            }
+            ParamTy::Pointer { ty, .. } => {
+                let (v, vty) = self.typed_scalar(a)?;
+                let what = format!("argument {n} of `{fname}`");
+                let v = self.assign_convert(v, &vty, ty, a.span, &what)?;
+                Some(Arg::Scalar(v))
             }
             ParamTy::Array {
                 elem,
@@ -803,13 +1293,13 @@ impl Checker<'_> {
                 let Operand::Array(arr) = op else {
                     self.err(
                         a.span,
-                        format!("argument {n} of `{fname}` must be an array of type `{p}`"),
+                        format!("argument {n} of `{fname}` must be an array of type `{p}` (passing pointers to array parameters is not supported yet)"),
                     );
                     return None;
                 };
                 let arr_inner: Vec<Option<u32>> = arr.dims[1..].to_vec();
                 let want: Vec<Option<u32>> = inner.iter().map(|&d| Some(d)).collect();
-                if arr.elem != *elem || arr_inner != want {
+                if arr.elem != *elem || arr_inner != want || arr.elem_cty != CType::Scalar(*elem) {
                     self.err(
                         a.span,
                         format!(

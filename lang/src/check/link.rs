@@ -16,6 +16,7 @@ use crate::diag::Diagnostic;
 use crate::hir::{self, FuncId, GlobalId};
 use crate::span::Span;
 
+use super::ctype::Records;
 use super::VarInfo;
 
 /// A place in the program's original files: the file (an index into the program's file
@@ -85,6 +86,8 @@ pub struct Linker {
     /// Definitions of `static` functions and variables (for a hint when another file uses
     /// the name).
     internal: Vec<(String, Place)>,
+    /// Every structure and union of the program's files.
+    pub(super) records: Records,
 }
 
 /// A linked program: the checked program and the translation unit of each function.

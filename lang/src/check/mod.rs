@@ -15,24 +15,28 @@
 //! declaration, are `f0, f1, ...`, so a call can name its callee before the callee's body has
 //! been checked.
 
+mod addressed;
 pub mod ctype;
+mod declarators;
 mod expr;
 mod goto;
 pub mod library;
 pub mod link;
 mod names;
+mod pointers;
 mod stmt;
 mod storage;
 pub mod types;
 
 use std::collections::HashMap;
 
-use crate::ast::{self, BaseType, DeclSpecs, Initializer, Item, StorageClass};
+use crate::ast::{self, Initializer, Item, StorageClass};
 use crate::diag::{Diagnostic, Diagnostics};
 use crate::hir::{self, ConstValue, FuncId, GlobalId, LocalId, ScalarType, Type};
 use crate::lexer::Include;
 use crate::preprocess::SourceMap;
 use crate::span::Span;
+use ctype::CType;
 use library::Headers;
 use link::{Linker, Place};
 use names::{Named, Scoped};
@@ -117,6 +121,9 @@ enum ParamTy {
         is_const: bool,
         inner: Vec<u32>,
     },
+    /// A pointer (declared as one: `int *p`, `char **argv`, `int (*f)(int)`), with its C
+    /// spelling for messages.
+    Pointer { ty: CType, spelled: String },
 }
 
 impl std::fmt::Display for ParamTy {
@@ -132,6 +139,7 @@ impl std::fmt::Display for ParamTy {
                 write!(f, "{c}{elem}[]")?;
                 inner.iter().try_for_each(|d| write!(f, "[{d}]"))
             }
+            ParamTy::Pointer { spelled, .. } => f.write_str(spelled),
         }
     }
 }
@@ -146,16 +154,45 @@ struct ParamDecl {
 /// A function's type.
 #[derive(Clone, Debug, PartialEq, Eq)]
 struct Signature {
+    /// The result's scalar type (`None` for `void`).
     ret: Option<ScalarType>,
+    /// The result's C type and its spelling (`int *` for a function returning a pointer).
+    ret_ty: (CType, String),
     params: Vec<ParamTy>,
+}
+
+impl Signature {
+    /// The C function type.
+    fn c_type(&self) -> CType {
+        let params = self.params.iter().map(ParamTy::c_type).collect();
+        CType::Function(std::sync::Arc::new(ctype::FnType {
+            ret: self.ret_ty.0.clone(),
+            params,
+        }))
+    }
+}
+
+impl ParamTy {
+    /// The parameter's C type (after C's adjustment of arrays to pointers).
+    fn c_type(&self) -> CType {
+        match self {
+            ParamTy::Scalar(t) => CType::Scalar(*t),
+            ParamTy::Array {
+                elem,
+                is_const,
+                inner,
+            } => CType::Pointer {
+                to: std::sync::Arc::new(declarators::array_of(CType::Scalar(*elem), inner)),
+                to_const: *is_const,
+            },
+            ParamTy::Pointer { ty, .. } => ty.clone(),
+        }
+    }
 }
 
 impl std::fmt::Display for Signature {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self.ret {
-            Some(t) => write!(f, "{t}(")?,
-            None => write!(f, "void(")?,
-        }
+        write!(f, "{}(", self.ret_ty.1)?;
         if self.params.is_empty() {
             write!(f, "void")?;
         }
@@ -205,7 +242,10 @@ struct FuncInfo {
 /// A variable's type and qualifier.
 #[derive(Clone, Debug)]
 struct VarInfo {
+    /// Its storage in the HIR.
     ty: Type,
+    /// Its C type.
+    cty: CType,
     is_const: bool,
 }
 
@@ -225,11 +265,15 @@ struct FnState {
     /// Block scopes, innermost last: locals, static locals, typedef names, enumerators, tags.
     scopes: Vec<HashMap<String, Scoped>>,
     ret: Option<ScalarType>,
+    /// The result's C type.
+    ret_ty: CType,
     name: String,
     loops: u32,
     switches: Vec<SwitchCtx>,
     /// The function's labels and `goto`s.
     labels: goto::Labels,
+    /// The names whose address the body takes (`&x`): such locals live in memory.
+    addressed: std::collections::HashSet<String>,
 }
 
 /// A resolved name.
@@ -445,17 +489,6 @@ impl<'m> Checker<'m> {
 
     // ----- types -----
 
-    /// The scalar type of specifiers, reporting `void` for objects.
-    fn object_elem(&mut self, specs: &DeclSpecs, name: &str, span: Span) -> Option<ScalarType> {
-        match specs.ty? {
-            BaseType::Scalar(t) => Some(t),
-            BaseType::Void => {
-                self.err(span, format!("variable `{name}` declared `void`"));
-                None
-            }
-        }
-    }
-
     /// Evaluate an array dimension: an integer constant expression, at least 1.
     fn array_size(&mut self, size: &ast::Expr) -> Option<u32> {
         let e = self.scalar(size)?;
@@ -511,96 +544,11 @@ impl<'m> Checker<'m> {
         }
     }
 
-    /// The array dimensions of a declarator whose derivations are all arrays; any other
-    /// derivation (a pointer, a function returning something other than a scalar) is reported.
-    fn plain_dims(&mut self, d: &ast::Declarator) -> Option<Vec<ast::ArrayDim>> {
-        if let Some(dims) = d.plain_dims() {
-            return Some(dims.into_iter().cloned().collect());
-        }
-        let (span, what) = d
-            .derived
-            .iter()
-            .find_map(|x| match x {
-                ast::Derived::Pointer { span, .. } => Some((*span, "pointers are")),
-                ast::Derived::Function { span, .. } => Some((
-                    *span,
-                    "functions returning arrays or pointers, and function types here, are",
-                )),
-                ast::Derived::Array(_) => None,
-            })
-            .unwrap_or((d.span, "this declarator is"));
-        self.err(span, format!("{what} not supported yet"));
-        None
-    }
-
-    /// The declarator's parameters if it declares a function returning the specifiers' type
-    /// (no further derivations); other function declarators are reported.
-    fn plain_function<'d>(&mut self, d: &'d ast::Declarator) -> Option<(&'d [ast::Param], bool)> {
-        let f = d.function()?;
-        if d.derived.len() > 1 {
-            self.plain_dims(&ast::Declarator {
-                derived: d.derived[1..].to_vec(),
-                ..d.clone()
-            });
-            return None;
-        }
-        Some(f)
-    }
-
-    /// The dimensions of an array declarator; the first may be `None` if `[]` is allowed there.
-    fn dims(
-        &mut self,
-        dims: &[ast::ArrayDim],
-        first_may_be_empty: bool,
-        name: &str,
-    ) -> Option<Vec<Option<u32>>> {
-        if dims.len() > MAX_RANK {
-            self.err(
-                dims[MAX_RANK].span,
-                format!("array `{name}` has more than {MAX_RANK} dimensions"),
-            );
-            return None;
-        }
-        let mut out = Vec::new();
-        let mut ok = true;
-        for (i, d) in dims.iter().enumerate() {
-            match &d.size {
-                Some(size) => match self.array_size(size) {
-                    Some(n) => out.push(Some(n)),
-                    None => ok = false,
-                },
-                None if i == 0 && first_may_be_empty => out.push(None),
-                None => {
-                    let what = if i == 0 {
-                        format!("array size missing in `{name}`")
-                    } else {
-                        format!("array `{name}` has an incomplete element type: only the first dimension may be empty")
-                    };
-                    self.err(d.span, what);
-                    ok = false;
-                }
-            }
-        }
-        let total = out
-            .iter()
-            .flatten()
-            .try_fold(1u64, |acc, &d| acc.checked_mul(u64::from(d)));
-        if ok && total.is_none_or(|t| t > MAX_ELEMENTS) {
-            self.err(
-                dims[0].span,
-                format!("array `{name}` is too large (at most {MAX_ELEMENTS} elements)"),
-            );
-            return None;
-        }
-        ok.then_some(out)
-    }
-
     /// The signature of a function declarator's parameters, plus their names and spans.
     fn params(&mut self, params: &[ast::Param], need_names: bool) -> Option<Vec<ParamDecl>> {
         let mut out = Vec::new();
         let mut ok = true;
         for p in params {
-            let name = p.name().map_or("", |(n, _)| n);
             if let Some((class, span)) = p
                 .specs
                 .storage
@@ -613,26 +561,46 @@ impl<'m> Checker<'m> {
                 ok = false;
                 continue;
             }
-            let Some((specs, typedef_dims)) = self.resolve_specs(&p.specs) else {
+            let Some(base) = self.specs_type(&p.specs) else {
                 ok = false;
                 continue;
             };
-            let Some(own_dims) = self.plain_dims(&p.declarator) else {
+            let Some(full) = self.object_type(&base, &p.declarator, true) else {
                 ok = false;
                 continue;
             };
-            let dims = stmt::with_typedef_dims(&own_dims, &typedef_dims);
-            let ty = match specs.ty {
-                None => {
-                    ok = false;
-                    continue;
-                }
-                Some(BaseType::Void) => {
+            let pty = match &full {
+                CType::Void => {
                     self.err(p.span, "a parameter cannot have type `void` (only `(void)` alone means no parameters)");
                     ok = false;
                     continue;
                 }
-                Some(BaseType::Scalar(t)) => t,
+                CType::Scalar(t) => ParamTy::Scalar(*t),
+                CType::Array { .. } => match declarators::scalar_shape(&full) {
+                    Some((elem, dims)) => ParamTy::Array {
+                        elem,
+                        is_const: base.is_const,
+                        inner: dims[1..].iter().flatten().copied().collect(),
+                    },
+                    None => {
+                        self.err(p.span, "arrays of structures and of unions as parameters are not supported yet");
+                        ok = false;
+                        continue;
+                    }
+                },
+                CType::Pointer { .. } | CType::Function(_) => {
+                    let ty = full.decayed(false);
+                    let spelled = self.link.records.display(&ty).to_string();
+                    ParamTy::Pointer { ty, spelled }
+                }
+                CType::Record(_) => {
+                    self.err(
+                        p.span,
+                        "structures and unions passed by value are not supported yet",
+                    );
+                    ok = false;
+                    continue;
+                }
             };
             if need_names && p.name().is_none() {
                 self.err(p.span, "parameter name omitted in a function definition");
@@ -648,25 +616,10 @@ impl<'m> Checker<'m> {
                     ok = false;
                 }
             }
-            let pty = if dims.is_empty() {
-                ParamTy::Scalar(ty)
-            } else {
-                match self.dims(&dims, true, name) {
-                    Some(dims) => ParamTy::Array {
-                        elem: ty,
-                        is_const: specs.is_const,
-                        inner: dims[1..].iter().flatten().copied().collect(),
-                    },
-                    None => {
-                        ok = false;
-                        continue;
-                    }
-                }
-            };
             out.push(ParamDecl {
                 ty: pty,
                 name: p.name().map(|(n, span)| (n.to_string(), span)),
-                is_const: specs.is_const,
+                is_const: base.is_const && !full.is_pointer(),
             });
         }
         ok.then_some(out)
@@ -826,7 +779,7 @@ impl<'m> Checker<'m> {
             }
             _ => {}
         }
-        let Some((specs, typedef_dims)) = self.resolve_specs(&d.specs) else {
+        let Some(base) = self.specs_type(&d.specs) else {
             return;
         };
         if d.declarators.is_empty() {
@@ -835,52 +788,47 @@ impl<'m> Checker<'m> {
         }
         for id in &d.declarators {
             let decl = &id.declarator;
-            if decl.function().is_some() {
-                let Some((params, empty_parens)) = self.plain_function(decl) else {
+            if let Some((params, empty_parens)) = decl.function() {
+                if let Some(init) = &id.init {
+                    self.err(
+                        init.span(),
+                        format!("function `{}` is initialized like a variable", decl.name),
+                    );
+                }
+                let Some(ret) = self.result_type(&base, decl) else {
                     continue;
                 };
-                {
-                    if let Some(init) = &id.init {
-                        self.err(
-                            init.span(),
-                            format!("function `{}` is initialized like a variable", decl.name),
-                        );
-                    }
-                    let Some(ret) = self.result_type(&specs, &typedef_dims, decl) else {
-                        continue;
-                    };
-                    // `int f();` takes the parameters of f's definition in this unit.
-                    let defined = if empty_parens {
-                        self.defined_params.get(&decl.name).cloned()
-                    } else {
-                        None
-                    };
-                    let params = defined.as_deref().unwrap_or(params);
-                    let Some(params) = self.params(params, false) else {
-                        continue;
-                    };
-                    let sig = Signature {
-                        ret,
-                        params: params.into_iter().map(|p| p.ty).collect(),
-                    };
-                    self.declare_function(&decl.name, decl.name_span, sig, false, d.specs.storage);
-                }
-            } else if let Some(dims) = self.plain_dims(decl) {
-                let dims = stmt::with_typedef_dims(&dims, &typedef_dims);
-                self.global_variable(&specs, decl, &dims, id.init.as_deref())
+                // `int f();` takes the parameters of f's definition in this unit.
+                let defined = if empty_parens {
+                    self.defined_params.get(&decl.name).cloned()
+                } else {
+                    None
+                };
+                let params = defined.as_deref().unwrap_or(params);
+                let Some(params) = self.params(params, false) else {
+                    continue;
+                };
+                let sig = Signature {
+                    ret: ret.0.scalar(),
+                    ret_ty: ret,
+                    params: params.into_iter().map(|p| p.ty).collect(),
+                };
+                self.declare_function(&decl.name, decl.name_span, sig, false, d.specs.storage);
+            } else {
+                self.global_variable(&base, d.specs.storage, decl, id.init.as_deref())
             }
         }
     }
 
     fn global_variable(
         &mut self,
-        specs: &DeclSpecs,
+        base: &declarators::Resolved,
+        storage: Option<(StorageClass, Span)>,
         decl: &ast::Declarator,
-        dims: &[ast::ArrayDim],
         init: Option<&Initializer>,
     ) {
         let name = &decl.name;
-        let Some(elem) = self.object_elem(specs, name, decl.name_span) else {
+        let Some((cty, elem, dims)) = self.object_shape(base, decl, init) else {
             return;
         };
         if !self.check_reserved(name, decl.name_span, true) {
@@ -889,7 +837,8 @@ impl<'m> Checker<'m> {
         if self.file_names.contains_key(name) && !self.free_at_file_scope(name, decl.name_span) {
             return;
         }
-        let (is_static, is_extern) = match specs.storage {
+        let is_const = base.is_const;
+        let (is_static, is_extern) = match storage {
             Some((StorageClass::Static, _)) => (true, false),
             Some((StorageClass::Extern, _)) => (false, true),
             _ => (false, false),
@@ -930,9 +879,11 @@ impl<'m> Checker<'m> {
                 return;
             }
         }
-        let Some((ty, values)) = self.static_storage(elem, dims, init, name) else {
+        let elem_cty = declarators::innermost(&cty).clone();
+        let Some((ty, values)) = self.static_storage(elem, &elem_cty, dims, init, name) else {
             return;
         };
+        let cty = declarators::with_dims(&cty, &ty);
         let written = |ty: &Type, is_const: bool| {
             if is_const {
                 format!("const {ty}")
@@ -942,10 +893,10 @@ impl<'m> Checker<'m> {
         };
         if let Some(g) = &prev {
             let info = &self.link.global_info[g.id.index()];
-            if info.ty != ty || info.is_const != specs.is_const {
+            if info.ty != ty || info.is_const != is_const || info.cty != cty {
                 let old = written(&info.ty, info.is_const);
                 let note = format!("previously declared at {} as `{old}`", self.at(g.span));
-                let new = written(&ty, specs.is_const);
+                let new = written(&ty, is_const);
                 self.error(
                     Diagnostic::error(
                         decl.name_span,
@@ -976,7 +927,8 @@ impl<'m> Checker<'m> {
                         };
                         let info = VarInfo {
                             ty: ty.clone(),
-                            is_const: specs.is_const,
+                            cty: cty.clone(),
+                            is_const,
                         };
                         let id = self.link.new_global(global, info);
                         if external {
@@ -998,7 +950,7 @@ impl<'m> Checker<'m> {
         );
         let place = self.place(decl.name_span);
         if external {
-            let ty = written(&ty, specs.is_const);
+            let ty = written(&ty, is_const);
             if let Err(d) = self
                 .link
                 .declare(name, false, &ty, defines, decl.name_span, place)
@@ -1021,17 +973,16 @@ impl<'m> Checker<'m> {
     fn static_storage(
         &mut self,
         elem: ScalarType,
-        dims: &[ast::ArrayDim],
+        elem_cty: &CType,
+        dims: Vec<Option<u32>>,
         init: Option<&Initializer>,
         name: &str,
     ) -> Option<(Type, Option<Vec<ConstValue>>)> {
-        let has_list = stmt::sized_by_initializer(init);
-        let dims = self.dims(dims, has_list, name)?;
         let (ty, values) = if dims.is_empty() {
             let values = match init {
                 None => Some(vec![zero(elem)]),
                 Some(init) => self
-                    .scalar_initializer(init, elem)
+                    .scalar_initializer(init, elem_cty)
                     .and_then(|e| self.constant(&e, elem))
                     .map(|v| vec![v]),
             };
@@ -1040,7 +991,7 @@ impl<'m> Checker<'m> {
             let mut dims = dims;
             let entries = match init {
                 None => Some(Vec::new()),
-                Some(init) => self.array_initializer(init, &mut dims, elem, name),
+                Some(init) => self.array_initializer(init, &mut dims, elem_cty, name),
             };
             let dims: Vec<u32> = dims.into_iter().map(|d| d.unwrap_or(1)).collect();
             let size: u64 = dims.iter().map(|&d| u64::from(d)).product();
@@ -1077,20 +1028,22 @@ impl<'m> Checker<'m> {
 
     fn function_definition(&mut self, f: &ast::FunctionDef) {
         let decl = &f.declarator;
-        let Some((params, _)) = self.plain_function(decl) else {
+        let Some((params, _)) = decl.function() else {
             return;
         };
-        let Some((specs, typedef_dims)) = self.resolve_specs(&f.specs) else {
+        let Some(base) = self.specs_type(&f.specs) else {
             return;
         };
-        let Some(ret) = self.result_type(&specs, &typedef_dims, decl) else {
+        let Some(ret_ty) = self.result_type(&base, decl) else {
             return;
         };
         let Some(params) = self.params(params, true) else {
             return;
         };
+        let ret = ret_ty.0.scalar();
         let sig = Signature {
             ret,
+            ret_ty: ret_ty.clone(),
             params: params.iter().map(|p| p.ty.clone()).collect(),
         };
         let storage = f.specs.storage;
@@ -1104,23 +1057,43 @@ impl<'m> Checker<'m> {
             local_info: Vec::new(),
             scopes: vec![HashMap::new()],
             ret,
+            ret_ty: ret_ty.0,
             name: decl.name.clone(),
             loops: 0,
             switches: Vec::new(),
             labels: goto::Labels::default(),
+            addressed: addressed::addressed_names(&f.body),
         });
         let mut param_ids = Vec::new();
+        let mut prologue = Vec::new();
         for ParamDecl { ty, name, is_const } in params {
             let Some((name, span)) = name else { continue };
-            let ty = match ty {
-                ParamTy::Scalar(t) => Type::Scalar(t),
-                ParamTy::Array { elem, inner, .. } => Type::ArrayRef { elem, inner },
+            let (ty, cty) = match ty {
+                ParamTy::Scalar(t) => (Type::Scalar(t), CType::Scalar(t)),
+                ParamTy::Array {
+                    elem,
+                    inner,
+                    is_const,
+                } => {
+                    let cty = CType::Pointer {
+                        to: std::sync::Arc::new(declarators::array_of(CType::Scalar(elem), &inner)),
+                        to_const: is_const,
+                    };
+                    (Type::ArrayRef { elem, inner }, cty)
+                }
+                ParamTy::Pointer { ty, .. } => (Type::Scalar(ScalarType::Ptr), ty),
             };
-            if let Some(local) = self.declare_local(&name, span, ty, is_const) {
+            let boxed = matches!(ty, Type::Scalar(_)) && self.is_addressed(&name);
+            if let Some(local) = self.declare_local(&name, span, ty, cty.clone(), is_const) {
                 param_ids.push(local);
+                if boxed {
+                    // A parameter whose address is taken: copied into memory on entry, and the
+                    // name means the copy.
+                    prologue.extend(self.box_parameter(local, &name, span, cty, is_const));
+                }
             }
         }
-        let mut stmts = Vec::new();
+        let mut stmts = prologue;
         self.block_items(&f.body.items, &mut stmts);
         self.check_labels();
         let Some(fs) = self.fs.take() else { return };
@@ -1148,6 +1121,7 @@ impl<'m> Checker<'m> {
         name: &str,
         span: Span,
         ty: Type,
+        cty: CType,
         is_const: bool,
     ) -> Option<LocalId> {
         if !self.check_reserved(name, span, false) {
@@ -1165,8 +1139,64 @@ impl<'m> Checker<'m> {
             ty: ty.clone(),
             span,
         });
-        fs.local_info.push(VarInfo { ty, is_const });
+        fs.local_info.push(VarInfo { ty, cty, is_const });
         Some(id)
+    }
+
+    /// True if the function being checked takes the address of a variable called `name`.
+    fn is_addressed(&self, name: &str) -> bool {
+        self.fs
+            .as_ref()
+            .is_some_and(|fs| fs.addressed.contains(name))
+    }
+
+    /// The storage of a scalar local: a register, or a one-element array in memory if its
+    /// address is taken.
+    fn scalar_storage(&self, name: &str, t: ScalarType) -> Type {
+        if self.is_addressed(name) {
+            Type::Array {
+                elem: t,
+                dims: vec![1],
+            }
+        } else {
+            Type::Scalar(t)
+        }
+    }
+
+    /// The statement copying the parameter `param` into a new memory local of the same name
+    /// (which the name then means), for a parameter whose address is taken.
+    fn box_parameter(
+        &mut self,
+        param: LocalId,
+        name: &str,
+        span: Span,
+        cty: CType,
+        is_const: bool,
+    ) -> Option<hir::Stmt> {
+        let t = cty.scalar()?;
+        let fs = self.fs.as_mut()?;
+        let id = LocalId::new(fs.locals.len());
+        let ty = Type::Array {
+            elem: t,
+            dims: vec![1],
+        };
+        fs.locals.push(hir::Local {
+            name: name.to_string(),
+            ty: ty.clone(),
+            span,
+        });
+        fs.local_info.push(VarInfo { ty, cty, is_const });
+        fs.scopes
+            .last_mut()?
+            .insert(name.to_string(), Scoped::Local(id));
+        let value = types::mk(hir::ExprKind::Load(hir::Place::Local(param)), t, span);
+        Some(hir::Stmt {
+            kind: hir::StmtKind::Decl {
+                local: id,
+                init: Some(hir::Init::Array(vec![(0, value)])),
+            },
+            span,
+        })
     }
 
     /// The type and qualifier of a resolved variable.

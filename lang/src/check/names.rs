@@ -15,9 +15,11 @@
 //! one more than the previous unless given a value by an integer constant expression that
 //! must fit `int`.
 
-use crate::ast::{self, ArrayDim, BaseType, DeclSpecs, EnumSpec, ExprKind, NamedType};
+use crate::ast::{self, EnumSpec};
 use crate::diag::Diagnostic;
 use crate::hir::{GlobalId, LocalId, ScalarType};
+
+use super::ctype::{CType, RecordId};
 use crate::span::Span;
 
 use super::types::{eval, Const};
@@ -43,6 +45,8 @@ pub(super) enum Named {
     EnumConst(i64, Span),
     /// An enumeration tag and the enumeration's type.
     EnumTag(ScalarType, Span),
+    /// A structure or union tag.
+    Record(RecordId, Span),
 }
 
 impl Named {
@@ -51,14 +55,17 @@ impl Named {
         match self {
             Named::Typedef(..) => Some(Sym::Type),
             Named::EnumConst(v, _) => Some(Sym::EnumConst(*v)),
-            Named::EnumTag(..) => None,
+            Named::EnumTag(..) | Named::Record(..) => None,
         }
     }
 
     /// Where it was declared.
     fn span(&self) -> Span {
         match self {
-            Named::Typedef(_, span) | Named::EnumConst(_, span) | Named::EnumTag(_, span) => *span,
+            Named::Typedef(_, span)
+            | Named::EnumConst(_, span)
+            | Named::EnumTag(_, span)
+            | Named::Record(_, span) => *span,
         }
     }
 }
@@ -66,14 +73,10 @@ impl Named {
 /// What a typedef name stands for.
 #[derive(Clone, Debug)]
 pub(super) struct TypedefInfo {
-    /// The base type.
-    base: BaseType,
-    /// Its array dimensions (as constant expressions), outermost first.
-    dims: Vec<ArrayDim>,
+    /// The type.
+    pub(super) ty: CType,
     /// True if the typedef includes `const`.
-    is_const: bool,
-    /// True if it includes `volatile`.
-    is_volatile: bool,
+    pub(super) is_const: bool,
 }
 
 /// The key under which the tag `name` is stored.
@@ -82,45 +85,8 @@ fn tag_key(name: &str) -> String {
 }
 
 impl Checker<'_> {
-    /// The specifiers with a typedef name or enum replaced by the keyword type it stands for,
-    /// and the dimensions a typedef adds (to go after the declarator's). `None` (with the
-    /// error reported) if the specifiers do not name a valid type.
-    pub(super) fn resolve_specs(
-        &mut self,
-        specs: &DeclSpecs,
-    ) -> Option<(DeclSpecs, Vec<ArrayDim>)> {
-        let Some(named) = &specs.named else {
-            specs.ty?;
-            return Some((specs.clone(), Vec::new()));
-        };
-        let (base, dims, is_const, is_volatile) = match &**named {
-            NamedType::Typedef { name, span } => {
-                let info = self.typedef_named(name, *span)?;
-                (info.base, info.dims, info.is_const, info.is_volatile)
-            }
-            NamedType::Enum(e) => {
-                let ty = self.enum_type(e)?;
-                (BaseType::Scalar(ty), Vec::new(), false, false)
-            }
-            NamedType::Record(r) => {
-                let what = if r.is_union { "unions" } else { "structures" };
-                self.err(r.span, format!("{what} are not supported yet"));
-                return None;
-            }
-        };
-        let resolved = DeclSpecs {
-            ty: Some(base),
-            named: None,
-            is_const: specs.is_const || is_const,
-            is_volatile: specs.is_volatile || is_volatile,
-            storage: specs.storage,
-            span: specs.span,
-        };
-        Some((resolved, dims))
-    }
-
     /// The typedef that `name` names here.
-    fn typedef_named(&mut self, name: &str, span: Span) -> Option<TypedefInfo> {
+    pub(super) fn typedef_named(&mut self, name: &str, span: Span) -> Option<TypedefInfo> {
         match self.named(name) {
             Some(Named::Typedef(index, _)) => self.typedefs.get(index).cloned(),
             _ => {
@@ -132,10 +98,9 @@ impl Checker<'_> {
 
     /// Declare the typedef names of `typedef SPECIFIERS declarators;`.
     pub(super) fn typedef_declaration(&mut self, d: &ast::Declaration) {
-        let Some((specs, typedef_dims)) = self.resolve_specs(&d.specs) else {
+        let Some(base) = self.specs_type(&d.specs) else {
             return;
         };
-        let Some(base) = specs.ty else { return };
         for id in &d.declarators {
             let decl = &id.declarator;
             if let Some(init) = &id.init {
@@ -155,42 +120,17 @@ impl Checker<'_> {
                 );
                 continue;
             }
-            let Some(dims) = self.plain_dims(decl) else {
+            let Some(ty) = self.object_type(&base, decl, false) else {
                 continue;
             };
             if !self.check_reserved(&decl.name, decl.name_span, self.fs.is_none()) {
                 continue;
             }
-            let mut all: Vec<ArrayDim> = Vec::new();
-            if !dims.is_empty() || !typedef_dims.is_empty() {
-                if base == BaseType::Void {
-                    self.err(decl.name_span, format!("array `{}` of `void`", decl.name));
-                    continue;
-                }
-                // Evaluate the dimensions now (they must be constants), and keep them as
-                // constants: a later use must not see other names.
-                let written: Vec<ArrayDim> = dims.iter().chain(&typedef_dims).cloned().collect();
-                let Some(sizes) = self.dims(&written, false, &decl.name) else {
-                    continue;
-                };
-                for (size, dim) in sizes.into_iter().zip(written) {
-                    let value = size.map(u64::from);
-                    all.push(ArrayDim {
-                        size: value.map(|v| ast::Expr {
-                            kind: ExprKind::Int(v, ScalarType::Int),
-                            span: dim.span,
-                            depth: 1,
-                        }),
-                        span: dim.span,
-                    });
-                }
-            }
             let index = self.typedefs.len();
             self.typedefs.push(TypedefInfo {
-                base,
-                dims: all,
-                is_const: specs.is_const,
-                is_volatile: specs.is_volatile,
+                ty,
+                is_const: base.is_const
+                    && !matches!(decl.derived.last(), Some(ast::Derived::Pointer { .. })),
             });
             self.declare_named(&decl.name, Named::Typedef(index, decl.name_span));
         }
@@ -230,7 +170,7 @@ impl Checker<'_> {
     }
 
     /// Declare a typedef name, enumerator or tag in the current scope.
-    fn declare_named(&mut self, name: &str, named: Named) {
+    pub(super) fn declare_named(&mut self, name: &str, named: Named) {
         let span = named.span();
         if self.fs.is_some() {
             if !self.free_in_block_scope(name, span) {
@@ -249,7 +189,7 @@ impl Checker<'_> {
 
     /// What `key` (a name, or a tag's `enum NAME`) means here if it is a typedef name, an
     /// enumerator or a tag: the innermost declaration of it, unless that is a variable.
-    fn named(&self, key: &str) -> Option<Named> {
+    pub(super) fn named(&self, key: &str) -> Option<Named> {
         self.fs
             .iter()
             .flat_map(|fs| fs.scopes.iter().rev())
@@ -261,8 +201,20 @@ impl Checker<'_> {
             .unwrap_or_else(|| self.file_names.get(key).cloned())
     }
 
+    /// What `key` means in the innermost scope only (file scope outside functions).
+    pub(super) fn named_in_current_scope(&self, key: &str) -> Option<Named> {
+        let found = match &self.fs {
+            Some(fs) => fs.scopes.last().and_then(|scope| scope.get(key)).cloned(),
+            None => return self.file_names.get(key).cloned(),
+        };
+        match found {
+            Some(Scoped::Named(n)) => Some(n),
+            _ => None,
+        }
+    }
+
     /// The type of an `enum` specifier, defining its constants and tag if it has a body.
-    fn enum_type(&mut self, e: &EnumSpec) -> Option<ScalarType> {
+    pub(super) fn enum_type(&mut self, e: &EnumSpec) -> Option<ScalarType> {
         let Some(body) = &e.body else {
             let (name, span) = e.tag.as_ref()?;
             return match self.named(&tag_key(name)) {

@@ -10,7 +10,6 @@
 //! that sub-array needs from the current list. `int a[] = {...}` and `int m[][3] = {...}` get
 //! their first dimension from the initializer.
 
-use std::borrow::Cow;
 use std::collections::HashMap;
 
 use crate::ast::{self, BlockItem, ForInit, Initializer, StmtKind as S};
@@ -18,6 +17,7 @@ use crate::diag::Diagnostic;
 use crate::hir::{self, Expr, Init, ScalarType, Stmt, StmtKind, Type};
 use crate::span::Span;
 
+use super::ctype::CType;
 use super::types::{convert, eval, Const};
 use super::{is_integer_constant_expression, Checker, SwitchCtx};
 
@@ -225,9 +225,11 @@ impl Checker<'_> {
                 );
                 None
             }
-            (Some(v), Some(t)) => {
-                let v = self.scalar(v)?;
-                Some(StmtKind::Return(Some(convert(v, t))))
+            (Some(v), Some(_)) => {
+                let ret_ty = self.fs.as_ref()?.ret_ty.clone();
+                let (value, vty) = self.typed_scalar(v)?;
+                let value = self.assign_convert(value, &vty, &ret_ty, v.span, "return")?;
+                Some(StmtKind::Return(Some(value)))
             }
         }
     }
@@ -385,7 +387,7 @@ impl Checker<'_> {
             Some((ast::StorageClass::Extern, _)) => return self.block_externs(d),
             Some((ast::StorageClass::Auto | ast::StorageClass::Register, _)) | None => {}
         }
-        let Some((specs, typedef_dims)) = self.resolve_specs(&d.specs) else {
+        let Some(base) = self.specs_type(&d.specs) else {
             return;
         };
         if d.declarators.is_empty() {
@@ -398,31 +400,28 @@ impl Checker<'_> {
                 self.err(decl.span, "function declarations inside functions are not supported (declare it at file scope)");
                 continue;
             }
-            let Some(own_dims) = self.plain_dims(decl) else {
-                continue;
-            };
-            let dims = with_typedef_dims(&own_dims, &typedef_dims);
-            let Some(elem) = self.object_elem(&specs, &decl.name, decl.name_span) else {
-                continue;
-            };
-            let has_list = sized_by_initializer(id.init.as_deref());
-            let Some(mut dims) = self.dims(&dims, has_list, &decl.name) else {
+            let Some((cty, elem, mut dims)) = self.object_shape(&base, decl, id.init.as_deref())
+            else {
                 continue;
             };
             if dims.is_empty() {
                 // The name is in scope from the end of its declarator, so `int x = x;` reads
                 // the new `x` as in C.
+                let storage = self.scalar_storage(&decl.name, elem);
+                let boxed = !matches!(storage, Type::Scalar(_));
                 let Some(local) = self.declare_local(
                     &decl.name,
                     decl.name_span,
-                    Type::Scalar(elem),
-                    specs.is_const,
+                    storage,
+                    cty.clone(),
+                    base.is_const,
                 ) else {
                     continue;
                 };
                 let init = match &id.init {
                     None => None,
-                    Some(init) => match self.scalar_initializer(init, elem) {
+                    Some(init) => match self.scalar_initializer(init, &cty) {
+                        Some(e) if boxed => Some(Init::Array(vec![(0, e)])),
                         Some(e) => Some(Init::Scalar(e)),
                         None => continue,
                     },
@@ -435,15 +434,17 @@ impl Checker<'_> {
                 // An array's size must be known before its initializer is checked.
                 let entries = match &id.init {
                     None => Some(Vec::new()),
-                    Some(init) => self.array_initializer(init, &mut dims, elem, &decl.name),
+                    Some(init) => {
+                        let elem_cty = super::declarators::innermost(&cty).clone();
+                        self.array_initializer(init, &mut dims, &elem_cty, &decl.name)
+                    }
                 };
                 let dims: Vec<u32> = dims.into_iter().map(|d| d.unwrap_or(1)).collect();
-                let Some(local) = self.declare_local(
-                    &decl.name,
-                    decl.name_span,
-                    Type::Array { elem, dims },
-                    specs.is_const,
-                ) else {
+                let ty = Type::Array { elem, dims };
+                let cty = super::declarators::with_dims(&cty, &ty);
+                let Some(local) =
+                    self.declare_local(&decl.name, decl.name_span, ty, cty, base.is_const)
+                else {
                     continue;
                 };
                 let Some(entries) = entries else { continue };
@@ -457,20 +458,16 @@ impl Checker<'_> {
     }
 
     /// The initializer of a scalar (`= e` or `= { e }`), converted to `ty`.
-    pub(super) fn scalar_initializer(
-        &mut self,
-        init: &Initializer,
-        ty: ScalarType,
-    ) -> Option<Expr> {
+    pub(super) fn scalar_initializer(&mut self, init: &Initializer, ty: &CType) -> Option<Expr> {
         match init {
             Initializer::Expr(e) => {
-                let v = self.scalar(e)?;
-                Some(convert(v, ty))
+                let (v, vty) = self.typed_scalar(e)?;
+                self.assign_convert(v, &vty, ty, e.span, "initialization")
             }
             Initializer::List { items, span, .. } => match items.as_slice() {
                 [Initializer::Expr(e)] => {
-                    let v = self.scalar(e)?;
-                    Some(convert(v, ty))
+                    let (v, vty) = self.typed_scalar(e)?;
+                    self.assign_convert(v, &vty, ty, e.span, "initialization")
                 }
                 _ => {
                     self.err(*span, "a scalar must be initialized by one expression");
@@ -490,10 +487,10 @@ impl Checker<'_> {
         &mut self,
         init: &Initializer,
         dims: &mut [Option<u32>],
-        elem: ScalarType,
+        elem: &CType,
         name: &str,
     ) -> Option<Vec<(u32, Expr)>> {
-        let chars = matches!(elem, ScalarType::Char | ScalarType::UChar);
+        let chars = matches!(elem, CType::Scalar(ScalarType::Char | ScalarType::UChar));
         let (items, span) = match init {
             Initializer::List { items, span, .. } => (items.as_slice(), *span),
             // `char s[] = "text"`: the string initializes the whole array.
@@ -535,15 +532,22 @@ impl Checker<'_> {
         let mut out = Vec::new();
         for (index, value) in flat {
             let v = match value {
-                Flat::Expr(e) => self.scalar(e),
-                Flat::Byte(b, span) => Some(super::types::mk(
-                    hir::ExprKind::IntConst(i64::from(b)),
-                    ScalarType::Int,
-                    span,
-                )),
+                Flat::Expr(e) => self.typed_scalar(e).and_then(|(v, vty)| {
+                    self.assign_convert(v, &vty, elem, e.span, "initialization")
+                }),
+                Flat::Byte(b, span) => elem.scalar().map(|t| {
+                    convert(
+                        super::types::mk(
+                            hir::ExprKind::IntConst(i64::from(b)),
+                            ScalarType::Int,
+                            span,
+                        ),
+                        t,
+                    )
+                }),
             };
             match v {
-                Some(v) => out.push((index as u32, convert(v, elem))),
+                Some(v) => out.push((index as u32, v)),
                 None => ok = false,
             }
         }
@@ -800,19 +804,6 @@ struct Level {
     offset: u64,
     /// True if the elements are characters (a string literal may initialize a row).
     chars: bool,
-}
-
-/// A declarator's dimensions followed by those of its typedef (`typedef int row[3]; row m[2];`
-/// declares `int m[2][3]`); borrowed when the typedef adds none.
-pub(super) fn with_typedef_dims<'a>(
-    dims: &'a [ast::ArrayDim],
-    typedef_dims: &[ast::ArrayDim],
-) -> Cow<'a, [ast::ArrayDim]> {
-    if typedef_dims.is_empty() {
-        Cow::Borrowed(dims)
-    } else {
-        Cow::Owned(dims.iter().chain(typedef_dims).cloned().collect())
-    }
 }
 
 /// A designator's range.

@@ -7,18 +7,19 @@
 //! can see. A block-scope `extern` declaration makes a file-scope variable visible in the
 //! block (its type must match the variable's).
 
-use crate::ast::{self, BaseType, DeclSpecs};
+use crate::ast;
 use crate::diag::Diagnostic;
-use crate::hir::{self, ScalarType, Type};
+use crate::hir;
 
+use super::ctype::CType;
+use super::declarators::with_dims;
 use super::names::Scoped;
-use super::stmt::with_typedef_dims;
 use super::{Checker, FileSym, VarInfo};
 
 impl Checker<'_> {
     /// `static T name = constant, ...;` inside a function.
     pub(super) fn static_locals(&mut self, d: &ast::Declaration) {
-        let Some((specs, typedef_dims)) = self.resolve_specs(&d.specs) else {
+        let Some(base) = self.specs_type(&d.specs) else {
             return;
         };
         if d.declarators.is_empty() {
@@ -39,10 +40,7 @@ impl Checker<'_> {
                 );
                 continue;
             }
-            let Some(dims) = self.plain_dims(decl) else {
-                continue;
-            };
-            let Some(elem) = self.object_elem(&specs, &decl.name, decl.name_span) else {
+            let Some((cty, elem, dims)) = self.object_shape(&base, decl, id.init.as_deref()) else {
                 continue;
             };
             if !self.check_reserved(&decl.name, decl.name_span, false)
@@ -50,12 +48,13 @@ impl Checker<'_> {
             {
                 continue;
             }
-            let dims = with_typedef_dims(&dims, &typedef_dims);
+            let elem_cty = super::declarators::innermost(&cty).clone();
             let Some((ty, values)) =
-                self.static_storage(elem, &dims, id.init.as_deref(), &decl.name)
+                self.static_storage(elem, &elem_cty, dims, id.init.as_deref(), &decl.name)
             else {
                 continue;
             };
+            let cty = with_dims(&cty, &ty);
             let global = self.link.new_global(
                 hir::Global {
                     name: format!("{function}.{}", decl.name),
@@ -65,7 +64,8 @@ impl Checker<'_> {
                 },
                 VarInfo {
                     ty,
-                    is_const: specs.is_const,
+                    cty,
+                    is_const: base.is_const,
                 },
             );
             self.link
@@ -78,7 +78,7 @@ impl Checker<'_> {
 
     /// `extern T name;` inside a function: the file-scope variable `name`, made visible here.
     pub(super) fn block_externs(&mut self, d: &ast::Declaration) {
-        let Some((specs, typedef_dims)) = self.resolve_specs(&d.specs) else {
+        let Some(base) = self.specs_type(&d.specs) else {
             return;
         };
         for id in &d.declarators {
@@ -100,10 +100,7 @@ impl Checker<'_> {
                 );
                 continue;
             }
-            let Some(dims) = self.plain_dims(decl) else {
-                continue;
-            };
-            let Some(elem) = self.object_elem(&specs, &decl.name, decl.name_span) else {
+            let Some(cty) = self.object_type(&base, decl, true) else {
                 continue;
             };
             let Some(FileSym::Global(global)) = self.file_scope.get(&decl.name).cloned() else {
@@ -116,23 +113,18 @@ impl Checker<'_> {
                 );
                 continue;
             };
-            let dims = with_typedef_dims(&dims, &typedef_dims);
-            let Some(sizes) = self.dims(&dims, true, &decl.name) else {
-                continue;
-            };
             let global = global.id;
-            let matches = match &self.link.globals[global.index()].ty {
-                Type::Scalar(t) => sizes.is_empty() && *t == elem,
-                Type::Array { elem: e, dims: g } => {
-                    *e == elem
-                        && sizes.len() == g.len()
-                        && sizes
-                            .iter()
-                            .zip(g)
-                            .enumerate()
-                            .all(|(i, (s, g))| s.map_or(i == 0, |s| s == *g))
-                }
-                Type::ArrayRef { .. } => false,
+            let declared = &self.link.global_info[global.index()].cty;
+            // `extern int a[];` matches `int a[10]`: only the outermost size may be omitted.
+            let matches = match (&cty, declared) {
+                (
+                    CType::Array {
+                        elem: e1,
+                        len: None,
+                    },
+                    CType::Array { elem: e2, .. },
+                ) => e1 == e2,
+                _ => cty == *declared,
             };
             if !matches {
                 let note = format!(
@@ -166,26 +158,6 @@ impl Checker<'_> {
         );
         if !defines_enum || d.specs.storage.is_some() {
             self.err(d.span, "declaration does not declare anything");
-        }
-    }
-
-    /// The result type of a function declarator: `Some(None)` for `void`.
-    pub(super) fn result_type(
-        &mut self,
-        specs: &DeclSpecs,
-        typedef_dims: &[ast::ArrayDim],
-        decl: &ast::Declarator,
-    ) -> Option<Option<ScalarType>> {
-        if !typedef_dims.is_empty() {
-            self.err(
-                decl.name_span,
-                format!("function `{}` cannot return an array", decl.name),
-            );
-            return None;
-        }
-        match specs.ty? {
-            BaseType::Void => Some(None),
-            BaseType::Scalar(t) => Some(Some(t)),
         }
     }
 }

@@ -305,6 +305,12 @@ pub fn eval(e: &Expr) -> Result<Const, ConstError> {
             cerr(e.span, "an assignment is not a constant")
         }
         ExprKind::StringLit(_) => cerr(e.span, "a string literal is not an arithmetic constant"),
+        ExprKind::ObjectAddr(_)
+        | ExprKind::ElementAddr { .. }
+        | ExprKind::FuncAddr(_)
+        | ExprKind::PtrAdd { .. }
+        | ExprKind::PtrDiff { .. } => cerr(e.span, "an address is not an arithmetic constant"),
+        ExprKind::CallIndirect { .. } => cerr(e.span, "a function call is not a constant"),
     }
 }
 

@@ -301,7 +301,16 @@ impl FnCompiler<'_> {
                 place,
                 increment,
                 prefix,
+                ..
             } => self.inc_dec(e, place, *increment, *prefix, dst),
+            ExprKind::ObjectAddr(_)
+            | ExprKind::ElementAddr { .. }
+            | ExprKind::FuncAddr(_)
+            | ExprKind::PtrAdd { .. }
+            | ExprKind::PtrDiff { .. }
+            | ExprKind::CallIndirect { .. } => {
+                unreachable!("rejected by `pointer_construct` before code generation")
+            }
             ExprKind::Call { func, args } => self.call(e, *func, args, dst),
             ExprKind::Builtin { func, args } => self.builtin(e, *func, args, dst),
             ExprKind::Printf { format, args } => {
@@ -520,6 +529,9 @@ impl FnCompiler<'_> {
                 };
                 Loc::Elem(aref, i)
             }
+            Place::Deref { .. } => {
+                unreachable!("rejected by `pointer_construct` before code generation")
+            }
         }
     }
 
@@ -531,6 +543,7 @@ impl FnCompiler<'_> {
                 crate::hir::ArrayBase::Local(l) => self.func.local(*l).ty.elem(),
                 crate::hir::ArrayBase::Global(g) => self.program.global(*g).ty.elem(),
             },
+            Place::Deref { ty, .. } => *ty,
         }
     }
 
@@ -1457,8 +1470,15 @@ fn writes_locals(e: &Expr) -> bool {
         | ExprKind::DoubleConst(_)
         | ExprKind::StringLit(_)
         | ExprKind::Puts { .. } => false,
+        ExprKind::ObjectAddr(_)
+        | ExprKind::ElementAddr { .. }
+        | ExprKind::FuncAddr(_)
+        | ExprKind::PtrAdd { .. }
+        | ExprKind::PtrDiff { .. }
+        | ExprKind::CallIndirect { .. } => sub_exprs(e).into_iter().any(writes_locals),
         ExprKind::Load(p) => match p {
             Place::Element { indices, .. } => indices.iter().any(writes_locals),
+            Place::Deref { ptr, .. } => writes_locals(ptr),
             _ => false,
         },
         ExprKind::Convert { expr, .. } | ExprKind::Discard(expr) => writes_locals(expr),
@@ -1547,10 +1567,11 @@ fn is_unobservable(e: &Expr) -> bool {
 }
 
 /// The direct subexpressions of `e` (array indices of places and arguments included).
-fn sub_exprs(e: &Expr) -> Vec<&Expr> {
+pub(super) fn sub_exprs(e: &Expr) -> Vec<&Expr> {
     fn place(p: &Place) -> Vec<&Expr> {
         match p {
             Place::Element { indices, .. } => indices.iter().collect(),
+            Place::Deref { ptr, .. } => vec![ptr],
             _ => Vec::new(),
         }
     }
@@ -1589,7 +1610,48 @@ fn sub_exprs(e: &Expr) -> Vec<&Expr> {
             })
             .collect(),
         ExprKind::Builtin { args, .. } | ExprKind::Printf { args, .. } => args.iter().collect(),
+        ExprKind::ObjectAddr(_) | ExprKind::FuncAddr(_) => Vec::new(),
+        ExprKind::ElementAddr { indices, .. } => indices.iter().collect(),
+        ExprKind::PtrAdd { ptr, index, .. } => vec![ptr, index],
+        ExprKind::PtrDiff { lhs, rhs, .. } => vec![lhs, rhs],
+        ExprKind::CallIndirect { callee, args } => std::iter::once(&**callee)
+            .chain(args.iter().flat_map(|a| match a {
+                Arg::Scalar(x) => vec![x],
+                Arg::Array { indices, .. } => indices.iter().collect(),
+            }))
+            .collect(),
     }
+}
+
+/// The first construct of `e` the compiler cannot generate code for yet: pointers.
+pub(super) fn pointer_construct(e: &Expr) -> Option<crate::span::Span> {
+    let own = match &e.kind {
+        ExprKind::ObjectAddr(_)
+        | ExprKind::ElementAddr { .. }
+        | ExprKind::FuncAddr(_)
+        | ExprKind::PtrAdd { .. }
+        | ExprKind::PtrDiff { .. }
+        | ExprKind::CallIndirect { .. } => true,
+        ExprKind::StringLit(_) => e.ty.is_some(),
+        ExprKind::Load(Place::Deref { .. })
+        | ExprKind::Assign {
+            place: Place::Deref { .. },
+            ..
+        }
+        | ExprKind::CompoundAssign {
+            place: Place::Deref { .. },
+            ..
+        }
+        | ExprKind::IncDec {
+            place: Place::Deref { .. },
+            ..
+        } => true,
+        _ => e.ty == Some(ScalarType::Ptr),
+    };
+    if own {
+        return Some(e.span);
+    }
+    sub_exprs(e).into_iter().find_map(pointer_construct)
 }
 
 /// Whether `e` is a plain scalar global read, possibly through conversions that keep its size
