@@ -146,7 +146,12 @@ impl Diagnostics {
         self.list.is_empty()
     }
 
-    /// Number of diagnostics.
+    /// Drop the diagnostics after the first `len` (to undo a tentative check).
+    pub fn truncate(&mut self, len: usize) {
+        self.list.truncate(len);
+    }
+
+    /// The number of diagnostics.
     pub fn len(&self) -> usize {
         self.list.len()
     }

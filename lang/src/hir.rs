@@ -214,6 +214,14 @@ pub enum Type {
         /// The dimensions, outermost first (`int m[2][3]` has `[2, 3]`).
         dims: Vec<u32>,
     },
+    /// A structure, a union, or an array of them: `size` bytes in memory, aligned to `align`,
+    /// only ever accessed through pointers to it ([`ExprKind::ObjectAddr`]).
+    Object {
+        /// Size in bytes.
+        size: u64,
+        /// Alignment in bytes.
+        align: u64,
+    },
     /// An array parameter (`T a[]`, `T a[][N]`): a reference to the caller's array (or to a row
     /// of it), whose first dimension is not known statically but comes from the argument at run
     /// time. Writes through it are seen by the caller.
@@ -226,27 +234,31 @@ pub enum Type {
 }
 
 impl Type {
-    /// The element type of an array, or the type of a scalar.
+    /// The element type of an array, or the type of a scalar (`unsigned char` for the bytes
+    /// of an [`Type::Object`]).
     pub fn elem(&self) -> ScalarType {
         match self {
             Type::Scalar(t) => *t,
             Type::Array { elem, .. } | Type::ArrayRef { elem, .. } => *elem,
+            Type::Object { .. } => ScalarType::UChar,
         }
     }
 
-    /// Number of indices needed to reach one element (0 for a scalar).
+    /// Number of indices needed to reach one element (0 for a scalar or an object).
     pub fn rank(&self) -> usize {
         match self {
-            Type::Scalar(_) => 0,
+            Type::Scalar(_) | Type::Object { .. } => 0,
             Type::Array { dims, .. } => dims.len(),
             Type::ArrayRef { inner, .. } => inner.len() + 1,
         }
     }
 
-    /// Total number of elements of a fixed-size array (1 for a scalar, `None` for a reference).
+    /// Total number of elements of a fixed-size array (1 for a scalar, the size in bytes for
+    /// an object, `None` for a reference).
     pub fn size(&self) -> Option<u64> {
         match self {
             Type::Scalar(_) => Some(1),
+            Type::Object { size, .. } => Some(*size),
             Type::Array { dims, .. } => Some(dims.iter().map(|&d| u64::from(d)).product()),
             Type::ArrayRef { .. } => None,
         }
@@ -265,6 +277,7 @@ impl fmt::Display for Type {
                 write!(f, "{elem}[]")?;
                 inner.iter().try_for_each(|d| write!(f, "[{d}]"))
             }
+            Type::Object { size, align } => write!(f, "object({size} bytes, align {align})"),
         }
     }
 }
@@ -488,6 +501,23 @@ pub enum Place {
         array: ArrayBase,
         /// The indices, outermost first.
         indices: Vec<Expr>,
+    },
+    /// A bit-field: `width` bits from bit `bit_offset` of the storage unit of type `unit` at
+    /// `offset` bytes from `ptr` (little-endian: bit 0 is the lowest bit of the first byte).
+    /// Read, the bits are sign-extended for a signed `unit` and zero-extended otherwise (the
+    /// value has type `unit`); written, the value is truncated to `width` bits and the other
+    /// bits of the unit are kept.
+    BitField {
+        /// The pointer to the structure (or to the unit's object).
+        ptr: Box<Expr>,
+        /// The storage unit's byte offset.
+        offset: i64,
+        /// The storage unit's type (the bit-field's declared type).
+        unit: ScalarType,
+        /// The first bit within the unit.
+        bit_offset: u32,
+        /// The number of bits (1 to the unit's width).
+        width: u32,
     },
     /// The value of type `ty` stored at `offset` bytes from the pointer `ptr` (`*p`, `p[i]`
     /// once `p + i` is computed, `p->x`). Checked at run time: `ptr` must point into a live
@@ -781,6 +811,16 @@ pub enum ExprKind {
     },
     /// A pointer to the function `FuncId`.
     FuncAddr(FuncId),
+    /// Copy `size` bytes from the object `src` points to to the one `dst` points to (structure
+    /// assignment; both pointers checked, the objects may be the same). The node is void.
+    CopyObject {
+        /// The destination.
+        dst: Box<Expr>,
+        /// The source.
+        src: Box<Expr>,
+        /// Bytes to copy.
+        size: u64,
+    },
     /// `ptr + index * scale`: pointer arithmetic (`index` is `long`, `scale` the pointed-to
     /// type's size in bytes, negative for `ptr - index`). The address must stay within the
     /// VM's 32-bit address space (else a runtime error); it may point anywhere else.
@@ -849,6 +889,17 @@ pub mod dump {
             Place::Deref { ptr, offset, ty } => {
                 format!("*:{}({} + {offset})", short(*ty), expr(ptr))
             }
+            Place::BitField {
+                ptr,
+                offset,
+                unit,
+                bit_offset,
+                width,
+            } => format!(
+                "bits:{}({} + {offset})[{bit_offset}:{width}]",
+                short(*unit),
+                expr(ptr)
+            ),
         }
     }
 
@@ -987,6 +1038,9 @@ pub mod dump {
                 format!("&{}[{}]", base(array), list(indices))
             }
             ExprKind::FuncAddr(f) => format!("&{f}"),
+            ExprKind::CopyObject { dst, src, size } => {
+                format!("copy({} <- {}, {size})", expr(dst), expr(src))
+            }
             ExprKind::PtrAdd { ptr, index, scale } => {
                 format!("({} +* {} * {scale})", expr(ptr), expr(index))
             }

@@ -189,3 +189,15 @@ fn pointers_address_of_dereference_and_arithmetic() {
         "int a[4] = {1, 2, 3, 4};\nint x = 5;\nint *p = &x;\n*p = 6;\nint *q = a + 1;\nq[1] = 7;\n2[q] = 8;\nlong d = q - a;\nlong *pg = &g;\nchar *s = \"hi\";\nchar c = *(s + 1);\nint **pp = &p;\n**pp += 1;\nif (p != 0 && !q) return 1;\nreturn sum(a, 4) + (int)d + c + (int)*pg;"
     ));
 }
+
+#[test]
+fn structures_members_bit_fields_and_assignment() {
+    // C99 6.5.2.3: `s.m` and `p->m` are the member at its offset (System V layout: `y` after
+    // the `char` is at 4, the bit-fields share the `unsigned` unit at 8, `inner` starts at
+    // 16); 6.5.16.1: assigning a structure copies its bytes; 6.7.2.1p10: bit-fields read
+    // and write their bits of the unit.
+    assert_snapshot!(main_hir(
+        "struct inner { double d; };\nstruct s { char c; int y; unsigned lo : 3, hi : 5; struct inner in; int v[2]; };\nint get(struct s *p) { return p->y + p->v[1] + (int)p->in.d; }",
+        "struct s a, b;\nstruct s *p = &a;\na.c = 'x';\np->y = 2;\na.lo = 9;\np->hi = a.lo + 1;\nb = a;\nb.in.d = 1.5;\nreturn get(&b) + a.v[0];"
+    ));
+}

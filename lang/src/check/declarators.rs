@@ -38,6 +38,24 @@ fn record_key(is_union: bool, name: &str) -> String {
     }
 }
 
+/// How a variable is stored.
+pub(super) enum Shape {
+    /// A scalar (no dimensions) or an array of scalars: the fast register and array paths.
+    Scalar {
+        /// The element (or scalar) type.
+        elem: ScalarType,
+        /// The dimensions, outermost first; the first is `None` until an initializer sizes it.
+        dims: Vec<Option<u32>>,
+    },
+    /// A structure, union or array of them, in memory.
+    Object {
+        /// Size in bytes.
+        size: u64,
+        /// Alignment in bytes.
+        align: u64,
+    },
+}
+
 /// The element type and dimensions of an array of scalars (or of a scalar: no dimensions),
 /// the shape the scalar and array machinery works with; `None` for other types.
 pub(super) fn scalar_shape(ty: &CType) -> Option<(ScalarType, Vec<Option<u32>>)> {
@@ -293,37 +311,56 @@ impl Checker<'_> {
         })
     }
 
-    /// The full type, element scalar type and dimensions of a variable declared by `base`
-    /// and `d` with the initializer `init` (whose braces or string may size its outermost
-    /// array). `None` (reported) for types the scalar and array machinery cannot hold yet.
+    /// The full type and storage shape of a variable declared by `base` and `d` with the
+    /// initializer `init` (whose braces or string may size its outermost array). `None`
+    /// (reported) for `void`, functions and incomplete types.
     pub(super) fn object_shape(
         &mut self,
         base: &Resolved,
         d: &ast::Declarator,
         init: Option<&ast::Initializer>,
-    ) -> Option<(CType, ScalarType, Vec<Option<u32>>)> {
+    ) -> Option<(CType, Shape)> {
         let has_list = super::stmt::sized_by_initializer(init);
         let ty = self.object_type(base, d, has_list)?;
-        match (&ty, scalar_shape(&ty)) {
-            (_, Some((elem, dims))) => Some((ty, elem, dims)),
-            (CType::Void, _) => {
+        if let Some((elem, dims)) = scalar_shape(&ty) {
+            return Some((ty, Shape::Scalar { elem, dims }));
+        }
+        match &ty {
+            CType::Void => {
                 self.err(
                     d.name_span,
                     format!("variable `{}` declared `void`", d.name),
                 );
                 None
             }
-            (CType::Function(_), _) => {
+            CType::Function(_) => {
                 self.err(d.span, "function declarations inside functions are not supported (declare it at file scope)");
                 None
             }
             _ => {
-                let what = self.link.records.display(innermost(&ty)).to_string();
-                self.err(
-                    d.name_span,
-                    format!("variables of type `{what}` are not supported yet"),
-                );
-                None
+                if let CType::Array { len: None, .. } = &ty {
+                    if init.is_some() {
+                        self.err(
+                            d.name_span,
+                            format!("arrays of structures sized by their initializer (`{}`) are not supported yet", d.name),
+                        );
+                        return None;
+                    }
+                }
+                match self.link.records.size_of(&ty) {
+                    Some(size) => {
+                        let align = self.link.records.align_of(&ty);
+                        Some((ty, Shape::Object { size, align }))
+                    }
+                    None => {
+                        let what = self.link.records.display(&ty).to_string();
+                        self.err(
+                            d.name_span,
+                            format!("variable `{}` has incomplete type `{what}`", d.name),
+                        );
+                        None
+                    }
+                }
             }
         }
     }

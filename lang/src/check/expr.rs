@@ -40,6 +40,8 @@ pub(super) enum Operand<'a> {
     /// an array, later `p->s`).
     Pointed {
         ptr: Expr,
+        /// A constant byte offset from `ptr` (members of members add up here).
+        offset: i64,
         cty: CType,
         is_const: bool,
         span: Span,
@@ -125,6 +127,22 @@ fn boxed(e: Expr) -> Box<Expr> {
     Box::new(e)
 }
 
+/// `ptr + offset` bytes (no node for offset 0).
+pub(super) fn offset_pointer(ptr: Expr, offset: i64, span: Span) -> Expr {
+    if offset == 0 {
+        return ptr;
+    }
+    mk(
+        ExprKind::PtrAdd {
+            ptr: Box::new(ptr),
+            index: Box::new(mk(ExprKind::IntConst(offset), ScalarType::Long, span)),
+            scale: 1,
+        },
+        ScalarType::Ptr,
+        span,
+    )
+}
+
 /// Wrap `e` in a `Convert` to `to` whose span is `span` (for casts).
 fn cast_to(e: Expr, to: ScalarType, span: Span) -> Expr {
     let mut c = convert(e, to);
@@ -145,6 +163,12 @@ impl Checker<'_> {
                 let (p, pty) = self.typed(x)?;
                 self.deref(p, &pty, e.span)
             }
+            K::Member {
+                base,
+                name,
+                name_span,
+                arrow,
+            } => self.member(base, name, *name_span, *arrow, e.span),
             _ => self.value(e).map(|(v, t)| Operand::Value(v, t)),
         }
     }
@@ -197,6 +221,14 @@ impl Checker<'_> {
                 cty: info.cty,
                 is_const: info.is_const,
                 name,
+                span,
+            },
+            // A structure, union or array of them: in memory, reached through its address.
+            Type::Object { .. } => Operand::Pointed {
+                ptr: mk(ExprKind::ObjectAddr(base), ScalarType::Ptr, span),
+                offset: 0,
+                cty: info.cty,
+                is_const: info.is_const,
                 span,
             },
             // A scalar whose address is taken lives in memory as a one-element array.
@@ -396,7 +428,21 @@ impl Checker<'_> {
                 cty,
                 span,
                 ..
-            } => Some((mk(ExprKind::Load(place), ty, span), cty)),
+            } => {
+                // A bit-field narrower than `int` is promoted as an `int` would hold it
+                // (C99 6.3.1.1p2), as gcc does for any integer bit-field type.
+                let narrow = match &place {
+                    Place::BitField { width, unit, .. } => {
+                        *width < 32 || (*width == 32 && unit.is_signed())
+                    }
+                    _ => false,
+                };
+                let load = mk(ExprKind::Load(place), ty, span);
+                if narrow && ty != ScalarType::Bool {
+                    return Some((convert(load, ScalarType::Int), CType::INT));
+                }
+                Some((load, cty))
+            }
             Operand::Array(a) => {
                 let e = self.array_address(&a, a.span)?;
                 let elem = match a.array_type() {
@@ -412,10 +458,14 @@ impl Checker<'_> {
                 ))
             }
             Operand::Pointed {
-                ptr, cty, is_const, ..
+                ptr,
+                offset,
+                cty,
+                is_const,
+                span,
             } => match cty {
                 CType::Array { elem, .. } => Some((
-                    ptr,
+                    offset_pointer(ptr, offset, span),
                     CType::Pointer {
                         to: elem,
                         to_const: is_const,
@@ -655,16 +705,7 @@ impl Checker<'_> {
                 )))
             }
             K::Ident(_) | K::Index(..) | K::Str(_) => self.typed(e),
-            K::Member { arrow, .. } => {
-                let what = if *arrow { "`->`" } else { "`.`" };
-                self.err(
-                    span,
-                    format!(
-                        "member access {what} is not supported yet: structures are not supported yet"
-                    ),
-                );
-                None
-            }
+            K::Member { .. } => self.typed(e),
             K::Error => None,
         }
     }
@@ -1016,6 +1057,13 @@ impl Checker<'_> {
         span: Span,
     ) -> Option<(Expr, CType)> {
         let Some(op) = op else {
+            if let K::Member { .. } | K::Ident(_) | K::Unary(AstUnary::Deref, _) | K::Index(..) =
+                &a.kind
+            {
+                if let Some(copy) = self.record_assignment(a, b, span) {
+                    return copy;
+                }
+            }
             let place = self.modifiable(a, "assignment");
             let v = self.typed_scalar(b);
             let ((place, ty, cty), (v, vty)) = (place?, v?);

@@ -24,6 +24,7 @@ pub mod library;
 pub mod link;
 mod names;
 mod pointers;
+mod records;
 mod stmt;
 mod storage;
 pub mod types;
@@ -828,7 +829,7 @@ impl<'m> Checker<'m> {
         init: Option<&Initializer>,
     ) {
         let name = &decl.name;
-        let Some((cty, elem, dims)) = self.object_shape(base, decl, init) else {
+        let Some((cty, shape)) = self.object_shape(base, decl, init) else {
             return;
         };
         if !self.check_reserved(name, decl.name_span, true) {
@@ -879,8 +880,7 @@ impl<'m> Checker<'m> {
                 return;
             }
         }
-        let elem_cty = declarators::innermost(&cty).clone();
-        let Some((ty, values)) = self.static_storage(elem, &elem_cty, dims, init, name) else {
+        let Some((ty, values)) = self.static_storage(&cty, shape, init, name) else {
             return;
         };
         let cty = declarators::with_dims(&cty, &ty);
@@ -972,12 +972,26 @@ impl<'m> Checker<'m> {
     /// wrong (reported), so the object is still declared.
     fn static_storage(
         &mut self,
-        elem: ScalarType,
-        elem_cty: &CType,
-        dims: Vec<Option<u32>>,
+        cty: &CType,
+        shape: declarators::Shape,
         init: Option<&Initializer>,
         name: &str,
     ) -> Option<(Type, Option<Vec<ConstValue>>)> {
+        let (elem, dims) = match shape {
+            declarators::Shape::Scalar { elem, dims } => (elem, dims),
+            declarators::Shape::Object { size, align } => {
+                if let Some(init) = init {
+                    self.err(
+                        init.span(),
+                        format!("initializers of structures and unions (`{name}`) are not supported yet"),
+                    );
+                    return None;
+                }
+                return Some((Type::Object { size, align }, Some(Vec::new())));
+            }
+        };
+        let elem_cty = declarators::innermost(cty).clone();
+        let elem_cty = &elem_cty;
         let (ty, values) = if dims.is_empty() {
             let values = match init {
                 None => Some(vec![zero(elem)]),

@@ -200,6 +200,7 @@ impl Checker<'_> {
                 }
                 Some(Operand::Pointed {
                     ptr,
+                    offset: 0,
                     cty: to,
                     is_const: *to_const,
                     span,
@@ -375,6 +376,10 @@ impl Checker<'_> {
                         ptr(ExprKind::ElementAddr { array, indices })
                     }
                     Place::Global(g) => ptr(ExprKind::ObjectAddr(ArrayBase::Global(g))),
+                    Place::BitField { .. } => {
+                        self.err(x.span, "cannot take the address of a bit-field");
+                        return None;
+                    }
                     Place::Local(_) => {
                         // Locals whose address is taken are stored in memory (see
                         // `Checker::addressed`); a register local here is a parameter the
@@ -394,8 +399,15 @@ impl Checker<'_> {
                 Some((e, CType::pointer_to(cty, a.is_const)))
             }
             Operand::Pointed {
-                ptr, cty, is_const, ..
-            } => Some((ptr, CType::pointer_to(cty, is_const))),
+                ptr,
+                offset,
+                cty,
+                is_const,
+                ..
+            } => Some((
+                super::expr::offset_pointer(ptr, offset, span),
+                CType::pointer_to(cty, is_const),
+            )),
             Operand::Func { id, ty, .. } => Some((
                 mk(ExprKind::FuncAddr(id), ScalarType::Ptr, span),
                 CType::pointer_to(ty, false),

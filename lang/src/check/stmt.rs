@@ -18,6 +18,7 @@ use crate::hir::{self, Expr, Init, ScalarType, Stmt, StmtKind, Type};
 use crate::span::Span;
 
 use super::ctype::CType;
+use super::declarators::Shape;
 use super::types::{convert, eval, Const};
 use super::{is_integer_constant_expression, Checker, SwitchCtx};
 
@@ -400,9 +401,22 @@ impl Checker<'_> {
                 self.err(decl.span, "function declarations inside functions are not supported (declare it at file scope)");
                 continue;
             }
-            let Some((cty, elem, mut dims)) = self.object_shape(&base, decl, id.init.as_deref())
-            else {
-                continue;
+            let (cty, elem, mut dims) = match self.object_shape(&base, decl, id.init.as_deref()) {
+                Some((cty, Shape::Scalar { elem, dims })) => (cty, elem, dims),
+                Some((cty, Shape::Object { size, align })) => {
+                    self.object_local(
+                        decl,
+                        id.init.as_deref(),
+                        cty,
+                        size,
+                        align,
+                        base.is_const,
+                        id.span,
+                        out,
+                    );
+                    continue;
+                }
+                None => continue,
             };
             if dims.is_empty() {
                 // The name is in scope from the end of its declarator, so `int x = x;` reads
@@ -455,6 +469,36 @@ impl Checker<'_> {
                 });
             }
         }
+    }
+
+    /// A local structure, union or array of them.
+    #[allow(clippy::too_many_arguments)]
+    fn object_local(
+        &mut self,
+        decl: &ast::Declarator,
+        init: Option<&Initializer>,
+        cty: CType,
+        size: u64,
+        align: u64,
+        is_const: bool,
+        span: Span,
+        out: &mut Vec<Stmt>,
+    ) {
+        if let Some(init) = init {
+            self.err(
+                init.span(),
+                "initializers of structures and unions are not supported yet",
+            );
+            return;
+        }
+        let ty = Type::Object { size, align };
+        let Some(local) = self.declare_local(&decl.name, decl.name_span, ty, cty, is_const) else {
+            return;
+        };
+        out.push(Stmt {
+            kind: StmtKind::Decl { local, init: None },
+            span,
+        });
     }
 
     /// The initializer of a scalar (`= e` or `= { e }`), converted to `ty`.

@@ -40,7 +40,7 @@ impl Checker<'_> {
                 );
                 continue;
             }
-            let Some((cty, elem, dims)) = self.object_shape(&base, decl, id.init.as_deref()) else {
+            let Some((cty, shape)) = self.object_shape(&base, decl, id.init.as_deref()) else {
                 continue;
             };
             if !self.check_reserved(&decl.name, decl.name_span, false)
@@ -48,9 +48,8 @@ impl Checker<'_> {
             {
                 continue;
             }
-            let elem_cty = super::declarators::innermost(&cty).clone();
             let Some((ty, values)) =
-                self.static_storage(elem, &elem_cty, dims, id.init.as_deref(), &decl.name)
+                self.static_storage(&cty, shape, id.init.as_deref(), &decl.name)
             else {
                 continue;
             };
@@ -149,14 +148,17 @@ impl Checker<'_> {
         }
     }
 
-    /// A declaration without declarators: fine for `enum E { ... };` (its specifiers, already
-    /// resolved, defined the enumeration), an error otherwise.
+    /// A declaration without declarators: fine for `enum E { ... };`, `struct s { ... };` and
+    /// `struct s;` (its specifiers, already resolved, declared the type), an error otherwise.
     pub(super) fn declares_nothing(&mut self, d: &ast::Declaration) {
-        let defines_enum = matches!(
+        let declares_type = matches!(
             d.specs.named.as_deref(),
             Some(ast::NamedType::Enum(e)) if e.body.is_some() || e.tag.is_some()
+        ) || matches!(
+            d.specs.named.as_deref(),
+            Some(ast::NamedType::Record(r)) if r.members.is_some() || r.tag.is_some()
         );
-        if !defines_enum || d.specs.storage.is_some() {
+        if !declares_type || d.specs.storage.is_some() {
             self.err(d.span, "declaration does not declare anything");
         }
     }

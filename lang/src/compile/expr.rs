@@ -308,7 +308,8 @@ impl FnCompiler<'_> {
             | ExprKind::FuncAddr(_)
             | ExprKind::PtrAdd { .. }
             | ExprKind::PtrDiff { .. }
-            | ExprKind::CallIndirect { .. } => {
+            | ExprKind::CallIndirect { .. }
+            | ExprKind::CopyObject { .. } => {
                 unreachable!("rejected by `pointer_construct` before code generation")
             }
             ExprKind::Call { func, args } => self.call(e, *func, args, dst),
@@ -529,7 +530,7 @@ impl FnCompiler<'_> {
                 };
                 Loc::Elem(aref, i)
             }
-            Place::Deref { .. } => {
+            Place::Deref { .. } | Place::BitField { .. } => {
                 unreachable!("rejected by `pointer_construct` before code generation")
             }
         }
@@ -544,6 +545,7 @@ impl FnCompiler<'_> {
                 crate::hir::ArrayBase::Global(g) => self.program.global(*g).ty.elem(),
             },
             Place::Deref { ty, .. } => *ty,
+            Place::BitField { unit, .. } => *unit,
         }
     }
 
@@ -1475,10 +1477,11 @@ fn writes_locals(e: &Expr) -> bool {
         | ExprKind::FuncAddr(_)
         | ExprKind::PtrAdd { .. }
         | ExprKind::PtrDiff { .. }
-        | ExprKind::CallIndirect { .. } => sub_exprs(e).into_iter().any(writes_locals),
+        | ExprKind::CallIndirect { .. }
+        | ExprKind::CopyObject { .. } => sub_exprs(e).into_iter().any(writes_locals),
         ExprKind::Load(p) => match p {
             Place::Element { indices, .. } => indices.iter().any(writes_locals),
-            Place::Deref { ptr, .. } => writes_locals(ptr),
+            Place::Deref { ptr, .. } | Place::BitField { ptr, .. } => writes_locals(ptr),
             _ => false,
         },
         ExprKind::Convert { expr, .. } | ExprKind::Discard(expr) => writes_locals(expr),
@@ -1571,7 +1574,7 @@ pub(super) fn sub_exprs(e: &Expr) -> Vec<&Expr> {
     fn place(p: &Place) -> Vec<&Expr> {
         match p {
             Place::Element { indices, .. } => indices.iter().collect(),
-            Place::Deref { ptr, .. } => vec![ptr],
+            Place::Deref { ptr, .. } | Place::BitField { ptr, .. } => vec![ptr],
             _ => Vec::new(),
         }
     }
@@ -1614,6 +1617,7 @@ pub(super) fn sub_exprs(e: &Expr) -> Vec<&Expr> {
         ExprKind::ElementAddr { indices, .. } => indices.iter().collect(),
         ExprKind::PtrAdd { ptr, index, .. } => vec![ptr, index],
         ExprKind::PtrDiff { lhs, rhs, .. } => vec![lhs, rhs],
+        ExprKind::CopyObject { dst, src, .. } => vec![dst, src],
         ExprKind::CallIndirect { callee, args } => std::iter::once(&**callee)
             .chain(args.iter().flat_map(|a| match a {
                 Arg::Scalar(x) => vec![x],
@@ -1631,19 +1635,20 @@ pub(super) fn pointer_construct(e: &Expr) -> Option<crate::span::Span> {
         | ExprKind::FuncAddr(_)
         | ExprKind::PtrAdd { .. }
         | ExprKind::PtrDiff { .. }
-        | ExprKind::CallIndirect { .. } => true,
+        | ExprKind::CallIndirect { .. }
+        | ExprKind::CopyObject { .. } => true,
         ExprKind::StringLit(_) => e.ty.is_some(),
-        ExprKind::Load(Place::Deref { .. })
+        ExprKind::Load(Place::Deref { .. } | Place::BitField { .. })
         | ExprKind::Assign {
-            place: Place::Deref { .. },
+            place: Place::Deref { .. } | Place::BitField { .. },
             ..
         }
         | ExprKind::CompoundAssign {
-            place: Place::Deref { .. },
+            place: Place::Deref { .. } | Place::BitField { .. },
             ..
         }
         | ExprKind::IncDec {
-            place: Place::Deref { .. },
+            place: Place::Deref { .. } | Place::BitField { .. },
             ..
         } => true,
         _ => e.ty == Some(ScalarType::Ptr),

@@ -99,6 +99,16 @@ pub fn compile_units(
     let mut globals = Vec::new();
     let mut global_slots = Vec::new();
     for g in &program.globals {
+        if matches!(g.ty, Type::Object { .. }) {
+            diags.push((
+                0,
+                Diagnostic::error(
+                    g.span,
+                    "structures and unions are not supported by the code generator yet",
+                ),
+            ));
+            return Err(diags);
+        }
         let slot = memory_init.len();
         let size = g.ty.size().unwrap_or(1) as usize;
         for v in g.init.iter().take(size) {
@@ -278,7 +288,15 @@ impl<'a> FnCompiler<'a> {
     }
 
     fn compile(mut self) -> Result<Function, Diagnostic> {
-        if let Some(span) = first_pointer_construct(&self.func.body.stmts) {
+        let object = self
+            .func
+            .locals
+            .iter()
+            .find(|l| matches!(l.ty, Type::Object { .. }));
+        if let Some(span) = object
+            .map(|l| l.span)
+            .or_else(|| first_pointer_construct(&self.func.body.stmts))
+        {
             return Err(Diagnostic::error(
                 span,
                 "pointers are not supported by the code generator yet",
@@ -538,7 +556,7 @@ impl<'a> FnCompiler<'a> {
                 let inner = match &self.func.local(l).ty {
                     Type::Array { dims, .. } => dims[1..].to_vec(),
                     Type::ArrayRef { inner, .. } => inner.clone(),
-                    Type::Scalar(_) => Vec::new(),
+                    Type::Scalar(_) | Type::Object { .. } => Vec::new(),
                 };
                 (self.local_reg[l.index()], inner)
             }

@@ -1,0 +1,220 @@
+//! Structures and unions in expressions (C99 6.5.2.3, 6.5.16.1): member access with `.` and
+//! `->`, bit-fields, and assignment of whole structures.
+//!
+//! A structure is never a value in a register: an expression of structure type is an
+//! [`Operand::Pointed`], a pointer to its first byte plus a constant offset. `s.a.b` only adds
+//! offsets; a scalar member is a [`Place::Deref`] at the final offset, a bit-field a
+//! [`Place::BitField`] (its storage unit and bits, as laid out by [`super::ctype`]), an array
+//! or structure member again an `Operand::Pointed`. `s = t` copies the bytes
+//! ([`ExprKind::CopyObject`]).
+
+use crate::ast;
+use crate::hir::{Expr, ExprKind, Place};
+use crate::span::Span;
+
+use super::ctype::CType;
+use super::expr::{offset_pointer, Operand};
+use super::Checker;
+
+impl Checker<'_> {
+    /// `base.name` (or `base->name` if `arrow`).
+    pub(super) fn member<'a>(
+        &mut self,
+        base: &ast::Expr,
+        name: &str,
+        name_span: Span,
+        arrow: bool,
+        span: Span,
+    ) -> Option<Operand<'a>> {
+        let (ptr, offset, cty, is_const) = if arrow {
+            let (p, pty) = self.typed(base)?;
+            match pty {
+                CType::Pointer { to, to_const } if matches!(*to, CType::Record(_)) => {
+                    (p, 0, (*to).clone(), to_const)
+                }
+                other => {
+                    self.err(
+                        base.span,
+                        format!(
+                            "`->` needs a pointer to a structure or union, not `{}`",
+                            self.spell(&other)
+                        ),
+                    );
+                    return None;
+                }
+            }
+        } else {
+            match self.operand(base)? {
+                Operand::Pointed {
+                    ptr,
+                    offset,
+                    cty: cty @ CType::Record(_),
+                    is_const,
+                    ..
+                } => (ptr, offset, cty, is_const),
+                other => {
+                    let ty = match &other {
+                        Operand::Value(_, t) | Operand::Place { cty: t, .. } => self.spell(t),
+                        Operand::Pointed { cty, .. } => self.spell(cty),
+                        Operand::Array(a) => self.spell(&a.array_type()),
+                        Operand::Str(..) => "char *".to_string(),
+                        Operand::Func { ty, .. } => self.spell(ty),
+                    };
+                    let hint = if ty.ends_with('*') {
+                        " (use `->` for a pointer)"
+                    } else {
+                        ""
+                    };
+                    self.err(
+                        base.span,
+                        format!(
+                            "request for member `{name}` in something that is not a structure or union (`{ty}`){hint}"
+                        ),
+                    );
+                    return None;
+                }
+            }
+        };
+        let CType::Record(id) = cty else { return None };
+        let record = self.link.records.get(id);
+        let Some(members) = &record.members else {
+            let what = record.name();
+            self.err(
+                base.span,
+                format!("`{what}` is incomplete (not defined here)"),
+            );
+            return None;
+        };
+        let Some(m) = members.iter().find(|m| m.name == name).cloned() else {
+            let what = record.name();
+            self.err(name_span, format!("`{what}` has no member named `{name}`"));
+            return None;
+        };
+        let offset = offset + m.offset as i64;
+        let is_const = is_const || m.is_const;
+        if let Some(bits) = m.bits {
+            let unit = m.ty.scalar()?;
+            return Some(Operand::Place {
+                place: Place::BitField {
+                    ptr: Box::new(ptr),
+                    offset,
+                    unit,
+                    bit_offset: bits.bit_offset,
+                    width: bits.width,
+                },
+                ty: unit,
+                cty: m.ty,
+                is_const,
+                name: "",
+                span,
+            });
+        }
+        match m.ty.scalar() {
+            Some(t) => Some(Operand::Place {
+                place: Place::Deref {
+                    ptr: Box::new(ptr),
+                    offset,
+                    ty: t,
+                },
+                ty: t,
+                cty: m.ty,
+                is_const,
+                name: "",
+                span,
+            }),
+            None => Some(Operand::Pointed {
+                ptr,
+                offset,
+                cty: m.ty,
+                is_const,
+                span,
+            }),
+        }
+    }
+
+    /// `a = b` where `a` is a structure or union: `None` if `a` is not one (the caller then
+    /// checks a scalar assignment), else the copy (or `Some(None)` after an error).
+    pub(super) fn record_assignment(
+        &mut self,
+        a: &ast::Expr,
+        b: &ast::Expr,
+        span: Span,
+    ) -> Option<Option<(Expr, CType)>> {
+        // Only a structure-typed left side is handled here; look without reporting.
+        let probe = self.quietly(|c| c.operand(a));
+        let Some(Operand::Pointed {
+            cty: CType::Record(_),
+            ..
+        }) = probe
+        else {
+            return None;
+        };
+        let Some(Operand::Pointed {
+            ptr,
+            offset,
+            cty,
+            is_const,
+            span: lspan,
+        }) = self.operand(a)
+        else {
+            return Some(None);
+        };
+        if is_const {
+            self.err(lspan, "assignment of a read-only structure");
+            return Some(None);
+        }
+        let src = match self.operand(b) {
+            Some(Operand::Pointed {
+                ptr: p,
+                offset: o,
+                cty: t,
+                span: s,
+                ..
+            }) if t == cty => offset_pointer(p, o, s),
+            Some(Operand::Pointed { cty: t, .. })
+            | Some(Operand::Value(_, t))
+            | Some(Operand::Place { cty: t, .. }) => {
+                self.err(
+                    b.span,
+                    format!(
+                        "incompatible types in assignment: expected `{}` but the value has type `{}`",
+                        self.spell(&cty),
+                        self.spell(&t)
+                    ),
+                );
+                return Some(None);
+            }
+            Some(_) => {
+                self.err(
+                    b.span,
+                    format!("a value of type `{}` is required here", self.spell(&cty)),
+                );
+                return Some(None);
+            }
+            None => return Some(None),
+        };
+        let size = self.link.records.size_of(&cty)?;
+        let dst = offset_pointer(ptr, offset, lspan);
+        Some(Some((
+            Expr {
+                kind: ExprKind::CopyObject {
+                    dst: Box::new(dst),
+                    src: Box::new(src),
+                    size,
+                },
+                ty: None,
+                span,
+            },
+            CType::Void,
+        )))
+    }
+
+    /// Run `f` with diagnostics discarded (to look at an expression's kind before checking
+    /// it for real).
+    fn quietly<T>(&mut self, f: impl FnOnce(&mut Self) -> T) -> T {
+        let saved = self.diags.len();
+        let out = f(self);
+        self.diags.truncate(saved);
+        out
+    }
+}
