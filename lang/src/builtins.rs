@@ -25,6 +25,7 @@ use crate::hir::ScalarType;
 
 pub mod bignum;
 mod fold;
+pub mod memory;
 
 /// A library function callable from programs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]

@@ -37,6 +37,7 @@
 
 use std::fmt;
 
+use crate::builtins::memory::MemFn;
 use crate::builtins::Builtin;
 use crate::printf_format::Piece;
 use crate::span::Span;
@@ -780,6 +781,28 @@ pub enum ExprKind {
         /// The arguments.
         args: Vec<Expr>,
     },
+    /// A call of a library function on memory ([`MemFn`]): `args` converted to its
+    /// parameters; the node has its result type.
+    Memory {
+        /// The function.
+        func: MemFn,
+        /// The arguments.
+        args: Vec<Expr>,
+    },
+    /// `sprintf(buffer, "format", ...)` or `snprintf(buffer, limit, "format", ...)`: formats
+    /// as `printf` does into the characters `buffer` points to (at most `limit - 1` of them
+    /// and a NUL, for `snprintf`); the node is the `int` count of characters the whole output
+    /// has.
+    Sprintf {
+        /// Where to write (`char *`).
+        buffer: Box<Expr>,
+        /// `snprintf`'s size limit (`unsigned long`).
+        limit: Option<Box<Expr>>,
+        /// The parsed format string.
+        format: Vec<Piece>,
+        /// The arguments, as for [`ExprKind::Printf`].
+        args: Vec<Expr>,
+    },
     /// `printf` with a literal format, parsed. `args` are in order, after the default argument
     /// promotions (`char` to `int`), one per conversion that takes an argument, each of the type
     /// its conversion requires (`%d` `int`, `%ld` `long`, `%u`/`%x` `unsigned int`, `%f` `double`,
@@ -1038,6 +1061,24 @@ pub mod dump {
                 format!("&{}[{}]", base(array), list(indices))
             }
             ExprKind::FuncAddr(f) => format!("&{f}"),
+            ExprKind::Memory { func, args } => format!("{func}({}):{ty}", list(args)),
+            ExprKind::Sprintf {
+                buffer,
+                limit,
+                format,
+                args,
+            } => {
+                let limit = limit
+                    .as_ref()
+                    .map_or(String::new(), |l| format!("{}, ", expr(l)));
+                let mut all = vec![expr(buffer)];
+                all.extend(args.iter().map(expr));
+                format!(
+                    "sprintf({limit}{}, {}):{ty}",
+                    format_string(format),
+                    all.join(", ")
+                )
+            }
             ExprKind::CopyObject { dst, src, size } => {
                 format!("copy({} <- {}, {size})", expr(dst), expr(src))
             }

@@ -150,8 +150,10 @@ pub enum Conv {
     GeneralLower,
     /// `G`: like `g` with `E`, `INF`, `NAN`.
     GeneralUpper,
-    /// `s`: the bytes of a string literal.
+    /// `s`: the bytes of a string (up to its NUL, or `precision` bytes).
     Str,
+    /// `p`: a pointer, as glibc prints it: `0x` and lower-case hex digits, `(nil)` for null.
+    Pointer,
     /// `%%`: a literal `%`.
     Percent,
 }
@@ -217,6 +219,7 @@ impl Spec {
             Conv::Unsigned | Conv::Octal | Conv::HexLower | Conv::HexUpper => ArgKind::UInt,
             Conv::Char => ArgKind::Char,
             Conv::Str => ArgKind::Str,
+            Conv::Pointer => ArgKind::Pointer,
             Conv::Percent => ArgKind::None,
             Conv::FixedLower
             | Conv::FixedUpper
@@ -273,8 +276,10 @@ pub enum ArgKind {
     Double,
     /// An `int` printed as one byte (`%c`).
     Char,
-    /// A string literal (`%s`).
+    /// A string: a literal, or a pointer to characters (`%s`).
     Str,
+    /// A pointer of any type (`%p`).
+    Pointer,
     /// No argument (`%%`).
     None,
 }
@@ -297,6 +302,7 @@ impl ArgKind {
             ArgKind::Int | ArgKind::UInt | ArgKind::Char => matches!(ty, T::Int | T::UInt),
             ArgKind::Long | ArgKind::ULong => matches!(ty, T::Long | T::ULong),
             ArgKind::Double => ty == T::Double,
+            ArgKind::Pointer => ty == T::Ptr,
             ArgKind::Str | ArgKind::None => false,
         }
     }
@@ -310,6 +316,7 @@ impl ArgKind {
             ArgKind::Long => Some(ScalarType::Long),
             ArgKind::ULong => Some(ScalarType::ULong),
             ArgKind::Double => Some(ScalarType::Double),
+            ArgKind::Pointer => Some(ScalarType::Ptr),
             ArgKind::Str | ArgKind::None => None,
         }
     }
@@ -323,7 +330,8 @@ impl ArgKind {
             ArgKind::Long => "long",
             ArgKind::ULong => "unsigned long",
             ArgKind::Double => "double",
-            ArgKind::Str => "a string literal",
+            ArgKind::Str => "char *",
+            ArgKind::Pointer => "a pointer",
             ArgKind::None => "no argument",
         }
     }
@@ -534,12 +542,7 @@ fn parse_spec(bytes: &[u8], start: usize) -> Result<(Spec, usize), FormatError> 
         b's' => Conv::Str,
         b'%' => Conv::Percent,
         b'n' => return Err(err(i, "`%n` is not supported")),
-        b'p' => {
-            return Err(err(
-                i,
-                "`%p` is not supported (the language has no pointers)",
-            ))
-        }
+        b'p' => Conv::Pointer,
         b'a' | b'A' => {
             return Err(err(
                 i,
@@ -551,7 +554,7 @@ fn parse_spec(bytes: &[u8], start: usize) -> Result<(Spec, usize), FormatError> 
             return Err(err(
                 i,
                 format!(
-                    "unknown conversion {}; expected one of d i u x X o c f F e E g G s %",
+                    "unknown conversion {}; expected one of d i u x X o c f F e E g G s p %",
                     show(other)
                 ),
             ))
@@ -598,7 +601,7 @@ fn validate(
         Conv::Signed => [true, true, true, true, false],
         Conv::Unsigned => [true, false, false, true, false],
         Conv::Octal | Conv::HexLower | Conv::HexUpper => [true, false, false, true, true],
-        Conv::Char | Conv::Str => [true, false, false, false, false],
+        Conv::Char | Conv::Str | Conv::Pointer => [true, false, false, false, false],
         _ => [true; 5],
     };
     const FLAG_CHARS: [char; 5] = ['-', '+', ' ', '0', '#'];
@@ -612,8 +615,11 @@ fn validate(
             return Err(err(pos, format!("{flag} cannot be used with `%{name}`")));
         }
     }
-    if let (Some(pos), Conv::Char) = (precision_pos, conv) {
-        return Err(err(pos, "a precision cannot be used with `%c`"));
+    if let (Some(pos), Conv::Char | Conv::Pointer) = (precision_pos, conv) {
+        return Err(err(
+            pos,
+            format!("a precision cannot be used with `%{name}`"),
+        ));
     }
     let length_ok = match spec.length {
         Length::None => true,

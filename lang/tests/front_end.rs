@@ -201,3 +201,14 @@ fn structures_members_bit_fields_and_assignment() {
         "struct s a, b;\nstruct s *p = &a;\na.c = 'x';\np->y = 2;\na.lo = 9;\np->hi = a.lo + 1;\nb = a;\nb.in.d = 1.5;\nreturn get(&b) + a.v[0];"
     ));
 }
+
+#[test]
+fn library_functions_on_memory_and_strings() {
+    // <string.h> and <stdlib.h> as C99 7.21 and 7.20 declare them: arguments converted to
+    // the parameters (`void *` from any object pointer, `size_t` from `int`), results typed
+    // (`strlen` is `size_t`, `malloc` is `void *` which converts to `int *`); `printf("%s")`
+    // of a `char *`, `%p` of a pointer; `sprintf`/`snprintf` into a buffer.
+    assert_snapshot!(hir(
+        "#include <stdio.h>\n#include <stdlib.h>\n#include <string.h>\nint main(void) {\n  char buf[16];\n  char *s = \"abc\";\n  int *v = malloc(4 * sizeof(int));\n  if (v == NULL) return 1;\n  memset(v, 0, 16);\n  strcpy(buf, s);\n  strcat(buf, \"de\");\n  int n = snprintf(buf, sizeof buf, \"%s-%d\", s, (int)strlen(buf));\n  printf(\"%s %p %d\\n\", buf, (void *)v, strcmp(buf, s) > 0);\n  puts(buf);\n  free(v);\n  return n + (strchr(s, 'b') != 0);\n}\n"
+    ));
+}

@@ -287,6 +287,7 @@ fn c_argument(spec: &Spec) -> Option<&'static str> {
         ArgKind::Double => "1.0",
         ArgKind::Char => "65",
         ArgKind::Str => "\"s\"",
+        ArgKind::Pointer => "(void *)0",
         ArgKind::None => return None,
     })
 }

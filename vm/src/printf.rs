@@ -139,6 +139,16 @@ pub fn format_one(spec: &Spec, arg: PrintfArg<'_>, out: &mut Vec<u8>) {
             };
             pad_simple(spec, shown, out);
         }
+        Conv::Pointer => {
+            // glibc: `(nil)` for a null pointer, else `0x` and lower-case hex digits.
+            let bits = arg.bits();
+            let body = if bits == 0 {
+                b"(nil)".to_vec()
+            } else {
+                format!("{bits:#x}").into_bytes()
+            };
+            pad_simple(spec, &body, out);
+        }
         Conv::FixedLower
         | Conv::FixedUpper
         | Conv::ExpLower

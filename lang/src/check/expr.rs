@@ -8,6 +8,7 @@
 //! value after the integer promotions: what every operator works on), or a modifiable place.
 
 use crate::ast::{self, BinaryOp as AstOp, ExprKind as K, UnaryOp as AstUnary};
+use crate::builtins::memory::MemFn;
 use crate::builtins::Builtin;
 use crate::diag::Diagnostic;
 use crate::hir::{
@@ -1169,7 +1170,10 @@ impl Checker<'_> {
                 Some(Sym::Func) => return self.user_call(name, callee.span, args, span),
                 None => {
                     let e = self.library_call(name, callee.span, args, span)?;
-                    let t = e.ty.map_or(CType::Void, CType::Scalar);
+                    let t = match (&e.kind, e.ty) {
+                        (ExprKind::Memory { func, .. }, Some(_)) => func.signature().0,
+                        (_, ty) => ty.map_or(CType::Void, CType::Scalar),
+                    };
                     return Some((e, t));
                 }
                 Some(_) => {}
@@ -1380,9 +1384,12 @@ impl Checker<'_> {
         span: Span,
     ) -> Option<Expr> {
         let header = match name {
-            "printf" | "puts" => "stdio.h",
-            _ => match Builtin::lookup(name) {
-                Some(b) => b.header(),
+            "printf" | "puts" | "sprintf" | "snprintf" => "stdio.h",
+            _ => match Builtin::lookup(name)
+                .map(Builtin::header)
+                .or_else(|| MemFn::lookup(name).map(MemFn::header))
+            {
+                Some(h) => h,
                 None => {
                     let d = Diagnostic::error(
                         name_span,
@@ -1422,19 +1429,23 @@ impl Checker<'_> {
                     );
                     return None;
                 };
-                match self.operand(arg)? {
-                    Operand::Str(text, _) => Some(Expr {
+                if let K::Str(text) = &arg.kind {
+                    return Some(Expr {
                         kind: ExprKind::Puts {
                             text: c_string(text),
                         },
                         ty: None,
                         span,
-                    }),
-                    _ => {
-                        self.err(arg.span, "the argument of `puts` must be a string literal");
-                        None
-                    }
+                    });
                 }
+                // `puts(p)` of any string: the library function, whose result is used or not.
+                let mut e = self.memory_call(MemFn::Puts, args, span)?;
+                e.ty = None;
+                Some(e)
+            }
+            "sprintf" | "snprintf" => self.sprintf(name == "snprintf", args, span),
+            _ if MemFn::lookup(name).is_some() => {
+                self.memory_call(MemFn::lookup(name)?, args, span)
             }
             _ => {
                 let b = Builtin::lookup(name)?;
@@ -1477,10 +1488,125 @@ impl Checker<'_> {
             self.err(span, "`printf` needs a format string");
             return None;
         };
+        let (pieces, out) = self.format_and_args(first, &args[1..], span, "printf")?;
+        Some(Expr {
+            kind: ExprKind::Printf {
+                format: pieces,
+                args: out,
+            },
+            ty: None,
+            span,
+        })
+    }
+
+    /// A call of a [`MemFn`]: arguments converted to its parameter types.
+    fn memory_call(&mut self, f: MemFn, args: &[ast::Expr], span: Span) -> Option<Expr> {
+        let (ret, params) = f.signature();
+        if args.len() != params.len() {
+            let which = if args.len() > params.len() {
+                "many"
+            } else {
+                "few"
+            };
+            self.err(
+                span,
+                format!(
+                    "too {which} arguments to function `{f}` (expected {}, found {})",
+                    params.len(),
+                    args.len()
+                ),
+            );
+            return None;
+        }
+        let mut out = Vec::new();
+        let mut ok = true;
+        for (i, (a, p)) in args.iter().zip(&params).enumerate() {
+            let what = format!("argument {} of `{f}`", i + 1);
+            match self
+                .typed_scalar(a)
+                .and_then(|(v, t)| self.assign_convert(v, &t, p, a.span, &what))
+            {
+                Some(v) => out.push(v),
+                None => ok = false,
+            }
+        }
+        ok.then(|| Expr {
+            kind: ExprKind::Memory { func: f, args: out },
+            ty: ret.scalar(),
+            span,
+        })
+    }
+
+    /// `sprintf(buffer, "format", ...)` or `snprintf(buffer, limit, "format", ...)`.
+    fn sprintf(&mut self, limited: bool, args: &[ast::Expr], span: Span) -> Option<Expr> {
+        let name = if limited { "snprintf" } else { "sprintf" };
+        let fixed = if limited { 3 } else { 2 };
+        if args.len() < fixed {
+            self.err(
+                span,
+                format!(
+                    "`{name}` needs at least {fixed} arguments, found {}",
+                    args.len()
+                ),
+            );
+            return None;
+        }
+        let char_p = CType::pointer_to(CType::Scalar(ScalarType::Char), false);
+        let buffer = self.typed_scalar(&args[0]).and_then(|(v, t)| {
+            self.assign_convert(
+                v,
+                &t,
+                &char_p,
+                args[0].span,
+                &format!("argument 1 of `{name}`"),
+            )
+        });
+        let limit = if limited {
+            let size = CType::Scalar(ScalarType::ULong);
+            let l = self.typed_scalar(&args[1]).and_then(|(v, t)| {
+                self.assign_convert(
+                    v,
+                    &t,
+                    &size,
+                    args[1].span,
+                    &format!("argument 2 of `{name}`"),
+                )
+            });
+            Some(l)
+        } else {
+            None
+        };
+        let formatted = self.format_and_args(&args[fixed - 1], &args[fixed..], span, name);
+        let (buffer, (format, args)) = (buffer?, formatted?);
+        let limit = match limit {
+            Some(l) => Some(Box::new(l?)),
+            None => None,
+        };
+        Some(mk(
+            ExprKind::Sprintf {
+                buffer: boxed(buffer),
+                limit,
+                format,
+                args,
+            },
+            ScalarType::Int,
+            span,
+        ))
+    }
+
+    /// A literal format and the arguments its conversions consume, typed (for `printf` and
+    /// `sprintf`).
+    fn format_and_args(
+        &mut self,
+        first: &ast::Expr,
+        rest: &[ast::Expr],
+        span: Span,
+        fname: &str,
+    ) -> Option<(Vec<Piece>, Vec<Expr>)> {
         let Operand::Str(format, fspan) = self.operand(first)? else {
             self.err(
                 first.span,
-                "the format of `printf` must be a string literal",
+                format!("the format of `{fname}` must be a string literal"),
             );
             return None;
         };
@@ -1512,7 +1638,6 @@ impl Checker<'_> {
                 _ => None,
             })
             .collect();
-        let rest = &args[1..];
         if rest.len() != kinds.len() {
             let which = if rest.len() > kinds.len() {
                 "many"
@@ -1522,7 +1647,7 @@ impl Checker<'_> {
             self.error(
                 Diagnostic::error(
                     span,
-                    format!("too {which} arguments for the `printf` format"),
+                    format!("too {which} arguments for the `{fname}` format"),
                 )
                 .with_label(format!(
                     "the format takes {}, found {}",
@@ -1537,16 +1662,27 @@ impl Checker<'_> {
         for (i, ((a, kind), spec)) in rest.iter().zip(&kinds).zip(&specs).enumerate() {
             let n = i + 2;
             if *kind == ArgKind::Str {
-                match self.operand(a) {
-                    Some(Operand::Str(bytes, s)) => out.push(Expr {
+                if let K::Str(bytes) = &a.kind {
+                    out.push(Expr {
                         kind: ExprKind::StringLit(c_string(bytes)),
                         ty: None,
-                        span: s,
-                    }),
-                    Some(_) => {
+                        span: a.span,
+                    });
+                    continue;
+                }
+                match self.typed_scalar(a) {
+                    Some((v, CType::Pointer { to, .. }))
+                        if matches!(*to, CType::Scalar(ScalarType::Char | ScalarType::UChar)) =>
+                    {
+                        out.push(v)
+                    }
+                    Some((_, t)) => {
                         self.err(
                             a.span,
-                            format!("format `{spec}` expects a string literal as argument {n}"),
+                            format!(
+                                "format `{spec}` expects a `char *` argument, but argument {n} has type `{}`",
+                                self.spell(&t)
+                            ),
                         );
                         ok = false;
                     }
@@ -1576,13 +1712,6 @@ impl Checker<'_> {
                 }
             }
         }
-        ok.then_some(Expr {
-            kind: ExprKind::Printf {
-                format: pieces,
-                args: out,
-            },
-            ty: None,
-            span,
-        })
+        ok.then_some((pieces, out))
     }
 }

@@ -9,7 +9,16 @@
 //! conflicting declaration or expand the macro into a syntax error.
 
 /// The headers a program may include.
-pub const HEADERS: &[&str] = &["stdio.h", "stdlib.h", "math.h"];
+pub const HEADERS: &[&str] = &["stdio.h", "stdlib.h", "math.h", "string.h", "stddef.h"];
+
+const STRING_NAMES: &[&str] = &[
+    "memchr", "memcmp", "memcpy", "memmove", "memset", "strcat", "strchr", "strcmp", "strcoll",
+    "strcpy", "strcspn", "strerror", "strlen", "strncat", "strncmp", "strncpy", "strpbrk",
+    "strrchr", "strspn", "strstr", "strtok", "strxfrm",
+];
+const STRING_MACROS: &[&str] = &["NULL"];
+const STDDEF_NAMES: &[&str] = &["ptrdiff_t", "wchar_t"];
+const STDDEF_MACROS: &[&str] = &["NULL", "offsetof"];
 
 const STDIO_NAMES: &[&str] = &[
     "clearerr",
@@ -60,7 +69,6 @@ const STDIO_NAMES: &[&str] = &[
     "vsscanf",
     "FILE",
     "fpos_t",
-    "size_t",
 ];
 const STDIO_MACROS: &[&str] = &[
     "BUFSIZ",
@@ -81,8 +89,7 @@ const STDLIB_NAMES: &[&str] = &[
     "abort", "abs", "atexit", "atof", "atoi", "atol", "atoll", "bsearch", "calloc", "div", "exit",
     "free", "getenv", "labs", "ldiv", "llabs", "lldiv", "malloc", "mblen", "mbstowcs", "mbtowc",
     "qsort", "rand", "realloc", "srand", "strtod", "strtof", "strtol", "strtold", "strtoll",
-    "strtoul", "strtoull", "system", "wcstombs", "wctomb", "size_t", "wchar_t", "div_t", "ldiv_t",
-    "lldiv_t",
+    "strtoul", "strtoull", "system", "wcstombs", "wctomb", "wchar_t", "div_t", "ldiv_t", "lldiv_t",
 ];
 const STDLIB_MACROS: &[&str] = &[
     "EXIT_FAILURE",
@@ -302,6 +309,8 @@ fn names(header: &str) -> &'static [&'static str] {
         "stdio.h" => STDIO_NAMES,
         "stdlib.h" => STDLIB_NAMES,
         "math.h" => MATH_NAMES,
+        "string.h" => STRING_NAMES,
+        "stddef.h" => STDDEF_NAMES,
         _ => &[],
     }
 }
@@ -312,6 +321,8 @@ fn macros(header: &str) -> &'static [&'static str] {
         "stdio.h" => STDIO_MACROS,
         "stdlib.h" => STDLIB_MACROS,
         "math.h" => MATH_MACROS,
+        "string.h" => STRING_MACROS,
+        "stddef.h" => STDDEF_MACROS,
         _ => &[],
     }
 }

@@ -95,7 +95,7 @@ fn unsupported_header(include: &Include) -> Diagnostic {
         include.span,
         format!("header <{}> is not supported", include.header),
     )
-    .with_label("the standard headers are <stdio.h>, <stdlib.h>, <math.h>, <limits.h>, <stdint.h>, <inttypes.h> and <stdbool.h>")
+    .with_label("the standard headers are <stdio.h>, <stdlib.h>, <string.h>, <stddef.h>, <math.h>, <limits.h>, <stdint.h>, <inttypes.h> and <stdbool.h>")
 }
 
 /// The errors for the includes of headers the language does not have (reported with syntax

@@ -310,7 +310,9 @@ pub fn eval(e: &Expr) -> Result<Const, ConstError> {
         | ExprKind::FuncAddr(_)
         | ExprKind::PtrAdd { .. }
         | ExprKind::PtrDiff { .. } => cerr(e.span, "an address is not an arithmetic constant"),
-        ExprKind::CallIndirect { .. } => cerr(e.span, "a function call is not a constant"),
+        ExprKind::CallIndirect { .. } | ExprKind::Memory { .. } | ExprKind::Sprintf { .. } => {
+            cerr(e.span, "a function call is not a constant")
+        }
         ExprKind::CopyObject { .. } => cerr(e.span, "an assignment is not a constant"),
     }
 }

@@ -309,7 +309,9 @@ impl FnCompiler<'_> {
             | ExprKind::PtrAdd { .. }
             | ExprKind::PtrDiff { .. }
             | ExprKind::CallIndirect { .. }
-            | ExprKind::CopyObject { .. } => {
+            | ExprKind::CopyObject { .. }
+            | ExprKind::Memory { .. }
+            | ExprKind::Sprintf { .. } => {
                 unreachable!("rejected by `pointer_construct` before code generation")
             }
             ExprKind::Call { func, args } => self.call(e, *func, args, dst),
@@ -1478,7 +1480,9 @@ fn writes_locals(e: &Expr) -> bool {
         | ExprKind::PtrAdd { .. }
         | ExprKind::PtrDiff { .. }
         | ExprKind::CallIndirect { .. }
-        | ExprKind::CopyObject { .. } => sub_exprs(e).into_iter().any(writes_locals),
+        | ExprKind::CopyObject { .. }
+        | ExprKind::Memory { .. }
+        | ExprKind::Sprintf { .. } => sub_exprs(e).into_iter().any(writes_locals),
         ExprKind::Load(p) => match p {
             Place::Element { indices, .. } => indices.iter().any(writes_locals),
             Place::Deref { ptr, .. } | Place::BitField { ptr, .. } => writes_locals(ptr),
@@ -1618,6 +1622,16 @@ pub(super) fn sub_exprs(e: &Expr) -> Vec<&Expr> {
         ExprKind::PtrAdd { ptr, index, .. } => vec![ptr, index],
         ExprKind::PtrDiff { lhs, rhs, .. } => vec![lhs, rhs],
         ExprKind::CopyObject { dst, src, .. } => vec![dst, src],
+        ExprKind::Memory { args, .. } => args.iter().collect(),
+        ExprKind::Sprintf {
+            buffer,
+            limit,
+            args,
+            ..
+        } => std::iter::once(&**buffer)
+            .chain(limit.as_deref())
+            .chain(args)
+            .collect(),
         ExprKind::CallIndirect { callee, args } => std::iter::once(&**callee)
             .chain(args.iter().flat_map(|a| match a {
                 Arg::Scalar(x) => vec![x],
@@ -1636,7 +1650,9 @@ pub(super) fn pointer_construct(e: &Expr) -> Option<crate::span::Span> {
         | ExprKind::PtrAdd { .. }
         | ExprKind::PtrDiff { .. }
         | ExprKind::CallIndirect { .. }
-        | ExprKind::CopyObject { .. } => true,
+        | ExprKind::CopyObject { .. }
+        | ExprKind::Memory { .. }
+        | ExprKind::Sprintf { .. } => true,
         ExprKind::StringLit(_) => e.ty.is_some(),
         ExprKind::Load(Place::Deref { .. } | Place::BitField { .. })
         | ExprKind::Assign {

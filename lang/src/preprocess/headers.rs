@@ -22,11 +22,36 @@ const TEXT_HEADERS: &[(&str, &str)] = &[
 const LIBRARY_MACROS: &[(&str, &str)] = &[
     (
         "stdlib.h",
-        "#ifndef _STDLIB_H_MACROS\n#define _STDLIB_H_MACROS\n#define EXIT_SUCCESS 0\n#define EXIT_FAILURE 1\n#define RAND_MAX 2147483647\n#endif\n",
+        concat!(
+            "#ifndef _STDLIB_H_MACROS\n#define _STDLIB_H_MACROS\n#define EXIT_SUCCESS 0\n#define EXIT_FAILURE 1\n#define RAND_MAX 2147483647\n",
+            "#ifndef NULL\n#define NULL ((void *)0)\n#endif\n",
+            "#ifndef __size_t_defined\n#define __size_t_defined\ntypedef unsigned long size_t;\n#endif\n#endif\n"
+        ),
     ),
     (
         "stdio.h",
-        "#ifndef _STDIO_H_MACROS\n#define _STDIO_H_MACROS\n#define EOF (-1)\n#endif\n",
+        concat!(
+            "#ifndef _STDIO_H_MACROS\n#define _STDIO_H_MACROS\n#define EOF (-1)\n",
+            "#ifndef NULL\n#define NULL ((void *)0)\n#endif\n",
+            "#ifndef __size_t_defined\n#define __size_t_defined\ntypedef unsigned long size_t;\n#endif\n#endif\n"
+        ),
+    ),
+    (
+        "string.h",
+        concat!(
+            "#ifndef _STRING_H_MACROS\n#define _STRING_H_MACROS\n",
+            "#ifndef NULL\n#define NULL ((void *)0)\n#endif\n",
+            "#ifndef __size_t_defined\n#define __size_t_defined\ntypedef unsigned long size_t;\n#endif\n#endif\n"
+        ),
+    ),
+    (
+        "stddef.h",
+        concat!(
+            "#ifndef _STDDEF_H_MACROS\n#define _STDDEF_H_MACROS\n",
+            "#ifndef NULL\n#define NULL ((void *)0)\n#endif\n",
+            "#ifndef __size_t_defined\n#define __size_t_defined\ntypedef unsigned long size_t;\n#endif\n",
+            "typedef long ptrdiff_t;\n#endif\n"
+        ),
     ),
 ];
 

@@ -1,0 +1,164 @@
+//! The library functions that work on memory through pointers: `<string.h>`'s `mem*` and
+//! `str*` functions, `<stdlib.h>`'s allocation functions and `qsort`, and `puts` of any
+//! string. Their C signatures ([`MemFn::signature`]) are what the checker converts
+//! arguments to; the VM implements them on its checked memory (every byte they touch must be
+//! inside a live object, as for the program's own accesses).
+
+use std::fmt;
+use std::sync::Arc;
+
+use crate::check::ctype::{CType, FnType};
+use crate::hir::ScalarType;
+
+/// A library function on memory.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum MemFn {
+    /// `void *memcpy(void *dst, const void *src, size_t n)` (the areas must not overlap).
+    Memcpy,
+    /// `void *memmove(void *dst, const void *src, size_t n)` (the areas may overlap).
+    Memmove,
+    /// `void *memset(void *dst, int c, size_t n)`.
+    Memset,
+    /// `int memcmp(const void *a, const void *b, size_t n)`: the sign of the first differing
+    /// byte's difference (as unsigned chars), 0 if equal.
+    Memcmp,
+    /// `size_t strlen(const char *s)`.
+    Strlen,
+    /// `char *strcpy(char *dst, const char *src)`.
+    Strcpy,
+    /// `char *strncpy(char *dst, const char *src, size_t n)` (pads with NULs up to `n`).
+    Strncpy,
+    /// `int strcmp(const char *a, const char *b)`.
+    Strcmp,
+    /// `int strncmp(const char *a, const char *b, size_t n)`.
+    Strncmp,
+    /// `char *strcat(char *dst, const char *src)`.
+    Strcat,
+    /// `char *strchr(const char *s, int c)`: the first `(char)c` in `s` (the terminating NUL
+    /// counts), or null.
+    Strchr,
+    /// `void *malloc(size_t n)`.
+    Malloc,
+    /// `void *calloc(size_t count, size_t size)`: zeroed.
+    Calloc,
+    /// `void *realloc(void *p, size_t n)`.
+    Realloc,
+    /// `void free(void *p)`.
+    Free,
+    /// `void qsort(void *base, size_t count, size_t size, int (*compare)(const void *, const
+    /// void *))`.
+    Qsort,
+    /// `int puts(const char *s)`: writes `s` and a newline.
+    Puts,
+}
+
+impl MemFn {
+    /// Every function, in declaration order.
+    pub const ALL: [MemFn; 17] = [
+        MemFn::Memcpy,
+        MemFn::Memmove,
+        MemFn::Memset,
+        MemFn::Memcmp,
+        MemFn::Strlen,
+        MemFn::Strcpy,
+        MemFn::Strncpy,
+        MemFn::Strcmp,
+        MemFn::Strncmp,
+        MemFn::Strcat,
+        MemFn::Strchr,
+        MemFn::Malloc,
+        MemFn::Calloc,
+        MemFn::Realloc,
+        MemFn::Free,
+        MemFn::Qsort,
+        MemFn::Puts,
+    ];
+
+    /// The function called `name` in C, if it is one of these.
+    pub fn lookup(name: &str) -> Option<MemFn> {
+        MemFn::ALL.into_iter().find(|f| f.name() == name)
+    }
+
+    /// The C name.
+    pub fn name(self) -> &'static str {
+        match self {
+            MemFn::Memcpy => "memcpy",
+            MemFn::Memmove => "memmove",
+            MemFn::Memset => "memset",
+            MemFn::Memcmp => "memcmp",
+            MemFn::Strlen => "strlen",
+            MemFn::Strcpy => "strcpy",
+            MemFn::Strncpy => "strncpy",
+            MemFn::Strcmp => "strcmp",
+            MemFn::Strncmp => "strncmp",
+            MemFn::Strcat => "strcat",
+            MemFn::Strchr => "strchr",
+            MemFn::Malloc => "malloc",
+            MemFn::Calloc => "calloc",
+            MemFn::Realloc => "realloc",
+            MemFn::Free => "free",
+            MemFn::Qsort => "qsort",
+            MemFn::Puts => "puts",
+        }
+    }
+
+    /// The header that declares it.
+    pub fn header(self) -> &'static str {
+        match self {
+            MemFn::Malloc | MemFn::Calloc | MemFn::Realloc | MemFn::Free | MemFn::Qsort => {
+                "stdlib.h"
+            }
+            MemFn::Puts => "stdio.h",
+            _ => "string.h",
+        }
+    }
+
+    /// The result type and the parameter types.
+    pub fn signature(self) -> (CType, Vec<CType>) {
+        let size = || CType::Scalar(ScalarType::ULong);
+        let int = || CType::Scalar(ScalarType::Int);
+        let ptr = |to: CType, to_const: bool| CType::pointer_to(to, to_const);
+        let void_p = || ptr(CType::Void, false);
+        let const_void_p = || ptr(CType::Void, true);
+        let char_p = || ptr(CType::Scalar(ScalarType::Char), false);
+        let const_char_p = || ptr(CType::Scalar(ScalarType::Char), true);
+        match self {
+            MemFn::Memcpy | MemFn::Memmove => (void_p(), vec![void_p(), const_void_p(), size()]),
+            MemFn::Memset => (void_p(), vec![void_p(), int(), size()]),
+            MemFn::Memcmp => (int(), vec![const_void_p(), const_void_p(), size()]),
+            MemFn::Strlen => (size(), vec![const_char_p()]),
+            MemFn::Strcpy | MemFn::Strcat => (char_p(), vec![char_p(), const_char_p()]),
+            MemFn::Strncpy => (char_p(), vec![char_p(), const_char_p(), size()]),
+            MemFn::Strcmp => (int(), vec![const_char_p(), const_char_p()]),
+            MemFn::Strncmp => (int(), vec![const_char_p(), const_char_p(), size()]),
+            MemFn::Strchr => (char_p(), vec![const_char_p(), int()]),
+            MemFn::Malloc => (void_p(), vec![size()]),
+            MemFn::Calloc => (void_p(), vec![size(), size()]),
+            MemFn::Realloc => (void_p(), vec![void_p(), size()]),
+            MemFn::Free => (CType::Void, vec![void_p()]),
+            MemFn::Qsort => {
+                let compare = CType::Function(Arc::new(FnType {
+                    ret: int(),
+                    params: vec![const_void_p(), const_void_p()],
+                }));
+                (
+                    CType::Void,
+                    vec![void_p(), size(), size(), ptr(compare, false)],
+                )
+            }
+            MemFn::Puts => (int(), vec![const_char_p()]),
+        }
+    }
+
+    /// The result's scalar type (`None` for `void`).
+    pub fn result(self) -> Option<ScalarType> {
+        self.signature().0.scalar()
+    }
+}
+
+impl fmt::Display for MemFn {
+    /// Writes the C name.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
