@@ -307,12 +307,43 @@ impl Program {
 }
 
 /// A compile-time constant value of a scalar type (global initializers).
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 pub enum ConstValue {
     /// An integer of the slot's type, represented as in invariant 6 of the module docs.
     Int(i64),
     /// A `double`.
     Double(f64),
+    /// An address constant (C99 6.6p9): a pointer `offset` bytes from the start of `base`.
+    Address {
+        /// What it points into.
+        base: AddressBase,
+        /// Bytes from its start.
+        offset: i64,
+    },
+}
+
+/// The object or function an address constant points into.
+#[derive(Clone, Debug, PartialEq)]
+pub enum AddressBase {
+    /// A global variable (or `static` local).
+    Global(GlobalId),
+    /// A function.
+    Function(FuncId),
+    /// A string literal's array (its bytes, with the terminating NUL).
+    String(Vec<u8>),
+}
+
+/// One scalar an object's initializer sets: a member, an element or a bit-field.
+#[derive(Clone, Debug, PartialEq)]
+pub struct FieldInit<V> {
+    /// Byte offset in the object (for a bit-field, of its storage unit).
+    pub offset: u64,
+    /// The type of the value in memory (a bit-field's unit type).
+    pub ty: ScalarType,
+    /// For a bit-field, its first bit in the unit and its width.
+    pub bits: Option<(u32, u32)>,
+    /// The value (an expression of type `ty` for a local, a constant for a global).
+    pub value: V,
 }
 
 /// A global variable.
@@ -323,8 +354,11 @@ pub struct Global {
     /// Its type (never [`Type::ArrayRef`]).
     pub ty: Type,
     /// Initial values, one per element in row-major order, already converted to the element
-    /// type and zero-filled to the full size (`ty.size()` entries; 1 for a scalar).
+    /// type and zero-filled to the full size (`ty.size()` entries; 1 for a scalar). Empty for
+    /// a [`Type::Object`], whose initializer is `fields`.
     pub init: Vec<ConstValue>,
+    /// For a [`Type::Object`]: the scalars its initializer sets (the rest is zero).
+    pub fields: Vec<FieldInit<ConstValue>>,
     /// The declarator's span.
     pub span: Span,
 }
@@ -473,6 +507,9 @@ pub enum Init {
     /// A brace initializer of an array: the array is first zero-filled, then each listed
     /// element (flat row-major index, value converted to the element type) is stored, in order.
     Array(Vec<(u32, Expr)>),
+    /// The initializer of a [`Type::Object`]: zero-filled, then each listed scalar stored, in
+    /// order.
+    Object(Vec<FieldInit<Expr>>),
 }
 
 /// An expression.
@@ -1129,6 +1166,11 @@ pub mod dump {
                         .collect();
                     line(out, format!("decl {local} = {{{}}}", items.join(", ")))
                 }
+                Some(Init::Object(fields)) => {
+                    let items: Vec<String> =
+                        fields.iter().map(|f| field(f, expr(&f.value))).collect();
+                    line(out, format!("decl {local} = {{{}}}", items.join(", ")))
+                }
             },
             StmtKind::If {
                 cond,
@@ -1193,6 +1235,21 @@ pub mod dump {
         match v {
             ConstValue::Int(i) => i.to_string(),
             ConstValue::Double(x) => format!("{x:?}"),
+            ConstValue::Address { base, offset } => {
+                let base = match base {
+                    AddressBase::Global(g) => g.to_string(),
+                    AddressBase::Function(f) => f.to_string(),
+                    AddressBase::String(b) => bytes(b),
+                };
+                format!("&{base}+{offset}")
+            }
+        }
+    }
+
+    fn field<V>(f: &FieldInit<V>, value: String) -> String {
+        match f.bits {
+            Some((b, w)) => format!("[{}:{}@{b}:{w}] {value}", f.offset, short(f.ty)),
+            None => format!("[{}:{}] {value}", f.offset, short(f.ty)),
         }
     }
 
@@ -1200,7 +1257,12 @@ pub mod dump {
     pub fn program(p: &Program) -> String {
         let mut out = String::new();
         for (i, g) in p.globals.iter().enumerate() {
-            let init: Vec<String> = g.init.iter().map(const_value).collect();
+            let init: Vec<String> = g
+                .init
+                .iter()
+                .map(const_value)
+                .chain(g.fields.iter().map(|f| field(f, const_value(&f.value))))
+                .collect();
             out.push_str(&format!(
                 "{} {}: {} = [{}]\n",
                 GlobalId::new(i),

@@ -212,3 +212,15 @@ fn library_functions_on_memory_and_strings() {
         "#include <stdio.h>\n#include <stdlib.h>\n#include <string.h>\nint main(void) {\n  char buf[16];\n  char *s = \"abc\";\n  int *v = malloc(4 * sizeof(int));\n  if (v == NULL) return 1;\n  memset(v, 0, 16);\n  strcpy(buf, s);\n  strcat(buf, \"de\");\n  int n = snprintf(buf, sizeof buf, \"%s-%d\", s, (int)strlen(buf));\n  printf(\"%s %p %d\\n\", buf, (void *)v, strcmp(buf, s) > 0);\n  puts(buf);\n  free(v);\n  return n + (strchr(s, 'b') != 0);\n}\n"
     ));
 }
+
+#[test]
+fn structure_initializers_and_address_constants() {
+    // C99 6.7.8: members in order, brace elision across nested aggregates, designators
+    // (`.y`, `[1].name`) moving the cursor, a string literal for a character array member,
+    // unnamed bit-fields skipped, the rest zero; an array of structures sized by its
+    // initializer; 6.6p9: address constants (a string, a global's element, a function) in
+    // static initializers.
+    assert_snapshot!(hir(
+        "struct pt { int x, y; };\nstruct item { char name[4]; struct pt at; unsigned flag : 1; double w; };\nint table[3];\nint f(void) { return 1; }\nstruct item items[] = { { \"ab\", { 1, 2 }, 1, 0.5 }, [2].name = \"z\", [1] = { \"c\", 3, 4 } };\nchar *names[] = { \"one\", \"two\" };\nint *third = &table[2];\nint (*fp)(void) = f;\nint main(void) {\n  struct pt p = { .y = 7 };\n  struct item it = { \"xy\", 5, 6, 1, 2.5 };\n  return p.y + it.at.y + items[1].at.x + (int)sizeof items + *names[1];\n}\n"
+    ));
+}

@@ -78,12 +78,16 @@ pub(super) fn array_of(elem: CType, dims: &[u32]) -> CType {
 }
 
 /// `ty` with the outermost array's length taken from the storage chosen for it (an array
-/// declared `[]` gets the size its initializer gave).
-pub(super) fn with_dims(ty: &CType, storage: &Type) -> CType {
+/// declared `[]` gets the size its initializer gave); `records` sizes structure elements.
+pub(super) fn with_dims(ty: &CType, storage: &Type, records: &super::ctype::Records) -> CType {
     match (ty, storage) {
         (CType::Array { elem, len: None }, Type::Array { dims, .. }) => CType::Array {
             elem: elem.clone(),
             len: dims.first().map(|&n| u64::from(n)),
+        },
+        (CType::Array { elem, len: None }, Type::Object { size, .. }) => CType::Array {
+            elem: elem.clone(),
+            len: records.size_of(elem).filter(|&n| n > 0).map(|n| size / n),
         },
         _ => ty.clone(),
     }
@@ -338,13 +342,18 @@ impl Checker<'_> {
                 None
             }
             _ => {
-                if let CType::Array { len: None, .. } = &ty {
+                // An array of structures sized by its initializer: sized once that is read.
+                if let CType::Array { elem, len: None } = &ty {
                     if init.is_some() {
-                        self.err(
-                            d.name_span,
-                            format!("arrays of structures sized by their initializer (`{}`) are not supported yet", d.name),
-                        );
-                        return None;
+                        let align = self.link.records.align_of(&ty);
+                        let elem_size = self.link.records.size_of(elem).unwrap_or(0);
+                        return Some((
+                            ty.clone(),
+                            Shape::Object {
+                                size: elem_size,
+                                align,
+                            },
+                        ));
                     }
                 }
                 match self.link.records.size_of(&ty) {

@@ -149,9 +149,10 @@ impl Linker {
     }
 
     /// Define global `id`: its initial values and the span of its definition.
-    pub(super) fn define_global(&mut self, id: GlobalId, init: Vec<hir::ConstValue>, span: Span) {
+    pub(super) fn define_global(&mut self, id: GlobalId, init: super::StaticInit, span: Span) {
         let g = &mut self.globals[id.index()];
-        g.init = init;
+        g.init = init.values;
+        g.fields = init.fields;
         g.span = span;
         self.global_defined[id.index()] = true;
     }

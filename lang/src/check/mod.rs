@@ -23,6 +23,7 @@ mod goto;
 pub mod library;
 pub mod link;
 mod names;
+mod object_init;
 mod pointers;
 mod records;
 mod stmt;
@@ -238,6 +239,14 @@ struct FuncInfo {
     span: Span,
     /// True for external linkage (no `static`).
     external: bool,
+}
+
+/// The initial contents of an object with static storage: one value per element (scalars
+/// and arrays of scalars) or the scalars set in a structure (the rest zero).
+#[derive(Clone, Debug, Default)]
+struct StaticInit {
+    values: Vec<ConstValue>,
+    fields: Vec<hir::FieldInit<ConstValue>>,
 }
 
 /// A variable's type and qualifier.
@@ -883,7 +892,7 @@ impl<'m> Checker<'m> {
         let Some((ty, values)) = self.static_storage(&cty, shape, init, name) else {
             return;
         };
-        let cty = declarators::with_dims(&cty, &ty);
+        let cty = declarators::with_dims(&cty, &ty, &self.link.records);
         let written = |ty: &Type, is_const: bool| {
             if is_const {
                 format!("const {ty}")
@@ -923,6 +932,7 @@ impl<'m> Checker<'m> {
                             name: name.clone(),
                             ty: ty.clone(),
                             init: Vec::new(),
+                            fields: Vec::new(),
                             span: decl.span,
                         };
                         let info = VarInfo {
@@ -976,18 +986,38 @@ impl<'m> Checker<'m> {
         shape: declarators::Shape,
         init: Option<&Initializer>,
         name: &str,
-    ) -> Option<(Type, Option<Vec<ConstValue>>)> {
+    ) -> Option<(Type, Option<StaticInit>)> {
         let (elem, dims) = match shape {
             declarators::Shape::Scalar { elem, dims } => (elem, dims),
             declarators::Shape::Object { size, align } => {
-                if let Some(init) = init {
-                    self.err(
-                        init.span(),
-                        format!("initializers of structures and unions (`{name}`) are not supported yet"),
-                    );
-                    return None;
+                let Some(init) = init else {
+                    return Some((Type::Object { size, align }, Some(StaticInit::default())));
+                };
+                let Some((leaves, count)) = self.object_initializer(init, cty, name) else {
+                    return Some((Type::Object { size, align }, None));
+                };
+                let (size, align) = self.sized_object(cty, count, size, align);
+                let mut fields = Vec::new();
+                let mut ok = true;
+                for leaf in leaves {
+                    match self
+                        .leaf_value(&leaf)
+                        .and_then(|(e, t)| Some((self.constant(&e, t)?, t)))
+                    {
+                        Some((value, ty)) => fields.push(hir::FieldInit {
+                            offset: leaf.offset,
+                            ty,
+                            bits: leaf.bits.map(|b| (b.bit_offset, b.width)),
+                            value,
+                        }),
+                        None => ok = false,
+                    }
                 }
-                return Some((Type::Object { size, align }, Some(Vec::new())));
+                let init = ok.then_some(StaticInit {
+                    values: Vec::new(),
+                    fields,
+                });
+                return Some((Type::Object { size, align }, init));
             }
         };
         let elem_cty = declarators::innermost(cty).clone();
@@ -1022,11 +1052,20 @@ impl<'m> Checker<'m> {
             });
             (Type::Array { elem, dims }, values)
         };
+        let values = values.map(|values| StaticInit {
+            values,
+            fields: Vec::new(),
+        });
         Some((ty, values))
     }
 
     /// The constant value of a global's initializer element (already converted to `elem`).
     fn constant(&mut self, e: &hir::Expr, elem: ScalarType) -> Option<ConstValue> {
+        if elem == ScalarType::Ptr {
+            if let Some(address) = self.address_constant(e) {
+                return Some(address);
+            }
+        }
         match types::eval(e) {
             Ok(Const::Int(v)) => Some(ConstValue::Int(elem.wrap(v))),
             Ok(Const::Double(x)) => Some(ConstValue::Double(x)),
@@ -1037,6 +1076,97 @@ impl<'m> Checker<'m> {
                 );
                 None
             }
+        }
+    }
+
+    /// The address constant `e` denotes (C99 6.6p9): the address of a global or of one of its
+    /// elements, a string literal, a function, plus or minus constant steps; `None` if `e` is
+    /// not one.
+    fn address_constant(&self, e: &hir::Expr) -> Option<ConstValue> {
+        use hir::{AddressBase, ArrayBase, ExprKind as E};
+        let global_offset = |g: GlobalId, indices: &[hir::Expr]| -> Option<i64> {
+            let ty = &self.link.globals[g.index()].ty;
+            let (elem, dims) = match ty {
+                Type::Array { elem, dims } => (*elem, dims),
+                _ => return None,
+            };
+            let mut offset = 0i64;
+            let mut stride: i64 = dims.iter().map(|&d| i64::from(d)).product();
+            for (k, index) in indices.iter().enumerate() {
+                stride /= i64::from(dims[k]);
+                let Ok(Const::Int(i)) = types::eval(index) else {
+                    return None;
+                };
+                offset += i * stride;
+            }
+            Some(offset * i64::from(elem.bits() / 8))
+        };
+        match &e.kind {
+            E::ObjectAddr(ArrayBase::Global(g)) => Some(ConstValue::Address {
+                base: AddressBase::Global(*g),
+                offset: 0,
+            }),
+            E::ElementAddr {
+                array: ArrayBase::Global(g),
+                indices,
+            } => Some(ConstValue::Address {
+                base: AddressBase::Global(*g),
+                offset: global_offset(*g, indices)?,
+            }),
+            E::FuncAddr(f) => Some(ConstValue::Address {
+                base: AddressBase::Function(*f),
+                offset: 0,
+            }),
+            E::StringLit(bytes) if e.ty.is_some() => Some(ConstValue::Address {
+                base: AddressBase::String(bytes.clone()),
+                offset: 0,
+            }),
+            E::PtrAdd { ptr, index, scale } => {
+                let ConstValue::Address { base, offset } = self.address_constant(ptr)? else {
+                    return None;
+                };
+                let Ok(Const::Int(i)) = types::eval(index) else {
+                    return None;
+                };
+                Some(ConstValue::Address {
+                    base,
+                    offset: offset + i * scale,
+                })
+            }
+            E::Convert {
+                expr,
+                to: ScalarType::Ptr,
+            } => self.address_constant(expr),
+            _ => None,
+        }
+    }
+
+    /// The value of an initializer's leaf, converted to the leaf's type, and the type it has
+    /// in memory.
+    fn leaf_value(&mut self, leaf: &object_init::Leaf<'_>) -> Option<(hir::Expr, ScalarType)> {
+        let t = leaf.ty.scalar()?;
+        let e = match leaf.value {
+            object_init::LeafValue::Expr(e) => {
+                let (v, vty) = self.typed_scalar(e)?;
+                self.assign_convert(v, &vty, &leaf.ty, e.span, "initialization")?
+            }
+            object_init::LeafValue::Byte(b, span) => types::convert(
+                types::mk(hir::ExprKind::IntConst(i64::from(b)), ScalarType::Int, span),
+                t,
+            ),
+        };
+        Some((e, t))
+    }
+
+    /// The type, size and alignment of an object whose outermost array of unknown size its
+    /// initializer gave `count` elements.
+    fn sized_object(&self, cty: &CType, count: u64, size: u64, align: u64) -> (u64, u64) {
+        match cty {
+            CType::Array { elem, len: None } => {
+                let elem_size = self.link.records.size_of(elem).unwrap_or(0);
+                (elem_size * count.max(1), align)
+            }
+            _ => (size, align),
         }
     }
 

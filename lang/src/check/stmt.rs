@@ -455,7 +455,7 @@ impl Checker<'_> {
                 };
                 let dims: Vec<u32> = dims.into_iter().map(|d| d.unwrap_or(1)).collect();
                 let ty = Type::Array { elem, dims };
-                let cty = super::declarators::with_dims(&cty, &ty);
+                let cty = super::declarators::with_dims(&cty, &ty, &self.link.records);
                 let Some(local) =
                     self.declare_local(&decl.name, decl.name_span, ty, cty, base.is_const)
                 else {
@@ -484,19 +484,48 @@ impl Checker<'_> {
         span: Span,
         out: &mut Vec<Stmt>,
     ) {
-        if let Some(init) = init {
-            self.err(
-                init.span(),
-                "initializers of structures and unions are not supported yet",
-            );
-            return;
-        }
+        let leaves = match init {
+            Some(init) => match self.object_initializer(init, &cty, &decl.name) {
+                Some(found) => Some(found),
+                None => return,
+            },
+            None => None,
+        };
+        let (size, align, cty) = match (&leaves, &cty) {
+            (Some((_, count)), CType::Array { elem, len: None }) => {
+                let (size, align) = self.sized_object(&cty, *count, size, align);
+                let cty = CType::Array {
+                    elem: elem.clone(),
+                    len: Some((*count).max(1)),
+                };
+                (size, align, cty)
+            }
+            _ => (size, align, cty),
+        };
         let ty = Type::Object { size, align };
         let Some(local) = self.declare_local(&decl.name, decl.name_span, ty, cty, is_const) else {
             return;
         };
+        let init = match leaves {
+            Some((leaves, _)) => {
+                let mut fields = Vec::new();
+                for leaf in &leaves {
+                    let Some((value, ty)) = self.leaf_value(leaf) else {
+                        return;
+                    };
+                    fields.push(hir::FieldInit {
+                        offset: leaf.offset,
+                        ty,
+                        bits: leaf.bits.map(|b| (b.bit_offset, b.width)),
+                        value,
+                    });
+                }
+                Some(Init::Object(fields))
+            }
+            None => None,
+        };
         out.push(Stmt {
-            kind: StmtKind::Decl { local, init: None },
+            kind: StmtKind::Decl { local, init },
             span,
         });
     }
@@ -771,7 +800,7 @@ impl Checker<'_> {
 
     /// The element a `[index]` designator names: an integer constant expression, at least 0
     /// and less than `limit`.
-    fn designator_index(&mut self, d: &ast::Designator, limit: u64) -> Option<u64> {
+    pub(super) fn designator_index(&mut self, d: &ast::Designator, limit: u64) -> Option<u64> {
         let (index, span) = match d {
             ast::Designator::Index(index, span) => (index, *span),
             ast::Designator::Member(name, span) => {

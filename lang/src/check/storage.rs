@@ -53,12 +53,13 @@ impl Checker<'_> {
             else {
                 continue;
             };
-            let cty = with_dims(&cty, &ty);
+            let cty = with_dims(&cty, &ty, &self.link.records);
             let global = self.link.new_global(
                 hir::Global {
                     name: format!("{function}.{}", decl.name),
                     ty: ty.clone(),
                     init: Vec::new(),
+                    fields: Vec::new(),
                     span: decl.span,
                 },
                 VarInfo {

@@ -115,6 +115,16 @@ pub fn compile_units(
             memory_init.push(match *v {
                 ConstValue::Int(i) => i as u64,
                 ConstValue::Double(d) => d.to_bits(),
+                ConstValue::Address { .. } => {
+                    diags.push((
+                        0,
+                        Diagnostic::error(
+                            g.span,
+                            "pointers are not supported by the code generator yet",
+                        ),
+                    ));
+                    return Err(diags);
+                }
             });
         }
         // The HIR zero-fills initializers; be robust to a shorter list anyway.
@@ -674,6 +684,9 @@ fn first_pointer_construct(stmts: &[hir::Stmt]) -> Option<Span> {
             Some(hir::Init::Scalar(e)) => expr::pointer_construct(e),
             Some(hir::Init::Array(entries)) => {
                 entries.iter().find_map(|(_, e)| expr::pointer_construct(e))
+            }
+            Some(hir::Init::Object(fields)) => {
+                Some(fields.first().map_or(s.span, |f| f.value.span))
             }
             None => None,
         },

@@ -173,6 +173,9 @@ impl FnCompiler<'_> {
             Some(Init::Scalar(e)) => {
                 self.expr(e, Some(reg));
             }
+            Some(Init::Object(_)) => {
+                unreachable!("rejected by `first_pointer_construct` before code generation")
+            }
             Some(Init::Array(items)) => {
                 let size = self.func.local(local).ty.size().unwrap_or(0) as u32;
                 let Some(off) = self.local_array_off[local.index()] else {
