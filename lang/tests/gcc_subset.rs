@@ -28,6 +28,13 @@ const SEEDS: &[&str] = &[
      put ( m [ 1 ] , 0 , a ) ; while ( a > 0 ) { a -- ; t ^= a ; } \
      do { b ++ ; } while ( b < 3 ) ; \
      return ( int ) ( m [ 1 ] [ 0 ] + t + labs ( - 4 ) + abs ( b ) ) ; }\n",
+    "#include <stdlib.h>\n#include <string.h>\n\
+     struct s { int x ; long y [ 2 ] ; struct s * n ; } g ; char * t = \"ab\" ;\n\
+     long f ( struct s * p , int * v ) { long k = * v + p -> y [ 1 ] ; return k + ( p -> n != 0 ) ; }\n\
+     int main ( void ) { int a = 7 , * b = & a ; struct s e = { 1 , { 2 , 3 } , & g } ; \
+     char * c = malloc ( 4 ) ; if ( c == NULL ) return 1 ; strcpy ( c , t ) ; \
+     e . x += * b ; g = e ; b = b + 0 ; a = ( int ) ( b - & a ) + ( int ) strlen ( c ) ; \
+     free ( c ) ; return ( int ) f ( & e , b ) + e . n -> x + a ; }\n",
 ];
 
 const OPERATORS: &[&str] = &[
@@ -38,7 +45,7 @@ const OPERATORS: &[&str] = &[
 const TYPES: &[&str] = &["int", "long", "unsigned", "char", "double", "void", "const"];
 const NAMES: &[&str] = &[
     "a", "b", "c", "d", "e", "g", "k", "l", "m", "t", "u", "f", "h", "put", "main", "x", "v", "s",
-    "i", "n",
+    "i", "n", "p", "x", "y", "NULL",
 ];
 const CONSTANTS: &[&str] = &[
     "0",
@@ -56,7 +63,7 @@ const CONSTANTS: &[&str] = &[
     "2147483648",
 ];
 const STRUCTURE: &[&str] = &[
-    "(", ")", "[", "]", "{", "}", ";", "return", "break", "if", "else", "while",
+    "(", ")", "[", "]", "{", "}", ";", "return", "break", "if", "else", "while", ".", "->",
 ];
 
 fn class_of(word: &str) -> Option<&'static [&'static str]> {

@@ -1468,9 +1468,12 @@ impl Checker<'_> {
                 }
                 let mut out = Vec::new();
                 let mut ok = true;
-                for (a, &t) in args.iter().zip(params) {
-                    match self.scalar(a) {
-                        Some(v) => out.push(convert(v, t)),
+                for (i, (a, &t)) in args.iter().zip(params).enumerate() {
+                    let what = format!("argument {} of `{name}`", i + 1);
+                    match self.typed_scalar(a).and_then(|(v, vty)| {
+                        self.assign_convert(v, &vty, &CType::Scalar(t), a.span, &what)
+                    }) {
+                        Some(v) => out.push(v),
                         None => ok = false,
                     }
                 }

@@ -1392,7 +1392,9 @@ fn is_integer_constant_expression(e: &hir::Expr) -> bool {
             return true;
         }
     }
-    if e.ty.is_some_and(ScalarType::is_floating) {
+    if e.ty
+        .is_some_and(|t| t.is_floating() || t == ScalarType::Ptr)
+    {
         return false;
     }
     match &e.kind {

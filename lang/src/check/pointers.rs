@@ -306,11 +306,12 @@ impl Checker<'_> {
             (CType::Pointer { to: a, .. }, CType::Pointer { to: b, .. }) => {
                 Self::compatible(a, b)
                     || (equality && (**a == CType::Void || **b == CType::Void))
-                    || is_null_pointer(&l)
-                    || is_null_pointer(&r)
+                    || (equality && (is_null_pointer(&l) || is_null_pointer(&r)))
             }
-            (CType::Pointer { .. }, _) => is_null_constant(&r) || is_null_pointer(&r),
-            (_, CType::Pointer { .. }) => is_null_constant(&l) || is_null_pointer(&l),
+            // Only `==` and `!=` compare a pointer with a null pointer constant (C99 6.5.8p2
+            // allows no integer in an ordered comparison; gcc -pedantic rejects `p > 0`).
+            (CType::Pointer { .. }, _) => equality && is_null_constant(&r),
+            (_, CType::Pointer { .. }) => equality && is_null_constant(&l),
             _ => false,
         };
         if !ok {
