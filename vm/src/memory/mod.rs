@@ -61,6 +61,9 @@
 //!   something that is not a heap block or not its start;
 //! - use of a local after its function returned;
 //! - misaligned loads and stores of 2, 4 and 8 bytes (objects are laid out aligned);
+//! - overlapping `memcpy`/`strcpy`/`strncpy`/`strcat` arguments, strings without their
+//!   terminating null byte, and `memcmp` beyond either object (checked on the whole range, as
+//!   ASan's `strict_memcmp`);
 //! - heap blocks never freed ([`Memory::leaks`]), and allocations beyond the memory limit.
 //!
 //! Not detected:
@@ -110,11 +113,13 @@
 //!
 //! - [`fault`]: the faults and their messages;
 //! - [`objects`]: the object table, the check, and slot management (static, frame, heap);
-//! - [`heap`]: the allocator (size classes, best fit, growth).
+//! - [`heap`]: the allocator (size classes, best fit, growth);
+//! - [`strings`]: `memcpy` ... `strchr`, C strings for `printf` and `sprintf`.
 
 pub mod fault;
 pub mod heap;
 pub mod objects;
+pub mod strings;
 
 #[cfg(test)]
 mod tests;

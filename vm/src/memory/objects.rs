@@ -132,6 +132,15 @@ impl View {
     pub fn offset(&self) -> i64 {
         self.addr as i64 - self.start as i64
     }
+
+    /// How many bytes from the pointer on are inside the object (0 if it points outside).
+    pub fn avail(&self) -> u64 {
+        if self.start <= self.addr && self.addr <= self.end {
+            (self.end - self.addr) as u64
+        } else {
+            0
+        }
+    }
 }
 
 /// A live heap block, as `free` and `realloc` see it.
