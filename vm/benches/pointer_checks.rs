@@ -10,7 +10,10 @@
 //!
 //! - `unchecked`: a raw byte address, no check (the floor);
 //! - `tagged`: `generation:8 | slot:24` above a 32-bit byte address, checked against a table
-//!   of 16-byte entries `{ start, end, tag }` (what `vm::memory` implements);
+//!   of 16-byte entries `{ start, end, tag }`: `vm::memory::Memory` itself (its objects made
+//!   by `malloc`);
+//! - `tagged-raw`: the same check, inlined here, with unchecked indexing of the bytes (what
+//!   the slice bounds check of the safe `Memory` costs);
 //! - `fat`: `id:32 | offset:32`, checked against a table of `{ base, len }`;
 //! - `shadow`: `slot` above a byte address, checked against one shadow byte per 8-byte granule
 //!   holding the low 8 bits of the owning object's slot (ASan's shadow map with HWASan's tags).
@@ -25,6 +28,7 @@ use std::hint::black_box;
 use std::time::Duration;
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
+use vm::memory::{Fault, Memory, MemoryOptions};
 
 const N_INTS: usize = 1 << 20;
 const N_NODES: usize = 100_000;
@@ -138,7 +142,93 @@ impl Repr for Unchecked {
     }
 }
 
-// ---- (b) tagged addresses -------------------------------------------------------------------
+// ---- (b) tagged addresses: vm::memory -------------------------------------------------------
+
+struct Real {
+    memory: Memory,
+    array: u64,
+    head: u64,
+    string: u64,
+}
+
+#[cold]
+#[inline(never)]
+fn real_fault(fault: Fault) -> ! {
+    panic!("{fault}")
+}
+
+impl Real {
+    fn new(order: &[u32]) -> Self {
+        let mut memory = Memory::new(MemoryOptions {
+            globals_size: 0,
+            stack_size: 1 << 20,
+            max_memory: 64 << 20,
+        })
+        .unwrap();
+        let array = memory.malloc(4 * N_INTS as u64, 1).unwrap();
+        for i in 0..N_INTS {
+            memory
+                .store_u32(array, 4 * i as i64, i as u32 % 1000)
+                .unwrap();
+        }
+        let nodes: Vec<u64> = (0..N_NODES)
+            .map(|_| memory.malloc(NODE_SIZE as u64, 2).unwrap())
+            .collect();
+        for (k, &node) in order.iter().enumerate() {
+            let next = order.get(k + 1).map_or(0, |&n| nodes[n as usize]);
+            let p = nodes[node as usize];
+            memory.store_u64(p, 0, next).unwrap();
+            memory.store_u32(p, 8, node % 7).unwrap();
+        }
+        let string = memory.malloc(STR_LEN as u64 + 1, 3).unwrap();
+        for i in 0..STR_LEN {
+            memory
+                .store_u8(string, i as i64, b'a' + (i % 26) as u8)
+                .unwrap();
+        }
+        Real {
+            memory,
+            array,
+            head: nodes[order[0] as usize],
+            string,
+        }
+    }
+}
+
+impl Repr for Real {
+    fn array(&self) -> u64 {
+        self.array
+    }
+    fn list(&self) -> u64 {
+        self.head
+    }
+    fn string(&self) -> u64 {
+        self.string
+    }
+    #[inline(always)]
+    fn load_u8(&self, p: u64, offset: i64) -> u8 {
+        match self.memory.load_u8(p, offset) {
+            Ok(v) => v,
+            Err(fault) => real_fault(fault),
+        }
+    }
+    #[inline(always)]
+    fn load_u32(&self, p: u64, offset: i64) -> u32 {
+        match self.memory.load_u32(p, offset) {
+            Ok(v) => v,
+            Err(fault) => real_fault(fault),
+        }
+    }
+    #[inline(always)]
+    fn load_u64(&self, p: u64, offset: i64) -> u64 {
+        match self.memory.load_u64(p, offset) {
+            Ok(v) => v,
+            Err(fault) => real_fault(fault),
+        }
+    }
+}
+
+// ---- (b') tagged addresses, the check inlined -----------------------------------------------
 
 #[derive(Clone, Copy, Default)]
 #[repr(C, align(16))]
@@ -467,7 +557,8 @@ fn run<R: Repr>(c: &mut Criterion, name: &str, r: &R) -> (u64, u64, u64) {
 fn bench(c: &mut Criterion) {
     let order = node_order();
     let floor = run(c, "unchecked", &Unchecked::new(&order));
-    assert_eq!(run(c, "tagged", &Tagged::new(&order)), floor);
+    assert_eq!(run(c, "tagged", &Real::new(&order)), floor);
+    assert_eq!(run(c, "tagged-raw", &Tagged::new(&order)), floor);
     assert_eq!(run(c, "fat", &Fat::new(&order)), floor);
     assert_eq!(run(c, "shadow", &Shadow::new(&order)), floor);
 }
