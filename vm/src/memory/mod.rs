@@ -277,6 +277,20 @@ impl fmt::Display for LeakReport {
     }
 }
 
+impl fmt::Debug for Memory {
+    /// A summary: the bytes themselves would be megabytes of output.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Memory")
+            .field("layout", &self.layout)
+            .field("bytes", &self.bytes.len())
+            .field("stack_top", &self.stack_top)
+            .field("live_objects", &self.objects.live_objects())
+            .field("slots", &self.objects.slots())
+            .field("heap", &self.heap.stats())
+            .finish()
+    }
+}
+
 /// Moves pointer `p` by `delta` bytes: only its address changes, never its tag. An address
 /// that would leave `0 ..= u32::MAX` saturates there (to 0 or `u32::MAX`), which no object
 /// contains: every access through it faults.
@@ -295,7 +309,7 @@ pub fn address(p: u64) -> u32 {
 }
 
 /// The checked memory: bytes, object table, frame stack and heap (see the module docs).
-#[derive(Clone, Debug)]
+#[derive(Clone)]
 pub struct Memory {
     /// Every byte, addresses `0 .. bytes.len()`. Invariant: every live object of `objects`
     /// lies inside, so a checked address indexes it without fail.

@@ -67,6 +67,15 @@ fn layout_reserves_null_and_orders_regions() {
     );
 }
 
+#[test]
+fn debug_output_is_a_summary() {
+    let mut m = memory();
+    m.malloc(100, 1).unwrap();
+    let debug = format!("{m:?}");
+    assert!(debug.len() < 400, "{debug}");
+    assert!(debug.contains("live_objects: 1"), "{debug}");
+}
+
 #[cfg(target_os = "linux")]
 #[test]
 fn a_large_frame_region_costs_no_resident_memory() {
