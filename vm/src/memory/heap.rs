@@ -13,7 +13,7 @@
 //!   larger; freeing coalesces with free neighbours, and a free range that ends at the top of
 //!   the heap lowers the top instead. O(log n) in the number of free ranges.
 //! - The top (the break): when nothing fits, the heap grows at its top, and the memory vector
-//!   grows (by at least 1 MiB) to cover it, up to the memory limit.
+//!   grows (by at least 64 KiB) to cover it, up to the memory limit.
 //!
 //! Addresses are reused soon after a free; that does not hide a use after free, which is
 //! caught by the pointer's tag ([`super::objects`]), not by its address.
@@ -24,8 +24,9 @@ use std::collections::{BTreeMap, BTreeSet};
 pub const SMALL_MAX: u32 = 512;
 /// Bytes carved at once for a small size class (rounded down to a multiple of its capacity).
 const CHUNK: u32 = 16 * 1024;
-/// The memory vector grows by at least this much.
-const GROWTH: usize = 1 << 20;
+/// The memory vector's length grows by at least this much (its capacity doubles, so copies
+/// stay amortized whatever this is: it only sets how many zero bytes are written ahead).
+const GROWTH: usize = 64 << 10;
 
 /// The capacity of a block of `size` bytes: `size` rounded up to a multiple of 16, at least
 /// 16; `None` if it does not fit in 32 bits.
