@@ -182,6 +182,10 @@ pub fn check_sources_with(
     front_end_files(files, options)
 }
 
+/// Library functions written in C (`lang/src/prelude/`): the function, the file name their
+/// code is shown under, and its text.
+const PRELUDE: &[(&str, &str, &str)] = &[("qsort", "<qsort.c>", include_str!("prelude/qsort.c"))];
+
 /// [`check_sources_with`].
 fn front_end_files(
     files: &[(&str, &str)],
@@ -192,12 +196,28 @@ fn front_end_files(
     let mut all = Diagnostics::new();
     let mut texts: Vec<diag::SourceText> = Vec::new();
     let mut maps = Vec::new();
-    for (index, &(name, source)) in files.iter().enumerate() {
+    // The library functions written in C that call back into the program come after the
+    // program's files, each only if some file uses it (so other programs are unchanged).
+    let mut units: Vec<(&str, &str, bool)> = files.iter().map(|&(n, s)| (n, s, false)).collect();
+    let mut index = 0;
+    loop {
+        if index == units.len() {
+            let needed = PRELUDE.iter().find(|(function, file, _)| {
+                linker.uses(function) && !units.iter().any(|u| u.0 == *file)
+            });
+            match needed {
+                Some(&(_, file, text)) => units.push((file, text, true)),
+                None => break,
+            }
+        }
+        let (name, source, library) = units[index];
         let ctx = check::UnitCtx {
             index: index as u32,
             file_base: texts.len() as u32,
-            whole,
+            whole: whole && !library,
+            library,
         };
+        index += 1;
         match unit_front_end(name, source, options, &mut linker, ctx) {
             Ok(map) => {
                 texts.extend(map.source_texts());

@@ -224,3 +224,12 @@ fn structure_initializers_and_address_constants() {
         "struct pt { int x, y; };\nstruct item { char name[4]; struct pt at; unsigned flag : 1; double w; };\nint table[3];\nint f(void) { return 1; }\nstruct item items[] = { { \"ab\", { 1, 2 }, 1, 0.5 }, [2].name = \"z\", [1] = { \"c\", 3, 4 } };\nchar *names[] = { \"one\", \"two\" };\nint *third = &table[2];\nint (*fp)(void) = f;\nint main(void) {\n  struct pt p = { .y = 7 };\n  struct item it = { \"xy\", 5, 6, 1, 2.5 };\n  return p.y + it.at.y + items[1].at.x + (int)sizeof items + *names[1];\n}\n"
     ));
 }
+
+#[test]
+fn qsort_links_the_library_code_only_when_used() {
+    let with = hir("#include <stdlib.h>\nint cmp(const void *a, const void *b) { return *(const int *)a - *(const int *)b; }\nint main(void) { int v[3] = {3, 1, 2}; qsort(v, 3, sizeof v[0], cmp); return v[0]; }\n");
+    assert!(with.contains(" qsort("), "{with}");
+    assert!(with.contains(" vm_qsort_merge("), "{with}");
+    let without = hir("#include <stdlib.h>\nint main(void) { return 0; }\n");
+    assert!(!without.contains("qsort"), "{without}");
+}

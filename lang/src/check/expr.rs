@@ -1445,7 +1445,23 @@ impl Checker<'_> {
             }
             "sprintf" | "snprintf" => self.sprintf(name == "snprintf", args, span),
             _ if MemFn::lookup(name).is_some() => {
-                self.memory_call(MemFn::lookup(name)?, args, span)
+                let f = MemFn::lookup(name)?;
+                let mut e = self.memory_call(f, args, span)?;
+                if f == MemFn::Qsort {
+                    // `qsort` calls back into the program: it is C code of the library
+                    // (`lang/src/prelude/qsort.c`), linked in when a program uses it.
+                    let ExprKind::Memory { args, .. } = e.kind else {
+                        return None;
+                    };
+                    let place = self.place(name_span);
+                    self.link.used(name, || place);
+                    let func = self.link.external_function(name, self.ctx.index);
+                    e.kind = ExprKind::Call {
+                        func,
+                        args: args.into_iter().map(Arg::Scalar).collect(),
+                    };
+                }
+                Some(e)
             }
             _ => {
                 let b = Builtin::lookup(name)?;

@@ -123,6 +123,12 @@ impl Linker {
         id
     }
 
+    /// True if some unit used the external name `name` (a library function written in C, to
+    /// link in).
+    pub fn uses(&self, name: &str) -> bool {
+        self.first_use.contains_key(name)
+    }
+
     /// Record the body of function `id`, checked in `unit`.
     pub(super) fn define_function(&mut self, id: FuncId, unit: u32, f: hir::Function) {
         self.functions[id.index()] = Some(f);

@@ -60,6 +60,9 @@ pub struct UnitCtx {
     /// True if it is the whole program (one file): a call of a function it declares but does
     /// not define, and a missing `main`, are its own errors, reported where they are.
     pub whole: bool,
+    /// True for a library unit written in C (`lang/src/prelude/`), which defines library
+    /// functions (`qsort`) that programs may not define.
+    pub library: bool,
 }
 
 /// Check a parsed translation unit against the program's [`Linker`]: its functions and
@@ -471,6 +474,9 @@ impl<'m> Checker<'m> {
 
     /// Report if `name` may not be declared here because a header or the library owns it.
     fn check_reserved(&mut self, name: &str, span: Span, file_scope: bool) -> bool {
+        if self.ctx.library {
+            return true;
+        }
         if let Some(h) = self.headers.macro_header(name) {
             self.err(
                 span,
