@@ -233,3 +233,14 @@ fn qsort_links_the_library_code_only_when_used() {
     let without = hir("#include <stdlib.h>\nint main(void) { return 0; }\n");
     assert!(!without.contains("qsort"), "{without}");
 }
+
+#[test]
+fn structures_passed_and_returned_by_value() {
+    // C99 6.5.2.2p4: an argument is a copy (the callee may change it freely); 6.8.6.4: the
+    // result is a value the caller receives. As in the System V ABI, the caller passes the
+    // address of a copy, and a function returning a structure gets the address to store it
+    // at as a hidden first parameter.
+    assert_snapshot!(hir(
+        "struct v { int x, y; };\nstruct v add(struct v a, struct v b) { a.x += b.x; a.y += b.y; return a; }\nint main(void) {\n  struct v p = { 1, 2 }, q = { 3, 4 };\n  struct v (*f)(struct v, struct v) = add;\n  p = add(p, q);\n  q = f(q, q);\n  return p.x + add(p, q).y;\n}\n"
+    ));
+}

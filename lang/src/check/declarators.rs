@@ -391,6 +391,10 @@ impl Checker<'_> {
                 let spelled = self.link.records.display(&ty).to_string();
                 Some((ty, spelled))
             }
+            CType::Record(_) if self.link.records.is_complete(&ty) || !decl.derived.is_empty() => {
+                let spelled = self.link.records.display(&ty).to_string();
+                Some((ty, spelled))
+            }
             CType::Array { .. } => {
                 self.err(
                     decl.name_span,
@@ -409,8 +413,9 @@ impl Checker<'_> {
                 self.err(
                     decl.name_span,
                     format!(
-                        "function `{}` returns a structure or union: not supported yet",
-                        decl.name
+                        "function `{}` returns the incomplete type `{}`",
+                        decl.name,
+                        self.link.records.display(&ty)
                     ),
                 );
                 None

@@ -170,7 +170,17 @@ impl Checker<'_> {
                 name_span,
                 arrow,
             } => self.member(base, name, *name_span, *arrow, e.span),
-            _ => self.value(e).map(|(v, t)| Operand::Value(v, t)),
+            _ => self.value(e).map(|(v, t)| match t {
+                // A structure value (a call's result) is the address of its temporary copy.
+                CType::Record(_) => Operand::Pointed {
+                    ptr: v,
+                    offset: 0,
+                    cty: t,
+                    is_const: false,
+                    span: e.span,
+                },
+                _ => Operand::Value(v, t),
+            }),
         }
     }
 
@@ -216,6 +226,16 @@ impl Checker<'_> {
             Sym::Func | Sym::EnumConst(_) | Sym::Type => return None,
         };
         Some(match info.ty {
+            // A structure parameter: the address of the caller's copy.
+            Type::Scalar(ScalarType::Ptr) if matches!(info.cty, CType::Record(_)) => {
+                Operand::Pointed {
+                    ptr: mk(ExprKind::Load(place), ScalarType::Ptr, span),
+                    offset: 0,
+                    cty: info.cty,
+                    is_const: info.is_const,
+                    span,
+                }
+            }
             Type::Scalar(ty) => Operand::Place {
                 place,
                 ty,
@@ -1213,12 +1233,19 @@ impl Checker<'_> {
         }
         let mut out = Vec::new();
         let mut ok = true;
+        let result = self.result_temporary(&ft.ret, span);
+        if let Some((_, addr)) = &result {
+            out.push(Arg::Scalar(addr.clone()));
+        }
         for (i, (a, p)) in args.iter().zip(&ft.params).enumerate() {
             let what = format!("argument {}", i + 1);
-            match self
-                .typed_scalar(a)
-                .and_then(|(v, t)| self.assign_convert(v, &t, p, a.span, &what))
-            {
+            let v = if matches!(p, CType::Record(_)) {
+                self.record_copy(a, p, &what)
+            } else {
+                self.typed_scalar(a)
+                    .and_then(|(v, t)| self.assign_convert(v, &t, p, a.span, &what))
+            };
+            match v {
                 Some(v) => out.push(Arg::Scalar(v)),
                 None => ok = false,
             }
@@ -1226,17 +1253,15 @@ impl Checker<'_> {
         if !ok {
             return None;
         }
-        Some((
-            Expr {
-                kind: ExprKind::CallIndirect {
-                    callee: boxed(f),
-                    args: out,
-                },
-                ty: ft.ret.scalar(),
-                span,
+        let call = Expr {
+            kind: ExprKind::CallIndirect {
+                callee: boxed(f),
+                args: out,
             },
-            ft.ret.clone(),
-        ))
+            ty: ft.ret.scalar(),
+            span,
+        };
+        Some(self.with_result(call, result, &ft.ret, span))
     }
 
     /// The id of the function `name` declared by `info`, for a call or its address: a
@@ -1299,6 +1324,11 @@ impl Checker<'_> {
         }
         let mut out = Vec::new();
         let mut ok = true;
+        let ret = info.sig.ret_ty.0.clone();
+        let result = self.result_temporary(&ret, span);
+        if let Some((_, addr)) = &result {
+            out.push(Arg::Scalar(addr.clone()));
+        }
         for (i, (a, p)) in args.iter().zip(params).enumerate() {
             match self.argument(a, p, i + 1, name) {
                 Some(arg) => out.push(arg),
@@ -1309,16 +1339,114 @@ impl Checker<'_> {
             return None;
         }
         let id = self.function_id(name, name_span, &info)?;
-        Some((
-            Expr {
-                kind: ExprKind::Call {
-                    func: id,
-                    args: out,
-                },
-                ty: info.sig.ret,
-                span,
+        let call = Expr {
+            kind: ExprKind::Call {
+                func: id,
+                args: out,
             },
-            info.sig.ret_ty.0.clone(),
+            ty: info.sig.ret,
+            span,
+        };
+        Some(self.with_result(call, result, &ret, span))
+    }
+
+    /// For a call returning the structure type `ret`: a temporary of the caller to receive
+    /// it, and its address (the hidden first argument).
+    fn result_temporary(&mut self, ret: &CType, span: Span) -> Option<(crate::hir::LocalId, Expr)> {
+        if !matches!(ret, CType::Record(_)) {
+            return None;
+        }
+        let size = self.link.records.size_of(ret)?;
+        let align = self.link.records.align_of(ret);
+        let id = self.hidden_local(Type::Object { size, align }, ret.clone(), span)?;
+        let addr = mk(
+            ExprKind::ObjectAddr(ArrayBase::Local(id)),
+            ScalarType::Ptr,
+            span,
+        );
+        Some((id, addr))
+    }
+
+    /// The value of a call: for a structure result, the address of the temporary it was
+    /// stored in (after the call).
+    fn with_result(
+        &mut self,
+        call: Expr,
+        result: Option<(crate::hir::LocalId, Expr)>,
+        ret: &CType,
+        span: Span,
+    ) -> (Expr, CType) {
+        match result {
+            None => (call, ret.clone()),
+            Some((_, addr)) => (
+                mk(
+                    ExprKind::Comma {
+                        lhs: boxed(call),
+                        rhs: boxed(addr),
+                    },
+                    ScalarType::Ptr,
+                    span,
+                ),
+                ret.clone(),
+            ),
+        }
+    }
+
+    /// A structure argument passed by value: copied into a temporary of the caller, whose
+    /// address is passed.
+    fn record_copy(&mut self, a: &ast::Expr, ty: &CType, what: &str) -> Option<Expr> {
+        let src = match self.operand(a)? {
+            Operand::Pointed {
+                ptr,
+                offset,
+                cty,
+                span,
+                ..
+            } if self.compatible_pointees(&cty, ty) && cty != CType::Void => {
+                offset_pointer(ptr, offset, span)
+            }
+            other => {
+                let t = match &other {
+                    Operand::Value(_, t) | Operand::Place { cty: t, .. } => self.spell(t),
+                    Operand::Pointed { cty, .. } => self.spell(cty),
+                    Operand::Array(arr) => self.spell(&arr.array_type()),
+                    Operand::Str(..) => "char *".to_string(),
+                    Operand::Func { ty, .. } => self.spell(ty),
+                };
+                self.err(
+                    a.span,
+                    format!(
+                        "incompatible type for {what}: expected `{}` but the value has type `{t}`",
+                        self.spell(ty)
+                    ),
+                );
+                return None;
+            }
+        };
+        let size = self.link.records.size_of(ty)?;
+        let align = self.link.records.align_of(ty);
+        let temp = self.hidden_local(Type::Object { size, align }, ty.clone(), a.span)?;
+        let addr = mk(
+            ExprKind::ObjectAddr(ArrayBase::Local(temp)),
+            ScalarType::Ptr,
+            a.span,
+        );
+        let copy = Expr {
+            kind: ExprKind::CopyObject {
+                dst: boxed(addr.clone()),
+                src: boxed(src),
+                size,
+            },
+            ty: None,
+            span: a.span,
+        };
+        Some(mk(
+            ExprKind::Comma {
+                lhs: boxed(copy),
+                rhs: boxed(addr),
+            },
+            ScalarType::Ptr,
+            a.span,
         ))
     }
 
@@ -1335,6 +1463,10 @@ impl Checker<'_> {
                 let what = format!("argument {n} of `{fname}`");
                 let v = self.assign_convert(v, &vty, ty, a.span, &what)?;
                 Some(Arg::Scalar(v))
+            }
+            ParamTy::Record { ty, .. } => {
+                let what = format!("argument {n} of `{fname}`");
+                Some(Arg::Scalar(self.record_copy(a, ty, &what)?))
             }
             ParamTy::Array {
                 elem,

@@ -129,6 +129,9 @@ enum ParamTy {
     /// A pointer (declared as one: `int *p`, `char **argv`, `int (*f)(int)`), with its C
     /// spelling for messages.
     Pointer { ty: CType, spelled: String },
+    /// A structure or union passed by value: the caller passes the address of a copy it
+    /// made, which the callee's parameter names.
+    Record { ty: CType, spelled: String },
 }
 
 impl std::fmt::Display for ParamTy {
@@ -144,7 +147,9 @@ impl std::fmt::Display for ParamTy {
                 write!(f, "{c}{elem}[]")?;
                 inner.iter().try_for_each(|d| write!(f, "[{d}]"))
             }
-            ParamTy::Pointer { spelled, .. } => f.write_str(spelled),
+            ParamTy::Pointer { spelled, .. } | ParamTy::Record { spelled, .. } => {
+                f.write_str(spelled)
+            }
         }
     }
 }
@@ -190,7 +195,7 @@ impl ParamTy {
                 to: std::sync::Arc::new(declarators::array_of(CType::Scalar(*elem), inner)),
                 to_const: *is_const,
             },
-            ParamTy::Pointer { ty, .. } => ty.clone(),
+            ParamTy::Pointer { ty, .. } | ParamTy::Record { ty, .. } => ty.clone(),
         }
     }
 }
@@ -287,6 +292,9 @@ struct FnState {
     labels: goto::Labels,
     /// The names whose address the body takes (`&x`): such locals live in memory.
     addressed: std::collections::HashSet<String>,
+    /// For a function returning a structure: the hidden parameter holding the address to
+    /// store the result at.
+    result: Option<LocalId>,
 }
 
 /// A resolved name.
@@ -610,12 +618,19 @@ impl<'m> Checker<'m> {
                     ParamTy::Pointer { ty, spelled }
                 }
                 CType::Record(_) => {
-                    self.err(
-                        p.span,
-                        "structures and unions passed by value are not supported yet",
-                    );
-                    ok = false;
-                    continue;
+                    if !self.link.records.is_complete(&full) {
+                        self.err(
+                            p.span,
+                            format!("parameter has incomplete type `{}`", self.spell(&full)),
+                        );
+                        ok = false;
+                        continue;
+                    }
+                    let spelled = self.spell(&full);
+                    ParamTy::Record {
+                        ty: full.clone(),
+                        spelled,
+                    }
                 }
             };
             if need_names && p.name().is_none() {
@@ -1207,15 +1222,34 @@ impl<'m> Checker<'m> {
             local_info: Vec::new(),
             scopes: vec![HashMap::new()],
             ret,
-            ret_ty: ret_ty.0,
+            ret_ty: ret_ty.0.clone(),
             name: decl.name.clone(),
             loops: 0,
             switches: Vec::new(),
             labels: goto::Labels::default(),
             addressed: addressed::addressed_names(&f.body),
+            result: None,
         });
         let mut param_ids = Vec::new();
         let mut prologue = Vec::new();
+        // A function returning a structure gets the address to store it at as a hidden first
+        // parameter (as the System V ABI does).
+        if let (CType::Record(_), Some(fs)) = (&ret_ty.0, self.fs.as_mut()) {
+            let id = LocalId::new(fs.locals.len());
+            let ptr = CType::pointer_to(ret_ty.0.clone(), false);
+            fs.locals.push(hir::Local {
+                name: "<result>".to_string(),
+                ty: Type::Scalar(ScalarType::Ptr),
+                span: decl.name_span,
+            });
+            fs.local_info.push(VarInfo {
+                ty: Type::Scalar(ScalarType::Ptr),
+                cty: ptr,
+                is_const: false,
+            });
+            fs.result = Some(id);
+            param_ids.push(id);
+        }
         for ParamDecl { ty, name, is_const } in params {
             let Some((name, span)) = name else { continue };
             let (ty, cty) = match ty {
@@ -1232,8 +1266,11 @@ impl<'m> Checker<'m> {
                     (Type::ArrayRef { elem, inner }, cty)
                 }
                 ParamTy::Pointer { ty, .. } => (Type::Scalar(ScalarType::Ptr), ty),
+                // The address of the caller's copy: the name denotes the structure there.
+                ParamTy::Record { ty, .. } => (Type::Scalar(ScalarType::Ptr), ty),
             };
-            let boxed = matches!(ty, Type::Scalar(_)) && self.is_addressed(&name);
+            let boxed =
+                matches!(ty, Type::Scalar(_)) && cty.is_scalar() && self.is_addressed(&name);
             if let Some(local) = self.declare_local(&name, span, ty, cty.clone(), is_const) {
                 param_ids.push(local);
                 if boxed {
@@ -1347,6 +1384,24 @@ impl<'m> Checker<'m> {
             },
             span,
         })
+    }
+
+    /// A local the checker introduces (a structure argument's copy, a call's structure
+    /// result): not in any scope.
+    fn hidden_local(&mut self, ty: Type, cty: CType, span: Span) -> Option<LocalId> {
+        let fs = self.fs.as_mut()?;
+        let id = LocalId::new(fs.locals.len());
+        fs.locals.push(hir::Local {
+            name: "<temporary>".to_string(),
+            ty: ty.clone(),
+            span,
+        });
+        fs.local_info.push(VarInfo {
+            ty,
+            cty,
+            is_const: false,
+        });
+        Some(id)
     }
 
     /// The type and qualifier of a resolved variable.

@@ -205,10 +205,13 @@ impl Checker<'_> {
     }
 
     fn return_stmt(&mut self, value: Option<&ast::Expr>, span: Span) -> Option<StmtKind> {
-        let (ret, fname) = {
+        let (ret, fname, result) = {
             let fs = self.fs.as_ref()?;
-            (fs.ret, fs.name.clone())
+            (fs.ret, fs.name.clone(), fs.result)
         };
+        if let Some(result) = result {
+            return self.return_record(value, result, &fname, span);
+        }
         match (value, ret) {
             (None, None) => Some(StmtKind::Return(None)),
             (Some(v), None) => {
@@ -233,6 +236,75 @@ impl Checker<'_> {
                 Some(StmtKind::Return(Some(value)))
             }
         }
+    }
+
+    /// `return s;` in a function returning a structure: copied to the address the caller
+    /// passed (the hidden parameter `result`).
+    fn return_record(
+        &mut self,
+        value: Option<&ast::Expr>,
+        result: hir::LocalId,
+        fname: &str,
+        span: Span,
+    ) -> Option<StmtKind> {
+        let ret_ty = self.fs.as_ref()?.ret_ty.clone();
+        let Some(v) = value else {
+            self.err(
+                span,
+                format!(
+                    "`return` without a value in function `{fname}` returning `{}`",
+                    self.spell(&ret_ty)
+                ),
+            );
+            return None;
+        };
+        let src = match self.operand(v)? {
+            super::expr::Operand::Pointed {
+                ptr,
+                offset,
+                cty,
+                span: s,
+                ..
+            } if cty == ret_ty => super::expr::offset_pointer(ptr, offset, s),
+            _ => {
+                self.err(
+                    v.span,
+                    format!(
+                        "incompatible types when returning from `{fname}`: expected `{}`",
+                        self.spell(&ret_ty)
+                    ),
+                );
+                return None;
+            }
+        };
+        let size = self.link.records.size_of(&ret_ty)?;
+        let dst = super::types::mk(
+            hir::ExprKind::Load(hir::Place::Local(result)),
+            ScalarType::Ptr,
+            span,
+        );
+        let copy = Expr {
+            kind: hir::ExprKind::CopyObject {
+                dst: Box::new(dst),
+                src: Box::new(src),
+                size,
+            },
+            ty: None,
+            span,
+        };
+        Some(StmtKind::Block(hir::Block {
+            stmts: vec![
+                Stmt {
+                    kind: StmtKind::Expr(copy),
+                    span,
+                },
+                Stmt {
+                    kind: StmtKind::Return(None),
+                    span,
+                },
+            ],
+            span,
+        }))
     }
 
     fn switch(&mut self, value: &ast::Expr, body: &ast::Stmt) -> Option<StmtKind> {
