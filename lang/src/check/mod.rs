@@ -819,36 +819,57 @@ impl<'m> Checker<'m> {
         }
         for id in &d.declarators {
             let decl = &id.declarator;
-            if let Some((params, empty_parens)) = decl.function() {
-                if let Some(init) = &id.init {
-                    self.err(
-                        init.span(),
-                        format!("function `{}` is initialized like a variable", decl.name),
-                    );
-                }
-                let Some(ret) = self.result_type(&base, decl) else {
-                    continue;
-                };
-                // `int f();` takes the parameters of f's definition in this unit.
-                let defined = if empty_parens {
-                    self.defined_params.get(&decl.name).cloned()
-                } else {
-                    None
-                };
-                let params = defined.as_deref().unwrap_or(params);
-                let Some(params) = self.params(params, false) else {
-                    continue;
-                };
-                let sig = Signature {
-                    ret: ret.0.scalar(),
-                    ret_ty: ret,
-                    params: params.into_iter().map(|p| p.ty).collect(),
-                };
-                self.declare_function(&decl.name, decl.name_span, sig, false, d.specs.storage);
+            if decl.function().is_some() {
+                self.function_declaration(&base, d.specs.storage, id);
             } else {
                 self.global_variable(&base, d.specs.storage, decl, id.init.as_deref())
             }
         }
+    }
+
+    /// A function declaration (a prototype, not a definition): at file scope, or in a block
+    /// (where C makes it visible to the block only; here it declares the file-scope function,
+    /// which is what it names anyway).
+    fn function_declaration(
+        &mut self,
+        base: &declarators::Resolved,
+        storage: Option<(StorageClass, Span)>,
+        id: &ast::InitDeclarator,
+    ) {
+        let decl = &id.declarator;
+        let Some((params, empty_parens)) = decl.function() else {
+            return;
+        };
+        if let Some(init) = &id.init {
+            self.err(
+                init.span(),
+                format!("function `{}` is initialized like a variable", decl.name),
+            );
+        }
+        let Some(ret) = self.result_type(base, decl) else {
+            return;
+        };
+        // `int f();` takes the parameters of f's definition in this unit.
+        let defined = if empty_parens {
+            self.defined_params.get(&decl.name).cloned()
+        } else {
+            None
+        };
+        let params = defined.as_deref().unwrap_or(params);
+        // Parameter names of a prototype are in a scope of their own: check them outside
+        // the function being checked.
+        let fs = self.fs.take();
+        let params = self.params(params, false);
+        self.fs = fs;
+        let Some(params) = params else {
+            return;
+        };
+        let sig = Signature {
+            ret: ret.0.scalar(),
+            ret_ty: ret,
+            params: params.into_iter().map(|p| p.ty).collect(),
+        };
+        self.declare_function(&decl.name, decl.name_span, sig, false, storage);
     }
 
     fn global_variable(

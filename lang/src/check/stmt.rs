@@ -470,7 +470,7 @@ impl Checker<'_> {
         for id in &d.declarators {
             let decl = &id.declarator;
             if decl.function().is_some() {
-                self.err(decl.span, "function declarations inside functions are not supported (declare it at file scope)");
+                self.function_declaration(&base, None, id);
                 continue;
             }
             let (cty, elem, mut dims) = match self.object_shape(&base, decl, id.init.as_deref()) {

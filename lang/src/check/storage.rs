@@ -94,20 +94,24 @@ impl Checker<'_> {
                 continue;
             }
             if decl.function().is_some() {
-                self.err(
-                    decl.span,
-                    "function declarations inside functions are not supported (declare it at file scope)",
-                );
+                self.function_declaration(&base, None, id);
                 continue;
             }
             let Some(cty) = self.object_type(&base, decl, true) else {
                 continue;
             };
+            if self.file_scope.get(&decl.name).is_none() {
+                // The first declaration of a file-scope variable (defined later in this file
+                // or in another one): declared at file scope, as C's linkage rules make it.
+                let fs = self.fs.take();
+                self.global_variable(&base, d.specs.storage, decl, None);
+                self.fs = fs;
+            }
             let Some(FileSym::Global(global)) = self.file_scope.get(&decl.name).cloned() else {
                 self.err(
                     decl.name_span,
                     format!(
-                        "`extern` declaration of `{}` inside a function: declare the variable at file scope first",
+                        "`extern` declaration of `{}` inside a function, which is not a variable at file scope",
                         decl.name
                     ),
                 );
