@@ -100,7 +100,7 @@ impl Checker<'_> {
             let Some(cty) = self.object_type(&base, decl, true) else {
                 continue;
             };
-            if self.file_scope.get(&decl.name).is_none() {
+            if !self.file_scope.contains_key(&decl.name) {
                 // The first declaration of a file-scope variable (defined later in this file
                 // or in another one): declared at file scope, as C's linkage rules make it.
                 let fs = self.fs.take();
