@@ -300,7 +300,9 @@ pub struct Global {
     /// Its type (never [`Type::ArrayRef`]).
     pub ty: Type,
     /// Initial values, one per element in row-major order, already converted to the element
-    /// type and zero-filled to the full size (`ty.size()` entries; 1 for a scalar).
+    /// type. The list may be shorter than the variable (`ty.size()` elements): the elements
+    /// after it are zero. It ends at the last element an initializer gives, so a large array
+    /// without initializer costs nothing here (`int a[10000000];` has an empty list).
     pub init: Vec<ConstValue>,
     /// The declarator's span.
     pub span: Span,
@@ -1011,8 +1013,15 @@ pub mod dump {
         let mut out = String::new();
         for (i, g) in p.globals.iter().enumerate() {
             let init: Vec<String> = g.init.iter().map(const_value).collect();
+            // The elements after the list are zero (see `Global::init`).
+            let zeros = g.ty.size().unwrap_or(1).saturating_sub(g.init.len() as u64);
+            let zeros = if zeros > 0 {
+                format!(" then {zeros} zeros")
+            } else {
+                String::new()
+            };
             out.push_str(&format!(
-                "{} {}: {} = [{}]\n",
+                "{} {}: {} = [{}]{zeros}\n",
                 GlobalId::new(i),
                 g.name,
                 g.ty,
