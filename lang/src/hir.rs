@@ -151,6 +151,11 @@ impl ScalarType {
         }
     }
 
+    /// Size in bytes of one value in memory (`sizeof`): 1, 2, 4 or 8 (`_Bool` occupies 1).
+    pub fn bytes(self) -> u32 {
+        self.bits() / 8
+    }
+
     /// The C spelling of the type (`"unsigned long"`).
     pub fn c_name(self) -> &'static str {
         match self {

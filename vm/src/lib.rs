@@ -15,6 +15,7 @@ pub mod branch_counts;
 pub mod explain;
 pub mod interp;
 pub mod libc;
+pub mod memory;
 pub mod modes;
 pub mod printf;
 pub mod probes;
