@@ -156,6 +156,11 @@ impl ScalarType {
         }
     }
 
+    /// Size in bytes of one value in memory (`sizeof`): 1, 2, 4 or 8 (`_Bool` occupies 1).
+    pub fn bytes(self) -> u32 {
+        self.bits() / 8
+    }
+
     /// The C spelling of the type (`"unsigned long"`).
     pub fn c_name(self) -> &'static str {
         match self {
@@ -354,8 +359,10 @@ pub struct Global {
     /// Its type (never [`Type::ArrayRef`]).
     pub ty: Type,
     /// Initial values, one per element in row-major order, already converted to the element
-    /// type and zero-filled to the full size (`ty.size()` entries; 1 for a scalar). Empty for
-    /// a [`Type::Object`], whose initializer is `fields`.
+    /// type. The list may be shorter than the variable (`ty.size()` elements): the elements
+    /// after it are zero. It ends at the last element an initializer gives, so a large array
+    /// without initializer costs nothing here (`int a[10000000];` has an empty list). Empty
+    /// for a [`Type::Object`], whose initializer is `fields`.
     pub init: Vec<ConstValue>,
     /// For a [`Type::Object`]: the scalars its initializer sets (the rest is zero).
     pub fields: Vec<FieldInit<ConstValue>>,
@@ -1263,8 +1270,18 @@ pub mod dump {
                 .map(const_value)
                 .chain(g.fields.iter().map(|f| field(f, const_value(&f.value))))
                 .collect();
+            // The elements after the list are zero (see `Global::init`).
+            let zeros = match g.ty {
+                Type::Object { .. } => 0,
+                _ => g.ty.size().unwrap_or(1).saturating_sub(g.init.len() as u64),
+            };
+            let zeros = if zeros > 0 {
+                format!(" then {zeros} zeros")
+            } else {
+                String::new()
+            };
             out.push_str(&format!(
-                "{} {}: {} = [{}]\n",
+                "{} {}: {} = [{}]{zeros}\n",
                 GlobalId::new(i),
                 g.name,
                 g.ty,

@@ -165,8 +165,10 @@ fn accepts_same_width_either_signedness() {
     assert_eq!(accepted(ArgKind::Double), vec![Double]);
     assert_eq!(accepted(ArgKind::Str), vec![]);
     assert_eq!(accepted(ArgKind::None), vec![]);
+    assert!(ArgKind::Pointer.accepts(Ptr));
+    assert_eq!(accepted(ArgKind::Pointer), vec![]);
     assert_eq!(ArgKind::ULong.describe(), "unsigned long");
-    assert_eq!(ArgKind::Str.describe(), "a string literal");
+    assert_eq!(ArgKind::Str.describe(), "char *");
     assert_eq!(ArgKind::Char.scalar_type(), Some(Int));
 }
 
@@ -177,7 +179,7 @@ fn errors_point_at_the_offending_byte() {
         ("%.*f", 2, "`*` precision is not supported"),
         ("%1$d", 2, "positional arguments"),
         ("x%n", 2, "`%n` is not supported"),
-        ("%p", 1, "`%p` is not supported"),
+        ("%.3p", 1, "a precision cannot be used with `%p`"),
         ("%a", 1, "hexadecimal floating"),
         ("%5A", 2, "hexadecimal floating"),
         ("%Lf", 1, "length modifier 'L' is not supported"),
@@ -196,7 +198,7 @@ fn errors_point_at_the_offending_byte() {
         ),
         ("%k", 1, "unknown conversion 'k'"),
         ("%\n", 1, "unknown conversion byte 0x0a"),
-        ("%y%d", 1, "expected one of d i u x X o c f F e E g G s %"),
+        ("%y%d", 1, "expected one of d i u x X o c f F e E g G s p %"),
         ("abc%", 3, "incomplete conversion"),
         ("%5", 0, "incomplete conversion"),
         ("%-", 0, "incomplete conversion"),

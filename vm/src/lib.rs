@@ -12,6 +12,7 @@
 #![deny(missing_docs)]
 
 pub mod branch_counts;
+pub mod byte_memory;
 pub mod explain;
 pub mod interp;
 pub mod libc;

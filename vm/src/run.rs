@@ -157,7 +157,9 @@ fn with_files(mut functions: Vec<FunctionProfile>, program: &Program) -> Vec<Fun
     functions
 }
 
-/// Runs the loop with probes `P`, flushing the program's output whatever happens.
+/// Runs the loop with probes `P`, flushing the program's output whatever happens. Inlined into
+/// the caller that owns the machine, with the plain loop (see [`interp::execute`]).
+#[inline(always)]
 pub fn execute<P: Probes>(
     machine: &mut Machine<'_>,
     mut probes: P,

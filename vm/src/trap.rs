@@ -41,6 +41,8 @@ pub enum TrapKind {
     },
     /// A call would exceed the maximum call depth.
     Depth(u32),
+    /// A call's local arrays would take the array stack past the 4 GiB of byte addresses.
+    OutOfMemory,
     /// The process received this signal (SIGINT or SIGTERM, see [`crate::signals`]).
     Interrupted(i32),
     /// The VM failed: a profiler produced code that does not verify (a bug, never the
@@ -65,6 +67,9 @@ impl fmt::Display for TrapKind {
             TrapKind::Depth(max) => write!(
                 f,
                 "call depth limit exceeded: more than {max} active calls (see --max-depth)"
+            ),
+            TrapKind::OutOfMemory => f.write_str(
+                "out of memory: the local arrays of the active calls exceed the 4 GiB address space",
             ),
             TrapKind::Interrupted(signal) => write!(f, "interrupted by {}", signal_name(*signal)),
             TrapKind::Internal(message) => write!(f, "internal error: {message}"),

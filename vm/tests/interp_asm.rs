@@ -21,7 +21,7 @@ fn func(name: &str, params: u16, regs: u16, code: Vec<Instr>) -> Function {
         num_params: params,
         num_locals: params,
         num_regs: regs,
-        array_slots: 0,
+        array_bytes: 0,
         code,
         locs,
         consts: Vec::new(),
@@ -82,6 +82,7 @@ fn program(functions: Vec<Function>, main: u16) -> Program {
         main: FuncIdx(main),
         globals: Vec::new(),
         memory_init: Vec::new(),
+        globals_end: lang::bytecode::FIRST_GLOBAL,
         files: Vec::new(),
     }
 }
@@ -224,12 +225,12 @@ fn local_arrays_are_bounds_checked_per_dimension() {
                 s: lang::bytecode::ShapeIdx(0),
             },
             Instr::LoadI { a: r(4), imm: 5 },
-            Instr::StE {
+            Instr::StE32 {
                 a: r(4),
                 b: r(3),
                 c: r(2),
             },
-            Instr::LdE {
+            Instr::LdE32S {
                 a: r(5),
                 b: r(3),
                 c: r(2),
@@ -242,7 +243,7 @@ fn local_arrays_are_bounds_checked_per_dimension() {
                 c: r(1),
                 s: lang::bytecode::ShapeIdx(0),
             },
-            Instr::LdE {
+            Instr::LdE32S {
                 a: r(4),
                 b: r(3),
                 c: r(2),
@@ -250,10 +251,11 @@ fn local_arrays_are_bounds_checked_per_dimension() {
             Instr::Ret { a: r(5) },
         ],
     );
-    main.array_slots = 12;
+    // 3 rows of 4 four-byte ints: 48 bytes, rows 16 bytes apart.
+    main.array_bytes = 48;
     main.consts.push(ArrayRef { base: 0, dim: 3 }.pack());
     main.shapes.push(lang::bytecode::Shape {
-        stride: 4,
+        stride: 16,
         inner: 4,
     });
     let (status, _, err) = run(&program(vec![main], 0), 1000);

@@ -2,7 +2,7 @@
 //!
 //! Output format (stable; golden tests pin it):
 //! ```text
-//! function fib (f0) at 3:5: params 1, locals 1, registers 3, array slots 0
+//! function fib (f0) at 3:5: params 1, locals 1, registers 3, array bytes 0
 //!   b0:
 //!        0  JGeI      r0, 2, @2                 ; 4:9
 //!        1  Ret       r0                        ; 4:20
@@ -23,7 +23,7 @@ pub fn disassemble(program: &Program) -> String {
     if !program.globals.is_empty() {
         out.push_str("globals:\n");
         for g in &program.globals {
-            let _ = writeln!(out, "  {} {} [{}]", g.slot, g.name, g.len);
+            let _ = writeln!(out, "  {} {} [{}] {} bytes", g.addr, g.name, g.len, g.size);
         }
         out.push('\n');
     }
@@ -49,8 +49,8 @@ pub fn disassemble(program: &Program) -> String {
 pub fn disassemble_function(func: &Function, index: usize, out: &mut String) {
     let _ = writeln!(
         out,
-        "function {} (f{index}) at {}: params {}, locals {}, registers {}, array slots {}",
-        func.name, func.loc, func.num_params, func.num_locals, func.num_regs, func.array_slots
+        "function {} (f{index}) at {}: params {}, locals {}, registers {}, array bytes {}",
+        func.name, func.loc, func.num_params, func.num_locals, func.num_regs, func.array_bytes
     );
     let leaders = func.leaders();
     let mut block = 0usize;

@@ -15,7 +15,7 @@ pub fn reference() -> String {
     out.push_str("\n## Opcodes\n\n");
     out.push_str(
         "Generated from `lang/src/bytecode/ops.rs` (the `for_each_op!` table). Operands: \
-         `a b c` registers, `t` jump target, `imm` immediate, `k` constant, `g` global slot, \
+         `a b c` registers, `t` jump target, `imm` immediate, `k` constant, `g` global address, \
          `s` shape, `tab` jump table, `f` function or math function, `p` printf/puts site.\n\n",
     );
     out.push_str("| opcode | operands | flow | semantics |\n|---|---|---|---|\n");

@@ -13,12 +13,21 @@
 //! comes back in `rA` (Lua's convention). The locals' registers are zero at function entry.
 //!
 //! ## Memory and arrays
-//! Globals and arrays live in one VM-wide memory of 64-bit slots, one slot per element of any
-//! scalar type: the globals first (at the slots the compiler assigned, [`GlobalSlot`]), then a
-//! stack of per-frame array areas (`array_slots` per function, zeroed at entry). An array
-//! value in a register is an [`ArrayRef`]: the slot of its first element and its first
-//! dimension; the other dimensions are static and stored in the function's [`Shape`]s, which
-//! `Row` uses to step into a sub-array. Every index is checked against its dimension.
+//! Globals and arrays live in one VM-wide memory of bytes, addressed by `u32` byte addresses
+//! ([`Addr`]), every value in its C representation (little-endian, at its C size: `_Bool` and
+//! `char` 1 byte, `short` 2, `int` and `float` 4, `long` and `double` 8). Addresses
+//! `0 .. FIRST_GLOBAL` (16) never hold an object, so a future null pointer (0) points at
+//! nothing. The globals follow, in declaration order, each at its natural alignment (a scalar
+//! at a multiple of its size, an array at a multiple of [`ARRAY_ALIGN`], 8); then, from
+//! [`Program::globals_end`], the stack of per-frame array areas ([`Function::array_bytes`]
+//! per function, zeroed at entry; every local array and every area starts at a multiple of 8).
+//! An array value in a register is an [`ArrayRef`]: the byte address of its first element
+//! and its first dimension; the other dimensions are static and stored in the function's
+//! [`Shape`]s (strides in bytes), which `Row` uses to step into a sub-array. Loads and stores
+//! name the element's width (`LdE32S`, `StE8`, ...): an element access scales the index by
+//! it. Every index is checked against its dimension. This is C's layout, so a later `char *`
+//! can address any byte of any object, and a pointer can be a 64-bit register value holding a
+//! 32-bit byte address.
 //!
 //! ## Control flow
 //! Jump targets are absolute instruction indices ([`Pc`]). The [`Flow`] of each opcode (derived
@@ -76,8 +85,9 @@ index_type!(
     "k{}"
 );
 index_type!(
-    /// A slot of the global memory. Displays as `m5`.
-    GlobalSlot(u32),
+    /// A byte address of the VM's memory (the operand of `GetG*`/`SetG*`: a global scalar).
+    /// Displays as `m24`.
+    Addr(u32),
     "m{}"
 );
 index_type!(
@@ -107,11 +117,20 @@ index_type!(
     "q{}"
 );
 
-/// An array reference as held in a register: the memory slot of element 0 (low 32 bits) and
+/// The first byte address that can hold an object: `0 .. FIRST_GLOBAL` stay unused (0 is the
+/// null pointer of a later pointer type). The first global lives here.
+pub const FIRST_GLOBAL: u32 = 16;
+
+/// The alignment of every array (global or local, whatever its element type) and of every
+/// frame's array area, in bytes. At least the largest scalar's, so later pointer code can
+/// rely on any array being 8-aligned.
+pub const ARRAY_ALIGN: u32 = 8;
+
+/// An array reference as held in a register: the byte address of element 0 (low 32 bits) and
 /// the first dimension (high 32 bits).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct ArrayRef {
-    /// Memory slot of the first element.
+    /// Byte address of the first element.
     pub base: u32,
     /// Number of elements (or rows) along the first dimension.
     pub dim: u32,
@@ -134,11 +153,11 @@ impl ArrayRef {
     }
 }
 
-/// The static part of an array type seen from one dimension: how many slots one step along
+/// The static part of an array type seen from one dimension: how many bytes one step along
 /// that dimension covers, and the size of the next dimension. Used by `Row` and `ZeroArr`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Shape {
-    /// Slots per step (the product of the remaining dimensions).
+    /// Bytes per step (the product of the remaining dimensions and the element size).
     pub stride: u32,
     /// The next dimension (the `dim` of the row reference `Row` produces).
     pub inner: u32,
@@ -229,8 +248,8 @@ pub struct Function {
     pub num_locals: u16,
     /// Registers used (`>= max(num_locals, 1)`): the window size.
     pub num_regs: u16,
-    /// Memory slots of this frame's local arrays (zeroed at entry).
-    pub array_slots: u32,
+    /// Bytes of this frame's local arrays (zeroed at entry; a multiple of [`ARRAY_ALIGN`]).
+    pub array_bytes: u32,
     /// The code; the last instruction never falls through.
     pub code: Vec<Instr>,
     /// Source location of each instruction (same length as `code`).
@@ -324,10 +343,12 @@ impl Function {
 pub struct GlobalInfo {
     /// Its name in the source.
     pub name: String,
-    /// Its first slot.
-    pub slot: GlobalSlot,
-    /// Number of slots (elements).
+    /// The byte address of its first byte.
+    pub addr: Addr,
+    /// Number of elements (1 for a scalar).
     pub len: u32,
+    /// Its size in bytes (`sizeof`).
+    pub size: u32,
 }
 
 /// A compiled program.
@@ -339,8 +360,13 @@ pub struct Program {
     pub main: FuncIdx,
     /// The globals, in declaration order.
     pub globals: Vec<GlobalInfo>,
-    /// Initial contents of the global memory (one slot per scalar or array element).
-    pub memory_init: Vec<u64>,
+    /// Initial contents of memory from address 0: the bytes of the globals' initial values.
+    /// Every byte after it, up to [`Program::globals_end`], is zero (trailing zeros are left
+    /// out, so a large zero-initialized array costs nothing until the program touches it).
+    pub memory_init: Vec<u8>,
+    /// The end of the globals (exclusive; a multiple of [`ARRAY_ALIGN`], at least
+    /// [`FIRST_GLOBAL`]): the array stack starts here.
+    pub globals_end: u32,
     /// The program's source files (the `.c` files, as named on the command line), indexed by
     /// [`Function::file`].
     pub files: Vec<String>,

@@ -10,9 +10,14 @@
 //! Notation in the semantics column, in the style of Lua's `lopcodes.h`:
 //! `R[A]` register `a` of the current window; `K[k]` the function's constant pool;
 //! `Q[k]` a probe constant of an instrumented version, `P` the frame's path register,
-//! `count(x)` hands path id `x` to the profiling mode's sink; `M[x]` a slot of the VM's memory (globals, then the array stack); `pc` the index of the
-//! next instruction; `s32(x)`/`z32(x)`/`s16(x)`/`z16(x)`/`s8(x)`/`z8(x)` truncate to 32 (16, 8)
-//! bits and sign- or zero-extend back to 64; `<s`/`<u` signed/unsigned 64-bit comparisons;
+//! `count(x)` hands path id `x` to the profiling mode's sink; `M8[x]`/`M16[x]`/`M32[x]`/`M64[x]`
+//! the 1, 2, 4 or 8 bytes at byte address `x` of the VM's memory (globals, then the array
+//! stack), little-endian: a load extends them to the register's canonical form (below), a store
+//! writes the register's low bytes; `E` in an element access is `base(R[B]) + R[C] * width`
+//! (the width in bytes of the access); `f64(x)` the double equal to the binary32 bits `x`,
+//! `b32(x)` the binary32 bits of the float register `x` (exact: it holds a float's double);
+//! `pc` the index of the next instruction; `s32(x)`/`z32(x)`/`s16(x)`/`z16(x)`/`s8(x)`/`z8(x)`
+//! truncate to 32 (16, 8) bits and sign- or zero-extend back to 64; `<s`/`<u` signed/unsigned 64-bit comparisons;
 //! `base(r)`/`dim(r)` the two halves of an array reference (see [`super::ArrayRef`]);
 //! `f32(x)` rounds `x` to the nearest binary32 value (ties to even) and yields it as the double
 //! of that value; `+f32 -f32 *f32 /f32` are binary32 operations on registers holding floats.
@@ -34,6 +39,12 @@
 //! four arithmetic operations (`AddF32 ...`, computed in binary32), conversions to `float`
 //! (`F2F32 I2F32 U2F32`, each rounding once from its exact source) and the `f` math functions
 //! are specific to floats.
+//!
+//! Memory, unlike registers, holds every value in its C representation at its C size (`_Bool`
+//! and `char` 1 byte, `short` 2, `int` and `float` 4, `long` and `double` 8; `float` as
+//! binary32). So loads are typed by width and signedness (`8S 8U 16S 16U 32S 32U 64 F32`:
+//! each extends to the canonical form) and stores by width (`8 16 32 64 F32`: each writes the
+//! low bytes, which are exact for a canonical value of the element's type).
 
 // The semantics notation `R[A] := R[B] + R[C]` (Lua's `lopcodes.h` style) is not a doc link.
 #![allow(rustdoc::broken_intra_doc_links)]
@@ -42,7 +53,7 @@ use std::fmt;
 
 use crate::builtins::Builtin;
 
-use super::{ConstIdx, FuncIdx, GlobalSlot, Pc, ProbeIdx, Reg, ShapeIdx, SiteIdx, TableIdx};
+use super::{Addr, ConstIdx, FuncIdx, Pc, ProbeIdx, Reg, ShapeIdx, SiteIdx, TableIdx};
 
 /// Calls `$m!` with the whole instruction table. Each entry:
 /// `/// semantics` `Name { operand: Type, ... } => flow;` where `flow` is one of
@@ -60,23 +71,75 @@ macro_rules! for_each_op {
             LoadI { a: Reg, imm: i32 } => Next;
             /// R[A] := K[k]
             LoadK { a: Reg, k: ConstIdx } => Next;
-            /// R[A] := M[g] (a global scalar)
-            GetG { a: Reg, g: GlobalSlot } => Next;
-            /// M[g] := R[A]
-            SetG { a: Reg, g: GlobalSlot } => Next;
 
-            // ---- arrays ----
+            // ---- global scalars (g: the global's byte address, verified in range and aligned) ----
+            /// R[A] := s8(M8[g]) (char)
+            GetG8S { a: Reg, g: Addr } => Next;
+            /// R[A] := z8(M8[g]) (unsigned char, _Bool)
+            GetG8U { a: Reg, g: Addr } => Next;
+            /// R[A] := s16(M16[g]) (short)
+            GetG16S { a: Reg, g: Addr } => Next;
+            /// R[A] := z16(M16[g]) (unsigned short)
+            GetG16U { a: Reg, g: Addr } => Next;
+            /// R[A] := s32(M32[g]) (int)
+            GetG32S { a: Reg, g: Addr } => Next;
+            /// R[A] := z32(M32[g]) (unsigned int)
+            GetG32U { a: Reg, g: Addr } => Next;
+            /// R[A] := M64[g] (long, unsigned long, double)
+            GetG64 { a: Reg, g: Addr } => Next;
+            /// R[A] := f64(M32[g]) (float)
+            GetGF32 { a: Reg, g: Addr } => Next;
+            /// M8[g] := R[A] (the low byte: char, unsigned char, _Bool)
+            SetG8 { a: Reg, g: Addr } => Next;
+            /// M16[g] := R[A] (the low 16 bits: short, unsigned short)
+            SetG16 { a: Reg, g: Addr } => Next;
+            /// M32[g] := R[A] (the low 32 bits: int, unsigned int)
+            SetG32 { a: Reg, g: Addr } => Next;
+            /// M64[g] := R[A] (long, unsigned long, double)
+            SetG64 { a: Reg, g: Addr } => Next;
+            /// M32[g] := b32(R[A]) (float)
+            SetGF32 { a: Reg, g: Addr } => Next;
+
+            // ---- arrays (E = base(R[B]) + R[C] * the access's width in bytes) ----
             /// R[A] := array reference K[k] with its base relative to this frame's array area
             LocalArr { a: Reg, k: ConstIdx } => Next;
             /// check R[C] <u dim(R[B]); R[A] := ref(base(R[B]) + R[C] * stride(s), inner(s))
             Row { a: Reg, b: Reg, c: Reg, s: ShapeIdx } => Next;
-            /// check R[C] <u dim(R[B]); R[A] := M[base(R[B]) + R[C]]
-            LdE { a: Reg, b: Reg, c: Reg } => Next;
-            /// check R[C] <u dim(R[B]); M[base(R[B]) + R[C]] := R[A]
-            StE { a: Reg, b: Reg, c: Reg } => Next;
-            /// check R[C] <u dim(R[B]); M[base(R[B]) + R[C]] := imm (sign-extended)
-            StEI { imm: i16, b: Reg, c: Reg } => Next;
-            /// M[base(R[A]) .. base(R[A]) + dim(R[A]) * stride(s)] := 0 (zero a whole array)
+            /// check R[C] <u dim(R[B]); R[A] := s8(M8[E]) (char)
+            LdE8S { a: Reg, b: Reg, c: Reg } => Next;
+            /// check R[C] <u dim(R[B]); R[A] := z8(M8[E]) (unsigned char, _Bool)
+            LdE8U { a: Reg, b: Reg, c: Reg } => Next;
+            /// check R[C] <u dim(R[B]); R[A] := s16(M16[E]) (short)
+            LdE16S { a: Reg, b: Reg, c: Reg } => Next;
+            /// check R[C] <u dim(R[B]); R[A] := z16(M16[E]) (unsigned short)
+            LdE16U { a: Reg, b: Reg, c: Reg } => Next;
+            /// check R[C] <u dim(R[B]); R[A] := s32(M32[E]) (int)
+            LdE32S { a: Reg, b: Reg, c: Reg } => Next;
+            /// check R[C] <u dim(R[B]); R[A] := z32(M32[E]) (unsigned int)
+            LdE32U { a: Reg, b: Reg, c: Reg } => Next;
+            /// check R[C] <u dim(R[B]); R[A] := M64[E] (long, unsigned long, double)
+            LdE64 { a: Reg, b: Reg, c: Reg } => Next;
+            /// check R[C] <u dim(R[B]); R[A] := f64(M32[E]) (float)
+            LdEF32 { a: Reg, b: Reg, c: Reg } => Next;
+            /// check R[C] <u dim(R[B]); M8[E] := R[A] (the low byte)
+            StE8 { a: Reg, b: Reg, c: Reg } => Next;
+            /// check R[C] <u dim(R[B]); M16[E] := R[A] (the low 16 bits)
+            StE16 { a: Reg, b: Reg, c: Reg } => Next;
+            /// check R[C] <u dim(R[B]); M32[E] := R[A] (the low 32 bits)
+            StE32 { a: Reg, b: Reg, c: Reg } => Next;
+            /// check R[C] <u dim(R[B]); M64[E] := R[A]
+            StE64 { a: Reg, b: Reg, c: Reg } => Next;
+            /// check R[C] <u dim(R[B]); M32[E] := b32(R[A]) (float)
+            StEF32 { a: Reg, b: Reg, c: Reg } => Next;
+            /// check R[C] <u dim(R[B]); M8[E] := imm (its low byte)
+            StEI8 { b: Reg, c: Reg, imm: i16 } => Next;
+            /// check R[C] <u dim(R[B]); M16[E] := imm
+            StEI16 { b: Reg, c: Reg, imm: i16 } => Next;
+            /// check R[C] <u dim(R[B]); M32[E] := imm (sign-extended; 0 also stores a float 0.0)
+            StEI32 { b: Reg, c: Reg, imm: i16 } => Next;
+            /// check R[C] <u dim(R[B]); M64[E] := imm (sign-extended; 0 also stores a double 0.0)
+            StEI64 { b: Reg, c: Reg, imm: i16 } => Next;
+            /// M8[base(R[A]) .. base(R[A]) + dim(R[A]) * stride(s)] := 0 (zero a whole array; stride in bytes)
             ZeroArr { a: Reg, s: ShapeIdx } => Next;
 
             // ---- integer arithmetic ----
@@ -582,7 +645,7 @@ macro_rules! plain_operand {
 plain_operand!(i16, "16-bit signed immediate");
 plain_operand!(i32, "32-bit signed immediate");
 plain_operand!(ConstIdx, "constant pool index");
-plain_operand!(GlobalSlot, "memory slot of a global");
+plain_operand!(Addr, "byte address of a global");
 plain_operand!(ShapeIdx, "array shape index");
 plain_operand!(TableIdx, "jump table index");
 plain_operand!(FuncIdx, "function index");
@@ -705,6 +768,35 @@ macro_rules! define_instr {
 for_each_op!(define_instr);
 
 impl Instr {
+    /// The width in bytes of the memory access of a global or element load or store (`GetG*`,
+    /// `SetG*`, `LdE*`, `StE*`, `StEI*`): 1, 2, 4 or 8; `None` for every other instruction.
+    pub fn access_bytes(&self) -> Option<u32> {
+        use Instr::*;
+        Some(match self {
+            GetG8S { .. } | GetG8U { .. } | SetG8 { .. } => 1,
+            LdE8S { .. } | LdE8U { .. } | StE8 { .. } | StEI8 { .. } => 1,
+            GetG16S { .. } | GetG16U { .. } | SetG16 { .. } => 2,
+            LdE16S { .. } | LdE16U { .. } | StE16 { .. } | StEI16 { .. } => 2,
+            GetG32S { .. } | GetG32U { .. } | GetGF32 { .. } | SetG32 { .. } | SetGF32 { .. } => 4,
+            LdE32S { .. } | LdE32U { .. } | LdEF32 { .. } => 4,
+            StE32 { .. } | StEF32 { .. } | StEI32 { .. } => 4,
+            GetG64 { .. } | SetG64 { .. } | LdE64 { .. } | StE64 { .. } | StEI64 { .. } => 8,
+            _ => return None,
+        })
+    }
+
+    /// The global address a `GetG*` or `SetG*` instruction accesses.
+    pub fn global_addr(&self) -> Option<super::Addr> {
+        use Instr::*;
+        match *self {
+            GetG8S { g, .. } | GetG8U { g, .. } | GetG16S { g, .. } | GetG16U { g, .. } => Some(g),
+            GetG32S { g, .. } | GetG32U { g, .. } | GetG64 { g, .. } | GetGF32 { g, .. } => Some(g),
+            SetG8 { g, .. } | SetG16 { g, .. } | SetG32 { g, .. } | SetG64 { g, .. } => Some(g),
+            SetGF32 { g, .. } => Some(g),
+            _ => None,
+        }
+    }
+
     /// The jump target of a `Jump` or `Cond` instruction.
     pub fn target(&self) -> Option<Pc> {
         let mut t = None;

@@ -8,18 +8,26 @@
 //!    register ranges (call arguments, printf arguments) end at or below `num_regs`;
 //! 3. every jump target (including jump tables) is a valid instruction index;
 //! 4. every constant, shape, table and site index is in range, and site kinds match their
-//!    instructions; every global slot is inside the global memory;
-//! 5. `LocalArr` constants point inside the frame's `array_slots`;
+//!    instructions; every global access (`GetG*`, `SetG*`) lies inside the globals
+//!    (`FIRST_GLOBAL <= g` and `g + width <= globals_end`) at a multiple of its width, and
+//!    `memory_init` ends at or before `globals_end`;
+//! 5. `array_bytes` is a multiple of `ARRAY_ALIGN`, and `LocalArr` constants point inside the
+//!    frame's area: the base is a multiple of `ARRAY_ALIGN` and `base + dim <= array_bytes`
+//!    (every element takes at least a byte);
 //! 6. `locs` has one entry per instruction;
 //! 7. probe instructions appear only in instrumented versions, and their probe constants exist
 //!    ([`verify_instrumented`]).
 //!
 //! With these facts the interpreter may index its register window without bounds checks (its
-//! stack always holds `base + num_regs` slots for the running frame).
+//! stack always holds `base + num_regs` slots for the running frame), and access global
+//! scalars without bounds checks (its memory always holds the globals). Array elements are
+//! checked at run time: their addresses come from registers.
+//!
+//! [`FIRST_GLOBAL`]: super::FIRST_GLOBAL
 
 use std::fmt;
 
-use super::{ArrayRef, Function, Instr, JumpTable, Loc, Program, Site};
+use super::{ArrayRef, Function, Instr, JumpTable, Loc, Program, Site, ARRAY_ALIGN, FIRST_GLOBAL};
 
 /// Why a program failed verification (always a compiler bug or a corrupted program).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -54,6 +62,17 @@ pub fn verify(program: &Program) -> Result<(), VerifyError> {
             function: "<program>".into(),
             pc: None,
             message: format!("main {} does not exist", program.main),
+        });
+    }
+    let end = program.globals_end;
+    if end < FIRST_GLOBAL || program.memory_init.len() > end as usize {
+        return Err(VerifyError {
+            function: "<program>".into(),
+            pc: None,
+            message: format!(
+                "global memory of {} initial bytes does not fit {FIRST_GLOBAL} .. {end}",
+                program.memory_init.len()
+            ),
         });
     }
     for func in &program.functions {
@@ -141,6 +160,15 @@ pub fn verify_instrumented(
     if nregs == 0 || func.num_params > func.num_locals || func.num_locals > func.num_regs {
         return Err(err(None, "register window too small".into()));
     }
+    if !func.array_bytes.is_multiple_of(ARRAY_ALIGN) {
+        return Err(err(
+            None,
+            format!(
+                "array area of {} bytes is not a multiple of {ARRAY_ALIGN}",
+                func.array_bytes
+            ),
+        ));
+    }
     for (pc, ins) in body.code.iter().enumerate() {
         let here = |m: String| err(Some(pc), m);
         let mut bad_reg = None;
@@ -158,17 +186,23 @@ pub fn verify_instrumented(
             }
         }
         let range_ok = |a: usize, len: usize| a + len <= nregs;
+        if let (Some(g), Some(width)) = (ins.global_addr(), ins.access_bytes()) {
+            let end = u64::from(g.0) + u64::from(width);
+            if g.0 < FIRST_GLOBAL
+                || end > u64::from(program.globals_end)
+                || !g.0.is_multiple_of(width)
+            {
+                return Err(here(format!(
+                    "global access of {width} bytes at {g} outside the globals or misaligned"
+                )));
+            }
+        }
         match *ins {
             Instr::LoadK { k, .. } if k.index() >= func.consts.len() => {
                 return Err(here(format!("constant {k} out of range")));
             }
             Instr::LocalArr { k, .. } if k.index() >= func.consts.len() => {
                 return Err(here(format!("constant {k} out of range")));
-            }
-            Instr::GetG { g, .. } | Instr::SetG { g, .. }
-                if g.index() >= program.memory_init.len() =>
-            {
-                return Err(here(format!("global slot {g} out of range")));
             }
             Instr::Row { s, .. } | Instr::ZeroArr { s, .. } if s.index() >= func.shapes.len() => {
                 return Err(here(format!("shape {s} out of range")));
@@ -221,7 +255,9 @@ pub fn verify_instrumented(
     for (pc, ins) in body.code.iter().enumerate() {
         if let Instr::LocalArr { k, .. } = *ins {
             let r = ArrayRef::unpack(func.consts[k.index()]);
-            if u64::from(r.base) + u64::from(r.dim) > u64::from(func.array_slots) {
+            if !r.base.is_multiple_of(ARRAY_ALIGN)
+                || u64::from(r.base) + u64::from(r.dim) > u64::from(func.array_bytes)
+            {
                 return Err(err(Some(pc), "local array outside the frame's area".into()));
             }
         }

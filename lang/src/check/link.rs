@@ -295,12 +295,11 @@ impl Linker {
         if !errors.is_empty() {
             return Err(errors);
         }
-        // External globals declared but neither defined nor used: zero storage nobody reads.
+        // External globals declared but neither defined nor used: zero storage nobody reads
+        // (an empty initializer list: see `hir::Global::init`).
         for (g, defined) in self.globals.iter_mut().zip(&self.global_defined) {
             if !defined {
-                let size = g.ty.size().unwrap_or(1) as usize;
-                let zero = super::zero(g.ty.elem());
-                g.init = vec![zero; size];
+                g.init.clear();
             }
         }
         let functions: Option<Vec<hir::Function>> = self.functions.into_iter().collect();

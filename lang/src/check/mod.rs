@@ -1082,7 +1082,13 @@ impl<'m> Checker<'m> {
             let dims: Vec<u32> = dims.into_iter().map(|d| d.unwrap_or(1)).collect();
             let size: u64 = dims.iter().map(|&d| u64::from(d)).product();
             let values = entries.and_then(|entries| {
-                let mut values = vec![zero(elem); size as usize];
+                // Up to the last element given: the rest is zero (see `hir::Global::init`).
+                let len = entries
+                    .iter()
+                    .map(|(i, _)| u64::from(*i) + 1)
+                    .max()
+                    .unwrap_or(0);
+                let mut values = vec![zero(elem); len.min(size) as usize];
                 let mut ok = true;
                 for (index, e) in entries {
                     match self.constant(&e, elem) {

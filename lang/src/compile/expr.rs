@@ -2,7 +2,7 @@
 
 use super::{is_unsigned, place_local, FnCompiler, Patch};
 use crate::builtins::Builtin;
-use crate::bytecode::{Instr, MathFn, Pc, Reg, Site, SiteArg};
+use crate::bytecode::{Addr, Instr, MathFn, Pc, Reg, Site, SiteArg};
 use crate::hir::{Arg, BinaryOp, CompareOp, Expr, ExprKind, Place, ScalarType, UnaryOp};
 
 /// A place resolved to where its value lives.
@@ -10,10 +10,10 @@ use crate::hir::{Arg, BinaryOp, CompareOp, Expr, ExprKind, Place, ScalarType, Un
 enum Loc {
     /// A register (scalar local).
     Reg(Reg),
-    /// A global memory slot.
-    Global(u32),
-    /// An array element: reference register and index register.
-    Elem(Reg, Reg),
+    /// A global scalar: its byte address and type.
+    Global(u32, ScalarType),
+    /// An array element: reference register, index register and element type.
+    Elem(Reg, Reg, ScalarType),
 }
 
 impl FnCompiler<'_> {
@@ -522,7 +522,7 @@ impl FnCompiler<'_> {
     fn place(&mut self, place: &Place) -> Loc {
         match place {
             Place::Local(l) => Loc::Reg(self.local_reg[l.index()]),
-            Place::Global(g) => Loc::Global(self.global_slots[g.index()]),
+            Place::Global(g) => Loc::Global(self.global_addrs[g.index()], self.place_type(place)),
             Place::Element { array, indices } => {
                 let (prefix, last) = indices.split_at(indices.len().saturating_sub(1));
                 let aref = self.sub_array(*array, prefix, None);
@@ -530,7 +530,7 @@ impl FnCompiler<'_> {
                     Some(idx) => self.expr(idx, None),
                     None => self.alloc(),
                 };
-                Loc::Elem(aref, i)
+                Loc::Elem(aref, i, self.place_type(place))
             }
             Place::Deref { .. } | Place::BitField { .. } => {
                 unreachable!("rejected by `pointer_construct` before code generation")
@@ -558,14 +558,11 @@ impl FnCompiler<'_> {
                     self.emit(Instr::Mov { a: d, b: r });
                 }
             }
-            Loc::Global(slot) => {
-                self.emit(Instr::GetG {
-                    a: d,
-                    g: crate::bytecode::GlobalSlot(slot),
-                });
+            Loc::Global(addr, ty) => {
+                self.emit(get_global(ty, d, Addr(addr)));
             }
-            Loc::Elem(a, i) => {
-                self.emit(Instr::LdE { a: d, b: a, c: i });
+            Loc::Elem(a, i, ty) => {
+                self.emit(load_elem(ty, d, a, i));
             }
         }
     }
@@ -577,14 +574,11 @@ impl FnCompiler<'_> {
                     self.emit(Instr::Mov { a: r, b: v });
                 }
             }
-            Loc::Global(slot) => {
-                self.emit(Instr::SetG {
-                    a: v,
-                    g: crate::bytecode::GlobalSlot(slot),
-                });
+            Loc::Global(addr, ty) => {
+                self.emit(set_global(ty, v, Addr(addr)));
             }
-            Loc::Elem(a, i) => {
-                self.emit(Instr::StE { a: v, b: a, c: i });
+            Loc::Elem(a, i, ty) => {
+                self.emit(store_elem(ty, v, a, i));
             }
         }
     }
@@ -603,15 +597,18 @@ impl FnCompiler<'_> {
             self.expr(value, Some(r));
             return self.finish(r, dst);
         }
-        // A small constant stored into an array element, value unused: `StEI`.
+        // A small constant stored into an array element, value unused: `StEI*` (a `float`
+        // only for 0.0, whose binary32 bits are the immediate's).
         if !used && matches!(place, Place::Element { .. }) {
+            let ty = self.place_type(place);
             if let Some(imm) = self
                 .const_bits(value)
                 .and_then(|b| i16::try_from(b as i64).ok())
+                .filter(|&imm| ty != ScalarType::Float || imm == 0)
             {
-                if let Loc::Elem(a, i) = self.place(place) {
+                if let Loc::Elem(a, i, ty) = self.place(place) {
                     self.at(e.span);
-                    self.emit(Instr::StEI { imm, b: a, c: i });
+                    self.emit(store_elem_imm(ty, imm, a, i));
                     return a;
                 }
             }
@@ -717,7 +714,7 @@ impl FnCompiler<'_> {
             self.expr(i, Some(idx));
         }
         self.free = mark;
-        Loc::Elem(a, idx)
+        Loc::Elem(a, idx, self.place_type(place))
     }
 
     fn compound(
@@ -1754,5 +1751,71 @@ fn cannot_be_minus_zero(e: &Expr) -> bool {
             ..
         } => true,
         _ => false,
+    }
+}
+
+/// `GetG*` for a global scalar of type `ty`: the load of its width that extends to the
+/// register's canonical form.
+fn get_global(ty: ScalarType, a: Reg, g: Addr) -> Instr {
+    use ScalarType::*;
+    match ty {
+        Char => Instr::GetG8S { a, g },
+        Bool | UChar => Instr::GetG8U { a, g },
+        Short => Instr::GetG16S { a, g },
+        UShort => Instr::GetG16U { a, g },
+        Int => Instr::GetG32S { a, g },
+        UInt => Instr::GetG32U { a, g },
+        Float => Instr::GetGF32 { a, g },
+        Long | ULong | Double | Ptr => Instr::GetG64 { a, g },
+    }
+}
+
+/// `SetG*` for a global scalar of type `ty` (a store of its width).
+fn set_global(ty: ScalarType, a: Reg, g: Addr) -> Instr {
+    use ScalarType::*;
+    match ty {
+        Bool | Char | UChar => Instr::SetG8 { a, g },
+        Short | UShort => Instr::SetG16 { a, g },
+        Int | UInt => Instr::SetG32 { a, g },
+        Float => Instr::SetGF32 { a, g },
+        Long | ULong | Double | Ptr => Instr::SetG64 { a, g },
+    }
+}
+
+/// `LdE*` for an element of type `ty`: the load of its width that extends to the register's
+/// canonical form.
+fn load_elem(ty: ScalarType, a: Reg, b: Reg, c: Reg) -> Instr {
+    use ScalarType::*;
+    match ty {
+        Char => Instr::LdE8S { a, b, c },
+        Bool | UChar => Instr::LdE8U { a, b, c },
+        Short => Instr::LdE16S { a, b, c },
+        UShort => Instr::LdE16U { a, b, c },
+        Int => Instr::LdE32S { a, b, c },
+        UInt => Instr::LdE32U { a, b, c },
+        Float => Instr::LdEF32 { a, b, c },
+        Long | ULong | Double | Ptr => Instr::LdE64 { a, b, c },
+    }
+}
+
+/// `StE*` for an element of type `ty` (a store of its width).
+pub(super) fn store_elem(ty: ScalarType, a: Reg, b: Reg, c: Reg) -> Instr {
+    use ScalarType::*;
+    match ty {
+        Bool | Char | UChar => Instr::StE8 { a, b, c },
+        Short | UShort => Instr::StE16 { a, b, c },
+        Int | UInt => Instr::StE32 { a, b, c },
+        Float => Instr::StEF32 { a, b, c },
+        Long | ULong | Double | Ptr => Instr::StE64 { a, b, c },
+    }
+}
+
+/// `StEI*` of the width of `ty`: the immediate is the value's bits (for `float`, only 0).
+fn store_elem_imm(ty: ScalarType, imm: i16, b: Reg, c: Reg) -> Instr {
+    match ty.bytes() {
+        1 => Instr::StEI8 { imm, b, c },
+        2 => Instr::StEI16 { imm, b, c },
+        4 => Instr::StEI32 { imm, b, c },
+        _ => Instr::StEI64 { imm, b, c },
     }
 }

@@ -53,9 +53,17 @@
 //! `-x` when `x` cannot be -0.0 (converted from an integer, `fabs`, a constant other than -0.0,
 //! or a conditional of such arms), so `0.0 - 0` and `0 - (c ? i : 1.5)` are -0.0.
 //!
-//! Local arrays live in the frame's array area (zeroed at entry); a prologue, inserted in front
-//! of the body once it is known which arrays the function uses, loads the references of the
-//! local arrays (`LocalArr`) and of the global arrays the function touches (`LoadK`).
+//! ## Memory layout
+//!
+//! C's layout, byte-addressed (see [`crate::bytecode`]): the globals from byte
+//! [`FIRST_GLOBAL`] in declaration order, a scalar at a multiple of its size, an array at a
+//! multiple of [`ARRAY_ALIGN`], with their initial values as bytes (`GlobalLayout`); each
+//! function's local arrays in its frame's array area (zeroed at entry), each at a multiple of
+//! [`ARRAY_ALIGN`] from the area's start. Every load and store names its element's width and
+//! signedness (`LdE32S`, `StE8`, `GetGF32`, ...), and `Row` strides are in bytes. A prologue,
+//! inserted in front of the body once it is known which arrays the function uses, loads the
+//! references of the local arrays (`LocalArr`) and of the global arrays the function touches
+//! (`LoadK`).
 
 mod expr;
 mod stmt;
@@ -63,8 +71,8 @@ mod stmt;
 use std::collections::HashMap;
 
 use crate::bytecode::{
-    ArrayRef, ConstIdx, FuncIdx, Function, GlobalInfo, GlobalSlot, Instr, JumpTable, Loc, Pc,
-    Program, Reg, Shape, ShapeIdx, Site, SiteIdx, TableIdx,
+    Addr, ArrayRef, ConstIdx, FuncIdx, Function, GlobalInfo, Instr, JumpTable, Loc, Pc, Program,
+    Reg, Shape, ShapeIdx, Site, SiteIdx, TableIdx, ARRAY_ALIGN, FIRST_GLOBAL,
 };
 use crate::diag::{Diagnostic, Diagnostics};
 use crate::hir::{self, ConstValue, GlobalId, LabelId, LocalId, ScalarType, Type};
@@ -73,7 +81,7 @@ use crate::span::Span;
 
 /// Compiles a checked program. Fails (with diagnostics naming the function) only when a
 /// function exceeds the bytecode's limits (65,535 instructions or registers per function,
-/// 2^32 memory slots).
+/// 2^31 bytes of globals or of one function's local arrays).
 pub fn compile_program(program: &hir::Program, lines: &SourceMap) -> Result<Program, Diagnostics> {
     let units = vec![0; program.functions.len()];
     compile_units(program, &[lines], &units).map_err(|errors| {
@@ -94,53 +102,13 @@ pub fn compile_units(
     func_unit: &[u32],
 ) -> Result<Program, Vec<(u32, Diagnostic)>> {
     let mut diags = Vec::new();
-    // Global memory layout: one slot per scalar or element, in declaration order.
-    let mut memory_init = Vec::new();
-    let mut globals = Vec::new();
-    let mut global_slots = Vec::new();
-    for g in &program.globals {
-        if matches!(g.ty, Type::Object { .. }) {
-            diags.push((
-                0,
-                Diagnostic::error(
-                    g.span,
-                    "structures and unions are not supported by the code generator yet",
-                ),
-            ));
+    let layout = match GlobalLayout::of(program) {
+        Ok(layout) => layout,
+        Err(d) => {
+            diags.push((0, d));
             return Err(diags);
         }
-        let slot = memory_init.len();
-        let size = g.ty.size().unwrap_or(1) as usize;
-        for v in g.init.iter().take(size) {
-            memory_init.push(match *v {
-                ConstValue::Int(i) => i as u64,
-                ConstValue::Double(d) => d.to_bits(),
-                ConstValue::Address { .. } => {
-                    diags.push((
-                        0,
-                        Diagnostic::error(
-                            g.span,
-                            "pointers are not supported by the code generator yet",
-                        ),
-                    ));
-                    return Err(diags);
-                }
-            });
-        }
-        // The HIR zero-fills initializers; be robust to a shorter list anyway.
-        memory_init.resize(slot + size, 0);
-        let len = size;
-        if memory_init.len() > u32::MAX as usize / 2 {
-            diags.push((0, Diagnostic::error(g.span, "global arrays too large")));
-            return Err(diags);
-        }
-        global_slots.push(slot as u32);
-        globals.push(GlobalInfo {
-            name: g.name.clone(),
-            slot: GlobalSlot(slot as u32),
-            len: len as u32,
-        });
-    }
+    };
     if program.functions.len() > usize::from(u16::MAX) {
         diags.push((
             0,
@@ -161,7 +129,7 @@ pub fn compile_units(
             ));
             continue;
         };
-        match FnCompiler::new(program, func, lines, &global_slots).compile() {
+        match FnCompiler::new(program, func, lines, &layout.addrs).compile() {
             Ok(mut f) => {
                 f.file = unit;
                 functions.push(f)
@@ -175,13 +143,109 @@ pub fn compile_units(
     Ok(Program {
         functions,
         main: FuncIdx(program.main.0 as u16),
-        globals,
-        memory_init,
+        globals: layout.globals,
+        memory_init: layout.init,
+        globals_end: layout.end,
         files: maps
             .iter()
             .map(|m| m.main_file_name().to_string())
             .collect(),
     })
+}
+
+/// The most bytes of globals, and of one function's local arrays (byte addresses are 32-bit,
+/// and the array stack needs room above the globals).
+const MAX_AREA_BYTES: u64 = u32::MAX as u64 / 2;
+
+/// Rounds `n` up to a multiple of `align` (a power of two).
+fn align_up(n: u64, align: u32) -> u64 {
+    let a = u64::from(align);
+    (n + a - 1) & !(a - 1)
+}
+
+/// The alignment of a variable of type `ty`: a scalar's size, for arrays [`ARRAY_ALIGN`]
+/// (at least their element's size; see `lang::bytecode`'s module docs).
+fn alignment(ty: &Type) -> u32 {
+    match ty {
+        Type::Scalar(t) => t.bytes(),
+        _ => ARRAY_ALIGN.max(ty.elem().bytes()),
+    }
+}
+
+/// Where the globals live: C's layout from byte [`FIRST_GLOBAL`], in declaration order, each
+/// at its natural alignment (see `lang::bytecode`'s module docs), and their initial bytes.
+struct GlobalLayout {
+    /// Byte address of each global, by [`GlobalId`].
+    addrs: Vec<u32>,
+    globals: Vec<GlobalInfo>,
+    /// Initial bytes from address 0, without trailing zeros.
+    init: Vec<u8>,
+    /// End of the globals, a multiple of [`ARRAY_ALIGN`].
+    end: u32,
+}
+
+impl GlobalLayout {
+    fn of(program: &hir::Program) -> Result<GlobalLayout, Diagnostic> {
+        let mut next = u64::from(FIRST_GLOBAL);
+        let mut layout = GlobalLayout {
+            addrs: Vec::with_capacity(program.globals.len()),
+            globals: Vec::with_capacity(program.globals.len()),
+            init: Vec::new(),
+            end: 0,
+        };
+        for g in &program.globals {
+            if matches!(g.ty, Type::Object { .. }) {
+                return Err(Diagnostic::error(
+                    g.span,
+                    "structures and unions are not supported by the code generator yet",
+                ));
+            }
+            let elem = g.ty.elem();
+            let len = g.ty.size().unwrap_or(1);
+            let addr = align_up(next, alignment(&g.ty));
+            let size = len * u64::from(elem.bytes());
+            next = addr + size;
+            if next > MAX_AREA_BYTES {
+                return Err(Diagnostic::error(
+                    g.span,
+                    format!("global arrays too large (more than {MAX_AREA_BYTES} bytes in all)"),
+                ));
+            }
+            for (i, v) in g.init.iter().take(len as usize).enumerate() {
+                let bits = match *v {
+                    ConstValue::Int(i) => i as u64,
+                    ConstValue::Double(d) if elem == ScalarType::Float => {
+                        u64::from((d as f32).to_bits())
+                    }
+                    ConstValue::Double(d) => d.to_bits(),
+                    ConstValue::Address { .. } => {
+                        return Err(Diagnostic::error(
+                            g.span,
+                            "pointers are not supported by the code generator yet",
+                        ))
+                    }
+                };
+                if bits == 0 {
+                    continue;
+                }
+                let at = (addr + i as u64 * u64::from(elem.bytes())) as usize;
+                let bytes = &bits.to_le_bytes()[..elem.bytes() as usize];
+                if layout.init.len() < at + bytes.len() {
+                    layout.init.resize(at + bytes.len(), 0);
+                }
+                layout.init[at..at + bytes.len()].copy_from_slice(bytes);
+            }
+            layout.addrs.push(addr as u32);
+            layout.globals.push(GlobalInfo {
+                name: g.name.clone(),
+                addr: Addr(addr as u32),
+                len: len as u32,
+                size: size as u32,
+            });
+        }
+        layout.end = align_up(next, ARRAY_ALIGN) as u32;
+        Ok(layout)
+    }
 }
 
 /// Provisional numbers of the registers pinned to global array references count down from
@@ -210,7 +274,7 @@ struct FnCompiler<'a> {
     program: &'a hir::Program,
     func: &'a hir::Function,
     lines: &'a SourceMap,
-    global_slots: &'a [u32],
+    global_addrs: &'a [u32],
     code: Vec<Instr>,
     locs: Vec<Loc>,
     consts: Vec<u64>,
@@ -228,7 +292,8 @@ struct FnCompiler<'a> {
     free: u32,
     /// Highest register count ever used.
     max_regs: u32,
-    array_slots: u64,
+    /// Bytes of the frame's local arrays so far (each array 8-aligned).
+    array_bytes: u64,
     ctx: Vec<Ctx>,
     loc: Loc,
     /// The highest instruction index some jump targets (`None` before any patch): when it is
@@ -254,13 +319,13 @@ impl<'a> FnCompiler<'a> {
         program: &'a hir::Program,
         func: &'a hir::Function,
         lines: &'a SourceMap,
-        global_slots: &'a [u32],
+        global_addrs: &'a [u32],
     ) -> FnCompiler<'a> {
         let mut c = FnCompiler {
             program,
             func,
             lines,
-            global_slots,
+            global_addrs,
             code: Vec::new(),
             locs: Vec::new(),
             consts: Vec::new(),
@@ -273,7 +338,7 @@ impl<'a> FnCompiler<'a> {
             global_array_reg: HashMap::new(),
             free: 0,
             max_regs: 0,
-            array_slots: 0,
+            array_bytes: 0,
             ctx: Vec::new(),
             loc: Loc::default(),
             last_label: None,
@@ -285,10 +350,10 @@ impl<'a> FnCompiler<'a> {
             c.local_reg.push(r);
             let off = match &local.ty {
                 Type::Array { .. } => {
-                    let size = local.ty.size().unwrap_or(0);
-                    let off = c.array_slots;
-                    c.array_slots += size;
-                    Some(off as u32)
+                    let bytes = local.ty.size().unwrap_or(0) * u64::from(local.ty.elem().bytes());
+                    let off = align_up(c.array_bytes, ARRAY_ALIGN);
+                    c.array_bytes = off + bytes;
+                    Some(off.min(u64::from(u32::MAX)) as u32)
                 }
                 _ => None,
             };
@@ -332,7 +397,8 @@ impl<'a> FnCompiler<'a> {
         if let Some(e) = self.error.take() {
             return Err(e);
         }
-        if self.array_slots > u64::from(u32::MAX / 2) {
+        let array_bytes = align_up(self.array_bytes, ARRAY_ALIGN);
+        if array_bytes > MAX_AREA_BYTES {
             return Err(Diagnostic::error(self.func.span, "local arrays too large"));
         }
         if self.code.len() > usize::from(u16::MAX) {
@@ -361,7 +427,7 @@ impl<'a> FnCompiler<'a> {
             num_params: self.func.params.len() as u16,
             num_locals: self.func.locals.len() as u16,
             num_regs: self.max_regs.max(1) as u16,
-            array_slots: self.array_slots as u32,
+            array_bytes: array_bytes as u32,
             code: self.code,
             locs: self.locs,
             consts: self.consts,
@@ -413,7 +479,7 @@ impl<'a> FnCompiler<'a> {
             };
             let k = self.constant(
                 ArrayRef {
-                    base: self.global_slots[g.index()],
+                    base: self.global_addrs[g.index()],
                     dim: dims,
                 }
                 .pack(),
@@ -590,6 +656,14 @@ impl<'a> FnCompiler<'a> {
         }
     }
 
+    /// The element type of an array variable.
+    fn array_elem(&self, base: hir::ArrayBase) -> ScalarType {
+        match base {
+            hir::ArrayBase::Local(l) => self.func.local(l).ty.elem(),
+            hir::ArrayBase::Global(g) => self.program.global(g).ty.elem(),
+        }
+    }
+
     /// Gives the provisional registers of global array references their final numbers, right
     /// above the locals, and moves every temporary up to make room. Pinned registers must lie
     /// below every temporary: a call's window starts at a temporary and overlaps everything
@@ -625,8 +699,10 @@ impl<'a> FnCompiler<'a> {
     /// indices) into a register: `dst` if given.
     fn sub_array(&mut self, base: hir::ArrayBase, indices: &[hir::Expr], dst: Option<Reg>) -> Reg {
         let (mut cur, inner) = self.array_base(base);
+        let elem_bytes = u64::from(self.array_elem(base).bytes());
         for (level, idx) in indices.iter().enumerate() {
-            let stride: u64 = inner[level..].iter().map(|&d| u64::from(d)).product();
+            let count: u64 = inner[level..].iter().map(|&d| u64::from(d)).product();
+            let stride = count * elem_bytes;
             let next = inner.get(level).copied().unwrap_or(1);
             let mark = self.free;
             let i = self.expr(idx, None);

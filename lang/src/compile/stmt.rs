@@ -191,7 +191,8 @@ impl FnCompiler<'_> {
                     .pack(),
                 );
                 self.emit(Instr::LocalArr { a: flat, k });
-                let s = self.shape(1, 1);
+                let elem = self.func.local(local).ty.elem();
+                let s = self.shape(elem.bytes(), 1);
                 self.emit(Instr::ZeroArr { a: flat, s });
                 for (index, value) in items {
                     let mark = self.free;
@@ -201,11 +202,7 @@ impl FnCompiler<'_> {
                         a: i,
                         imm: *index as i32,
                     });
-                    self.emit(Instr::StE {
-                        a: v,
-                        b: flat,
-                        c: i,
-                    });
+                    self.emit(super::expr::store_elem(elem, v, flat, i));
                     self.free = mark;
                 }
             }
