@@ -56,7 +56,9 @@ impl Checker<'_> {
     /// 6.2.7's compatibility, with an array of unknown size compatible with any size), or
     /// either is `void`.
     pub(super) fn compatible_pointees(&self, a: &CType, b: &CType) -> bool {
-        if *a == CType::Void || *b == CType::Void {
+        let function = |t: &CType| matches!(t, CType::Function(_));
+        // `void *` mixes with pointers to objects, not to functions (C99 6.3.2.3p1).
+        if (*a == CType::Void && !function(b)) || (*b == CType::Void && !function(a)) {
             return true;
         }
         Self::compatible(a, b)
