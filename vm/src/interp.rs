@@ -53,6 +53,7 @@ use lang::bytecode::verify::{verify_instrumented, Body, VerifyError};
 
 use crate::branch_counts::{BranchCounts, Counters};
 use crate::byte_memory::{Memory, MAX_BYTES};
+use crate::memory::{AccessKind, Decl, DeclId, DeclKind, ObjectTable};
 use crate::printf::{self, PrintfArg};
 use crate::probes::{Osr, Probes};
 use crate::trap::{TraceEntry, Trap, TrapKind};
@@ -136,6 +137,14 @@ pub struct Machine<'p> {
     pending: bool,
     /// The state of `rand` and `srand`.
     rand: crate::rand::GlibcRand,
+    /// The objects pointers may point to (globals, string literals, frame objects), and
+    /// the checks of every access through a pointer.
+    objects: ObjectTable,
+    /// Per function, the declarations of its frame objects (for messages).
+    frame_decls: Vec<Vec<DeclId>>,
+    /// The frames that registered frame objects: frame depth and the object depth to return
+    /// to when that frame returns.
+    frame_marks: Vec<(usize, usize)>,
 }
 
 impl<'p> Machine<'p> {
@@ -160,6 +169,41 @@ impl<'p> Machine<'p> {
             })
             .collect();
         let entry = (0..versions.len() as u32).collect();
+        let mut objects = ObjectTable::new();
+        for (i, o) in program.static_objects.iter().enumerate() {
+            let kind = if i < program.globals.len() {
+                DeclKind::Global
+            } else {
+                DeclKind::StringLiteral
+            };
+            let decl = objects.declare(Decl {
+                kind,
+                name: o.name.clone(),
+            });
+            let p = objects.add_static(decl, o.addr, o.size);
+            debug_assert_eq!(
+                p.ok(),
+                Some(lang::bytecode::static_pointer(i, o.addr)),
+                "static objects are registered in the compiler's order"
+            );
+        }
+        let frame_decls = program
+            .functions
+            .iter()
+            .map(|f| {
+                f.frame_objects
+                    .iter()
+                    .map(|o| {
+                        objects.declare(Decl {
+                            kind: DeclKind::Local {
+                                function: f.name.clone(),
+                            },
+                            name: o.name.clone(),
+                        })
+                    })
+                    .collect()
+            })
+            .collect();
         let callees = program
             .functions
             .iter()
@@ -182,6 +226,9 @@ impl<'p> Machine<'p> {
             out: Vec::with_capacity(OUT_FLUSH * 2),
             stack: Vec::new(),
             mem: Memory::new(&program.memory_init, program.globals_end as usize),
+            objects,
+            frame_decls,
+            frame_marks: Vec::new(),
             frames: Vec::new(),
             base: 0,
             abase: 0,
@@ -477,24 +524,93 @@ fn math2(f: MathFn, x: f64, y: f64) -> f64 {
 }
 
 #[inline(never)]
-fn do_printf(out: &mut Vec<u8>, site: &Site, regs: &[u64]) {
-    if let Site::Printf { format, args } = site {
-        let mut vals: smallvec::SmallVec<[PrintfArg<'_>; 8]> = smallvec::SmallVec::new();
-        let mut next = 0;
-        for a in args {
-            let v = match a {
-                SiteArg::Str(s) => {
-                    vals.push(PrintfArg::Str(s));
-                    continue;
-                }
-                SiteArg::Int => PrintfArg::Int(regs[next] as i64),
-                SiteArg::UInt => PrintfArg::UInt(regs[next]),
-                SiteArg::Double => PrintfArg::Double(f64::from_bits(regs[next])),
-            };
-            next += 1;
-            vals.push(v);
+fn do_printf(
+    out: &mut Vec<u8>,
+    site: &Site,
+    regs: &[u64],
+    mem: &Memory,
+    objects: &ObjectTable,
+) -> Result<(), String> {
+    let Site::Printf { format, args } = site else {
+        return Ok(());
+    };
+    // The conversions that take an argument, in order (a pointer's conversion says whether
+    // it prints a string or the pointer).
+    let specs: smallvec::SmallVec<[&lang::printf_format::Spec; 8]> = format
+        .iter()
+        .filter_map(|p| match p {
+            lang::printf_format::Piece::Conversion(s)
+                if s.conv != lang::printf_format::Conv::Percent =>
+            {
+                Some(s)
+            }
+            _ => None,
+        })
+        .collect();
+    let mut strings: smallvec::SmallVec<[Vec<u8>; 2]> = smallvec::SmallVec::new();
+    let mut next = 0;
+    for (i, a) in args.iter().enumerate() {
+        if let SiteArg::Ptr = a {
+            if specs
+                .get(i)
+                .is_some_and(|s| s.conv == lang::printf_format::Conv::Str)
+            {
+                let max = specs[i].precision.map(|p| p as usize);
+                strings.push(read_c_string(mem, objects, regs[next], max)?);
+            }
         }
-        printf::format(format, &vals, out);
+        if !matches!(a, SiteArg::Str(_)) {
+            next += 1;
+        }
+    }
+    let mut vals: smallvec::SmallVec<[PrintfArg<'_>; 8]> = smallvec::SmallVec::new();
+    let mut next = 0;
+    let mut string = 0;
+    for (i, a) in args.iter().enumerate() {
+        let v = match a {
+            SiteArg::Str(s) => {
+                vals.push(PrintfArg::Str(s));
+                continue;
+            }
+            SiteArg::Int => PrintfArg::Int(regs[next] as i64),
+            SiteArg::UInt => PrintfArg::UInt(regs[next]),
+            SiteArg::Double => PrintfArg::Double(f64::from_bits(regs[next])),
+            SiteArg::Ptr
+                if specs
+                    .get(i)
+                    .is_some_and(|s| s.conv == lang::printf_format::Conv::Str) =>
+            {
+                string += 1;
+                PrintfArg::Str(&strings[string - 1])
+            }
+            SiteArg::Ptr => PrintfArg::UInt(regs[next]),
+        };
+        next += 1;
+        vals.push(v);
+    }
+    printf::format(format, &vals, out);
+    Ok(())
+}
+
+/// The characters a `char *` points to, up to its NUL (or `max` of them), each checked.
+fn read_c_string(
+    mem: &Memory,
+    objects: &ObjectTable,
+    p: u64,
+    max: Option<usize>,
+) -> Result<Vec<u8>, String> {
+    let mut bytes = Vec::new();
+    loop {
+        if max.is_some_and(|m| bytes.len() >= m) {
+            return Ok(bytes);
+        }
+        let addr = objects
+            .check(p, bytes.len() as i64, 1, AccessKind::Read)
+            .map_err(|f| f.to_string())?;
+        match mem.load::<u8>(addr) {
+            Some(0) | None => return Ok(bytes),
+            Some(b) => bytes.push(b),
+        }
     }
 }
 
@@ -700,6 +816,18 @@ fn run_loop_inlined<P: Probes>(
     }
     // Memory access at a byte address from a register: bounds-checked (one comparison, see
     // `crate::byte_memory`).
+    // The address of an access through the pointer R[b] plus imm, checked against its object.
+    macro_rules! ptr_addr {
+        ($b:expr, $imm:expr, $width:expr, $kind:ident) => {{
+            match m
+                .objects
+                .check(r!($b), i64::from($imm), $width, AccessKind::$kind)
+            {
+                Ok(addr) => addr,
+                Err(fault) => trap!(TrapKind::Memory(fault.to_string())),
+            }
+        }};
+    }
     macro_rules! load {
         ($t:ty, $addr:expr) => {{
             let addr: usize = $addr;
@@ -748,6 +876,12 @@ fn run_loop_inlined<P: Probes>(
                 probes.on_return(func_id!());
             }
             m.atop = m.abase;
+            if let Some(&(depth, objects)) = m.frame_marks.last() {
+                if depth == m.frames.len() {
+                    m.objects.pop_locals_to(objects);
+                    m.frame_marks.pop();
+                }
+            }
             match m.frames.pop() {
                 None => {
                     return Ok(Exit::Return(unsafe { *regs } as i32));
@@ -848,6 +982,71 @@ fn run_loop_inlined<P: Probes>(
             Instr::StEI64 { imm, b, c } => store!(elem_addr!(b, c, 8), i64::from(imm) as u64),
             Instr::ZeroArr { a, s } => zero_array(&mut m.mem, r!(a), fdef.shapes[s.index()]),
 
+            Instr::FrameObj { a, imm } => {
+                let depth = m.frames.len();
+                if m.frame_marks.last().is_none_or(|&(d, _)| d != depth) {
+                    m.frame_marks.push((depth, m.objects.local_depth()));
+                }
+                let f = func_id!().index();
+                let o = &fdef.frame_objects[imm as usize];
+                let decl = m.frame_decls[f][imm as usize];
+                match m
+                    .objects
+                    .push_local(decl, (m.abase + o.offset as usize) as u32, o.size)
+                {
+                    Ok(p) => set!(a, p),
+                    Err(fault) => trap!(TrapKind::Memory(fault.to_string())),
+                }
+            }
+            Instr::PtrAdd { a, b, c } => set!(a, crate::memory::ptr_add(r!(b), r!(c) as i64)),
+            Instr::PtrAddI { a, b, imm } => {
+                set!(a, crate::memory::ptr_add(r!(b), i64::from(imm)))
+            }
+            Instr::PtrDiff { a, b, c } => {
+                let (p, q) = (r!(b), r!(c));
+                if p >> 32 != q >> 32 {
+                    trap!(TrapKind::Memory(
+                        "subtraction of pointers into different objects".to_string()
+                    ));
+                }
+                set!(a, (i64::from(p as u32) - i64::from(q as u32)) as u64)
+            }
+            Instr::LdP8S { a, b, imm } => {
+                set!(a, load!(u8, ptr_addr!(b, imm, 1, Read)) as i8 as i64 as u64)
+            }
+            Instr::LdP8U { a, b, imm } => set!(a, u64::from(load!(u8, ptr_addr!(b, imm, 1, Read)))),
+            Instr::LdP16S { a, b, imm } => {
+                set!(
+                    a,
+                    load!(u16, ptr_addr!(b, imm, 2, Read)) as i16 as i64 as u64
+                )
+            }
+            Instr::LdP16U { a, b, imm } => {
+                set!(a, u64::from(load!(u16, ptr_addr!(b, imm, 2, Read))))
+            }
+            Instr::LdP32S { a, b, imm } => {
+                set!(
+                    a,
+                    load!(u32, ptr_addr!(b, imm, 4, Read)) as i32 as i64 as u64
+                )
+            }
+            Instr::LdP32U { a, b, imm } => {
+                set!(a, u64::from(load!(u32, ptr_addr!(b, imm, 4, Read))))
+            }
+            Instr::LdP64 { a, b, imm } => set!(a, load!(u64, ptr_addr!(b, imm, 8, Read))),
+            Instr::LdPF32 { a, b, imm } => {
+                set!(
+                    a,
+                    f32_bits(f32::from_bits(load!(u32, ptr_addr!(b, imm, 4, Read))))
+                )
+            }
+            Instr::StP8 { a, b, imm } => store!(ptr_addr!(b, imm, 1, Write), r!(a) as u8),
+            Instr::StP16 { a, b, imm } => store!(ptr_addr!(b, imm, 2, Write), r!(a) as u16),
+            Instr::StP32 { a, b, imm } => store!(ptr_addr!(b, imm, 4, Write), r!(a) as u32),
+            Instr::StP64 { a, b, imm } => store!(ptr_addr!(b, imm, 8, Write), r!(a)),
+            Instr::StPF32 { a, b, imm } => {
+                store!(ptr_addr!(b, imm, 4, Write), (rf!(a) as f32).to_bits())
+            }
             Instr::Add32 { a, b, c } => set!(a, ri!(b).wrapping_add(ri!(c)) as i32 as i64 as u64),
             Instr::AddU32 { a, b, c } => set!(a, r!(b).wrapping_add(r!(c)) as u32 as u64),
             Instr::Add64 { a, b, c } => set!(a, r!(b).wrapping_add(r!(c))),
@@ -1161,7 +1360,9 @@ fn run_loop_inlined<P: Probes>(
                         usize::from(fdef.num_regs) - a.index(),
                     )
                 };
-                do_printf(&mut m.out, site, args);
+                if let Err(fault) = do_printf(&mut m.out, site, args, &m.mem, &m.objects) {
+                    trap!(TrapKind::Memory(fault));
+                }
                 m.flush_if_full(w);
             }
             Instr::Puts { p } => {

@@ -43,6 +43,9 @@ pub enum TrapKind {
     Depth(u32),
     /// A call's local arrays would take the array stack past the 4 GiB of byte addresses.
     OutOfMemory,
+    /// A memory access through a pointer that C leaves undefined (out of its object's bounds,
+    /// null, dangling, misaligned): the checked memory's description of the fault.
+    Memory(String),
     /// The process received this signal (SIGINT or SIGTERM, see [`crate::signals`]).
     Interrupted(i32),
     /// The VM failed: a profiler produced code that does not verify (a bug, never the
@@ -68,6 +71,7 @@ impl fmt::Display for TrapKind {
                 f,
                 "call depth limit exceeded: more than {max} active calls (see --max-depth)"
             ),
+            TrapKind::Memory(what) => f.write_str(what),
             TrapKind::OutOfMemory => f.write_str(
                 "out of memory: the local arrays of the active calls exceed the 4 GiB address space",
             ),

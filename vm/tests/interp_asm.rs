@@ -22,6 +22,7 @@ fn func(name: &str, params: u16, regs: u16, code: Vec<Instr>) -> Function {
         num_locals: params,
         num_regs: regs,
         array_bytes: 0,
+        frame_objects: Vec::new(),
         code,
         locs,
         consts: Vec::new(),
@@ -83,6 +84,7 @@ fn program(functions: Vec<Function>, main: u16) -> Program {
         globals: Vec::new(),
         memory_init: Vec::new(),
         globals_end: lang::bytecode::FIRST_GLOBAL,
+        static_objects: Vec::new(),
         files: Vec::new(),
     }
 }

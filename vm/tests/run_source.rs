@@ -329,3 +329,40 @@ fn versions_are_verified_before_they_can_run() {
         .expect_err("out-of-window register is rejected");
     assert!(err.message.contains(">= "), "{err}");
 }
+
+#[test]
+fn accesses_through_pointers_are_checked_against_their_object() {
+    // C leaves each of these undefined; the VM stops like a sanitizer, naming the object and
+    // the offset, after the output so far.
+    let cases: &[(&str, &str)] = &[
+        (
+            "#include <stdio.h>\nint main(void) {\n  int a[4] = {1, 2, 3, 4};\n  int *p = a;\n  printf(\"x\\n\");\n  return p[4];\n}\n",
+            "p.c:6:10: runtime error: out-of-bounds read of 4 bytes at offset 16 of 'a' (local of function main, 16 bytes)",
+        ),
+        (
+            "#include <stdio.h>\nint g[2];\nint main(void) {\n  int *p = g;\n  printf(\"x\\n\");\n  p[-1] = 5;\n  return 0;\n}\n",
+            "p.c:6:3: runtime error: out-of-bounds write of 4 bytes at offset -4 of 'g'",
+        ),
+        (
+            "#include <stdio.h>\nint main(void) {\n  int *p = 0;\n  printf(\"x\\n\");\n  return *p;\n}\n",
+            "p.c:5:10: runtime error: null pointer dereference (read of 4 bytes)",
+        ),
+        (
+            "#include <stdio.h>\nint *f(void) { int local = 1; return &local; }\nint main(void) {\n  int *p = f();\n  printf(\"x\\n\");\n  return *p;\n}\n",
+            "p.c:6:10: runtime error: read of 4 bytes at offset 0 of 'local' (local of function f, 4 bytes) after f returned",
+        ),
+        (
+            "#include <stdio.h>\nint main(void) {\n  char c[8] = {0};\n  int *p = (int *)(c + 1);\n  printf(\"x\\n\");\n  return *p;\n}\n",
+            "p.c:6:10: runtime error: misaligned read of 4 bytes at offset 1 of 'c'",
+        ),
+    ];
+    for (src, expected) in cases {
+        let (status, out, err) = run(src);
+        assert_eq!(status, EXIT_RUNTIME_ERROR, "{src}\n{err}");
+        assert_eq!(out, "x\n", "{src}");
+        assert!(
+            err.starts_with(expected),
+            "{src}\nexpected: {expected}\ngot: {err}"
+        );
+    }
+}

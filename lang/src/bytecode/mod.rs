@@ -185,6 +185,8 @@ pub enum SiteArg {
     Double,
     /// A string literal (for `%s`): no register.
     Str(Vec<u8>),
+    /// A pointer register: to the characters of a string for `%s`, printed for `%p`.
+    Ptr,
 }
 
 /// A printf or puts call site: the static data of one `Printf`/`Puts` instruction.
@@ -229,6 +231,34 @@ impl fmt::Display for Loc {
     }
 }
 
+/// An object in a function's array area that a pointer may point to.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FrameObject {
+    /// Its byte offset in the frame's array area.
+    pub offset: u32,
+    /// Its size in bytes.
+    pub size: u32,
+    /// The local's name (for runtime errors).
+    pub name: String,
+}
+
+/// An object with static storage that pointers may point to: a global variable or a string
+/// literal. The VM registers them in order, so object `i` has slot `i + 1`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct StaticObject {
+    /// Its name (`"s"`, or a string literal's text).
+    pub name: String,
+    /// Its byte address.
+    pub addr: u32,
+    /// Its size in bytes.
+    pub size: u32,
+}
+
+/// The pointer to the start of static object `index` (slot `index + 1`, generation 0).
+pub fn static_pointer(index: usize, addr: u32) -> u64 {
+    ((index as u64 + 1) << 32) | u64::from(addr)
+}
+
 /// One compiled function.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Function {
@@ -250,6 +280,9 @@ pub struct Function {
     pub num_regs: u16,
     /// Bytes of this frame's local arrays (zeroed at entry; a multiple of [`ARRAY_ALIGN`]).
     pub array_bytes: u32,
+    /// The objects of its frame that pointers can point to (locals whose address is taken,
+    /// arrays used as pointers): `FrameObj` registers object `o` of this list.
+    pub frame_objects: Vec<FrameObject>,
     /// The code; the last instruction never falls through.
     pub code: Vec<Instr>,
     /// Source location of each instruction (same length as `code`).
@@ -367,6 +400,9 @@ pub struct Program {
     /// The end of the globals (exclusive; a multiple of [`ARRAY_ALIGN`], at least
     /// [`FIRST_GLOBAL`]): the array stack starts here.
     pub globals_end: u32,
+    /// The objects with static storage (the globals, then the string literals used as
+    /// values), in the order the VM registers them (see [`static_pointer`]).
+    pub static_objects: Vec<StaticObject>,
     /// The program's source files (the `.c` files, as named on the command line), indexed by
     /// [`Function::file`].
     pub files: Vec<String>,

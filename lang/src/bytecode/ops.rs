@@ -142,6 +142,42 @@ macro_rules! for_each_op {
             /// M8[base(R[A]) .. base(R[A]) + dim(R[A]) * stride(s)] := 0 (zero a whole array; stride in bytes)
             ZeroArr { a: Reg, s: ShapeIdx } => Next;
 
+            // ---- pointers (P = the address R[B] + imm, checked: inside a live object, aligned) ----
+            /// R[A] := pointer to this frame's object o (its bytes in the array area; registered as an object until the function returns)
+            FrameObj { a: Reg, imm: i32 } => Next;
+            /// R[A] := R[B] with its address moved by R[C] bytes (signed; the address must stay in 32 bits)
+            PtrAdd { a: Reg, b: Reg, c: Reg } => Next;
+            /// R[A] := R[B] with its address moved by imm bytes
+            PtrAddI { a: Reg, b: Reg, imm: i16 } => Next;
+            /// check R[B] and R[C] point into the same object; R[A] := address(R[B]) - address(R[C]) (bytes, signed)
+            PtrDiff { a: Reg, b: Reg, c: Reg } => Next;
+            /// R[A] := s8(M8[P]) (char)
+            LdP8S { a: Reg, b: Reg, imm: i16 } => Next;
+            /// R[A] := z8(M8[P]) (unsigned char, _Bool)
+            LdP8U { a: Reg, b: Reg, imm: i16 } => Next;
+            /// R[A] := s16(M16[P]) (short)
+            LdP16S { a: Reg, b: Reg, imm: i16 } => Next;
+            /// R[A] := z16(M16[P]) (unsigned short)
+            LdP16U { a: Reg, b: Reg, imm: i16 } => Next;
+            /// R[A] := s32(M32[P]) (int)
+            LdP32S { a: Reg, b: Reg, imm: i16 } => Next;
+            /// R[A] := z32(M32[P]) (unsigned int)
+            LdP32U { a: Reg, b: Reg, imm: i16 } => Next;
+            /// R[A] := M64[P] (long, unsigned long, double, pointers)
+            LdP64 { a: Reg, b: Reg, imm: i16 } => Next;
+            /// R[A] := f64(M32[P]) (float)
+            LdPF32 { a: Reg, b: Reg, imm: i16 } => Next;
+            /// M8[P] := R[A] (the low byte)
+            StP8 { a: Reg, b: Reg, imm: i16 } => Next;
+            /// M16[P] := R[A] (the low 16 bits)
+            StP16 { a: Reg, b: Reg, imm: i16 } => Next;
+            /// M32[P] := R[A] (the low 32 bits)
+            StP32 { a: Reg, b: Reg, imm: i16 } => Next;
+            /// M64[P] := R[A]
+            StP64 { a: Reg, b: Reg, imm: i16 } => Next;
+            /// M32[P] := b32(R[A]) (float)
+            StPF32 { a: Reg, b: Reg, imm: i16 } => Next;
+
             // ---- integer arithmetic ----
             /// R[A] := s32(R[B] + R[C])
             Add32 { a: Reg, b: Reg, c: Reg } => Next;

@@ -12,7 +12,8 @@
 //!    (`FIRST_GLOBAL <= g` and `g + width <= globals_end`) at a multiple of its width, and
 //!    `memory_init` ends at or before `globals_end`;
 //! 5. `array_bytes` is a multiple of `ARRAY_ALIGN`, and `LocalArr` constants point inside the
-//!    frame's area: the base is a multiple of `ARRAY_ALIGN` and `base + dim <= array_bytes`
+//!    frame's area: the base is a multiple of `ARRAY_ALIGN` and `base + dim <= array_bytes`;
+//!    so do the frame objects, and `FrameObj` names one of them
 //!    (every element takes at least a byte);
 //! 6. `locs` has one entry per instruction;
 //! 7. probe instructions appear only in instrumented versions, and their probe constants exist
@@ -169,6 +170,14 @@ pub fn verify_instrumented(
             ),
         ));
     }
+    for o in &func.frame_objects {
+        if u64::from(o.offset) + u64::from(o.size) > u64::from(func.array_bytes) {
+            return Err(err(
+                None,
+                format!("frame object `{}` lies outside the array area", o.name),
+            ));
+        }
+    }
     for (pc, ins) in body.code.iter().enumerate() {
         let here = |m: String| err(Some(pc), m);
         let mut bad_reg = None;
@@ -203,6 +212,11 @@ pub fn verify_instrumented(
             }
             Instr::LocalArr { k, .. } if k.index() >= func.consts.len() => {
                 return Err(here(format!("constant {k} out of range")));
+            }
+            Instr::FrameObj { imm, .. }
+                if usize::try_from(imm).map_or(true, |o| o >= func.frame_objects.len()) =>
+            {
+                return Err(here(format!("frame object {imm} out of range")));
             }
             Instr::Row { s, .. } | Instr::ZeroArr { s, .. } if s.index() >= func.shapes.len() => {
                 return Err(here(format!("shape {s} out of range")));

@@ -68,6 +68,16 @@ pub(super) fn scalar_shape(ty: &CType) -> Option<(ScalarType, Vec<Option<u32>>)>
     Some((t.scalar()?, dims))
 }
 
+/// Whether a parameter is itself `const` (`const int n`, `char *const p`); an array
+/// parameter is a pointer, which its element's `const` does not make const.
+pub(super) fn declared_const_param(d: &ast::Declarator, specs_const: bool) -> bool {
+    match d.derived.first() {
+        None => specs_const,
+        Some(Derived::Pointer { is_const, .. }) => *is_const,
+        Some(_) => false,
+    }
+}
+
 /// `elem` in arrays of the dimensions `dims`, outermost first (`array_of(int, [2, 3])` is
 /// `int [2][3]`).
 pub(super) fn array_of(elem: CType, dims: &[u32]) -> CType {
@@ -285,6 +295,16 @@ impl Checker<'_> {
             return None;
         }
         Some((ty, base.is_const))
+    }
+
+    /// True if the object a declarator declares is itself `const` (cannot be assigned): the
+    /// specifiers' `const` for a scalar or an array's elements, a pointer's own `* const`.
+    pub(super) fn declared_const(d: &ast::Declarator, specs_const: bool) -> bool {
+        match d.derived.iter().find(|x| !matches!(x, Derived::Array(_))) {
+            None => specs_const,
+            Some(Derived::Pointer { is_const, .. }) => *is_const,
+            Some(_) => false,
+        }
     }
 
     /// True if the object a declarator's outermost pointer points to is `const`: the
@@ -512,7 +532,7 @@ impl Checker<'_> {
                 defs.push(MemberDef {
                     name: d.name.clone(),
                     ty,
-                    is_const: base.is_const,
+                    is_const: Self::declared_const(d, base.is_const),
                     width,
                     span: d.span,
                 });

@@ -650,7 +650,7 @@ impl<'m> Checker<'m> {
             out.push(ParamDecl {
                 ty: pty,
                 name: p.name().map(|(n, span)| (n.to_string(), span)),
-                is_const: base.is_const && !full.is_pointer(),
+                is_const: declarators::declared_const_param(&p.declarator, base.is_const),
             });
         }
         ok.then_some(out)
@@ -889,7 +889,7 @@ impl<'m> Checker<'m> {
         if self.file_names.contains_key(name) && !self.free_at_file_scope(name, decl.name_span) {
             return;
         }
-        let is_const = base.is_const;
+        let is_const = Checker::declared_const(decl, base.is_const);
         let (is_static, is_extern) = match storage {
             Some((StorageClass::Static, _)) => (true, false),
             Some((StorageClass::Extern, _)) => (false, true),

@@ -482,7 +482,7 @@ impl Checker<'_> {
                         cty,
                         size,
                         align,
-                        base.is_const,
+                        Self::declared_const(decl, base.is_const),
                         id.span,
                         out,
                     );
@@ -500,7 +500,7 @@ impl Checker<'_> {
                     decl.name_span,
                     storage,
                     cty.clone(),
-                    base.is_const,
+                    Self::declared_const(decl, base.is_const),
                 ) else {
                     continue;
                 };
@@ -528,9 +528,13 @@ impl Checker<'_> {
                 let dims: Vec<u32> = dims.into_iter().map(|d| d.unwrap_or(1)).collect();
                 let ty = Type::Array { elem, dims };
                 let cty = super::declarators::with_dims(&cty, &ty, &self.link.records);
-                let Some(local) =
-                    self.declare_local(&decl.name, decl.name_span, ty, cty, base.is_const)
-                else {
+                let Some(local) = self.declare_local(
+                    &decl.name,
+                    decl.name_span,
+                    ty,
+                    cty,
+                    Self::declared_const(decl, base.is_const),
+                ) else {
                     continue;
                 };
                 let Some(entries) = entries else { continue };

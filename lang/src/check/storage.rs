@@ -65,7 +65,7 @@ impl Checker<'_> {
                 VarInfo {
                     ty,
                     cty,
-                    is_const: base.is_const,
+                    is_const: Checker::declared_const(decl, base.is_const),
                 },
             );
             self.link

@@ -14,6 +14,8 @@ enum Loc {
     Global(u32, ScalarType),
     /// An array element: reference register, index register and element type.
     Elem(Reg, Reg, ScalarType),
+    /// Memory through a pointer: the pointer's register, a byte offset and the type.
+    Ptr(Reg, i16, ScalarType),
 }
 
 impl FnCompiler<'_> {
@@ -82,9 +84,12 @@ impl FnCompiler<'_> {
         let mark = self.free;
         match &e.kind {
             ExprKind::IncDec {
-                place, increment, ..
+                place,
+                increment,
+                scale,
+                ..
             } => {
-                self.inc_dec(e, place, *increment, true, None);
+                self.inc_dec(e, place, (*increment, true, *scale), None);
             }
             ExprKind::Assign { place, value } => {
                 self.assign(e, place, value, None, false);
@@ -133,6 +138,13 @@ impl FnCompiler<'_> {
         }
         match &e.kind {
             ExprKind::IntConst(_) | ExprKind::DoubleConst(_) => load_const(self, e, dst),
+            ExprKind::StringLit(bytes) if e.ty.is_some() => {
+                let d = dst.unwrap_or_else(|| self.alloc());
+                let p = self.statics.borrow_mut().string(bytes);
+                self.at(e.span);
+                self.load_bits(d, p);
+                d
+            }
             ExprKind::StringLit(_) => dst.unwrap_or_else(|| self.alloc()),
             ExprKind::Load(place) => {
                 if let Some(l) = place_local(place) {
@@ -301,13 +313,56 @@ impl FnCompiler<'_> {
                 place,
                 increment,
                 prefix,
-                ..
-            } => self.inc_dec(e, place, *increment, *prefix, dst),
-            ExprKind::ObjectAddr(_)
-            | ExprKind::ElementAddr { .. }
-            | ExprKind::FuncAddr(_)
-            | ExprKind::PtrAdd { .. }
-            | ExprKind::PtrDiff { .. }
+                scale,
+            } => self.inc_dec(e, place, (*increment, *prefix, *scale), dst),
+            ExprKind::ObjectAddr(base) => {
+                let d = dst.unwrap_or_else(|| self.alloc());
+                self.object_pointer(*base, d);
+                d
+            }
+            ExprKind::ElementAddr { array, indices } => self.element_address(*array, indices, dst),
+            ExprKind::PtrAdd { ptr, index, scale } => {
+                let p = self.expr(ptr, None);
+                let d = dst.unwrap_or_else(|| self.alloc());
+                match self.int_const(index).and_then(|c| c.checked_mul(*scale)) {
+                    Some(bytes) => {
+                        self.at(e.span);
+                        self.pointer_step(d, p, bytes);
+                    }
+                    None => {
+                        let i = self.expr(index, None);
+                        let bytes = self.scaled(i, *scale);
+                        self.at(e.span);
+                        self.emit(Instr::PtrAdd {
+                            a: d,
+                            b: p,
+                            c: bytes,
+                        });
+                    }
+                }
+                d
+            }
+            ExprKind::PtrDiff { lhs, rhs, scale } => {
+                let l = self.expr(lhs, None);
+                let r = self.expr(rhs, None);
+                let d = dst.unwrap_or_else(|| self.alloc());
+                self.at(e.span);
+                self.emit(Instr::PtrDiff { a: d, b: l, c: r });
+                if *scale != 1 {
+                    match i16::try_from(*scale) {
+                        Ok(imm) => {
+                            self.emit(Instr::DivI64 { a: d, b: d, imm });
+                        }
+                        Err(_) => {
+                            let k = self.alloc();
+                            self.load_bits(k, *scale as u64);
+                            self.emit(Instr::Div64 { a: d, b: d, c: k });
+                        }
+                    }
+                }
+                d
+            }
+            ExprKind::FuncAddr(_)
             | ExprKind::CallIndirect { .. }
             | ExprKind::CopyObject { .. }
             | ExprKind::Memory { .. }
@@ -324,12 +379,13 @@ impl FnCompiler<'_> {
                 let mut regs = Vec::with_capacity(args.len());
                 for a in args {
                     match (&a.kind, a.ty) {
-                        (ExprKind::StringLit(s), _) => site_args.push(SiteArg::Str(s.clone())),
+                        (ExprKind::StringLit(s), None) => site_args.push(SiteArg::Str(s.clone())),
                         (_, ty) => {
                             regs.push((self.alloc(), a));
                             site_args.push(match ty {
                                 Some(ScalarType::Double) => SiteArg::Double,
                                 Some(ScalarType::UInt | ScalarType::ULong) => SiteArg::UInt,
+                                Some(ScalarType::Ptr) => SiteArg::Ptr,
                                 _ => SiteArg::Int,
                             });
                         }
@@ -532,7 +588,18 @@ impl FnCompiler<'_> {
                 };
                 Loc::Elem(aref, i, self.place_type(place))
             }
-            Place::Deref { .. } | Place::BitField { .. } => {
+            Place::Deref { ptr, offset, ty } => {
+                let p = self.expr(ptr, None);
+                match i16::try_from(*offset) {
+                    Ok(imm) => Loc::Ptr(p, imm, *ty),
+                    Err(_) => {
+                        let q = self.alloc();
+                        self.pointer_step(q, p, *offset);
+                        Loc::Ptr(q, 0, *ty)
+                    }
+                }
+            }
+            Place::BitField { .. } => {
                 unreachable!("rejected by `pointer_construct` before code generation")
             }
         }
@@ -564,6 +631,9 @@ impl FnCompiler<'_> {
             Loc::Elem(a, i, ty) => {
                 self.emit(load_elem(ty, d, a, i));
             }
+            Loc::Ptr(p, imm, ty) => {
+                self.emit(load_ptr(ty, d, p, imm));
+            }
         }
     }
 
@@ -579,6 +649,9 @@ impl FnCompiler<'_> {
             }
             Loc::Elem(a, i, ty) => {
                 self.emit(store_elem(ty, v, a, i));
+            }
+            Loc::Ptr(p, imm, ty) => {
+                self.emit(store_ptr(ty, v, p, imm));
             }
         }
     }
@@ -727,6 +800,9 @@ impl FnCompiler<'_> {
         dst: Option<Reg>,
     ) -> Reg {
         let pty = self.place_type(place);
+        if op_ty == ScalarType::Ptr {
+            return self.pointer_compound(e, place, op, value, dst);
+        }
         // gcc evaluates a right operand with side effects before the place (rule 4 of the
         // module docs); for a scalar local the order cannot be observed.
         let pre = if place_local(place).is_none() && has_side_effects(value) {
@@ -840,8 +916,7 @@ impl FnCompiler<'_> {
         &mut self,
         e: &Expr,
         place: &Place,
-        increment: bool,
-        prefix: bool,
+        (increment, prefix, scale): (bool, bool, i64),
         dst: Option<Reg>,
     ) -> Reg {
         let ty = self.place_type(place);
@@ -894,8 +969,11 @@ impl FnCompiler<'_> {
                     imm,
                 });
             }
-            // The checker gives pointer places no `IncDec` (pointer steps are `PtrAdd`s).
-            ScalarType::Long | ScalarType::ULong | ScalarType::Ptr => {
+            ScalarType::Ptr => {
+                let step = if increment { scale } else { -scale };
+                self.pointer_step(cur, cur, step);
+            }
+            ScalarType::Long | ScalarType::ULong => {
                 self.emit(Instr::AddI64 {
                     a: cur,
                     b: cur,
@@ -924,6 +1002,159 @@ impl FnCompiler<'_> {
             Some(t) => self.finish(t, dst),
             None => self.finish(cur, dst),
         }
+    }
+
+    // ---- pointers ----
+
+    /// Loads into `d` the pointer to the start of a variable in memory: a local's frame
+    /// object, or a global.
+    fn object_pointer(&mut self, base: crate::hir::ArrayBase, d: Reg) {
+        match base {
+            crate::hir::ArrayBase::Local(l) => match self.frame_obj[l.index()] {
+                Some(r) => {
+                    if r != d {
+                        self.emit(Instr::Mov { a: d, b: r });
+                    }
+                }
+                None => unreachable!("addressed locals have frame objects"),
+            },
+            crate::hir::ArrayBase::Global(g) => {
+                let p = self.statics.borrow().global(g);
+                self.load_bits(d, p);
+            }
+        }
+    }
+
+    /// `&a[i]..[j]` (a prefix of the indices): the array's pointer moved by the elements
+    /// and rows before it.
+    fn element_address(
+        &mut self,
+        array: crate::hir::ArrayBase,
+        indices: &[Expr],
+        dst: Option<Reg>,
+    ) -> Reg {
+        let (elem, dims) = match array {
+            crate::hir::ArrayBase::Local(l) => match &self.func.local(l).ty {
+                crate::hir::Type::Array { elem, dims } => (*elem, dims.clone()),
+                t => (t.elem(), vec![1]),
+            },
+            crate::hir::ArrayBase::Global(g) => match &self.program.global(g).ty {
+                crate::hir::Type::Array { elem, dims } => (*elem, dims.clone()),
+                t => (t.elem(), vec![1]),
+            },
+        };
+        let d = dst.unwrap_or_else(|| self.alloc());
+        let mark = self.free;
+        let base = self.alloc();
+        self.object_pointer(array, base);
+        let mut stride: i64 =
+            dims.iter().map(|&n| i64::from(n)).product::<i64>() * i64::from(elem.bytes());
+        let mut acc: Option<Reg> = None;
+        let mut constant: i64 = 0;
+        for (k, index) in indices.iter().enumerate() {
+            stride /= i64::from(dims[k].max(1));
+            if let Some(c) = self.int_const(index) {
+                constant = constant.wrapping_add(c.wrapping_mul(stride));
+                continue;
+            }
+            let i = self.expr(index, None);
+            let bytes = self.scaled(i, stride);
+            acc = Some(match acc {
+                None => bytes,
+                Some(a) => {
+                    self.emit(Instr::Add64 { a, b: a, c: bytes });
+                    a
+                }
+            });
+        }
+        match acc {
+            Some(a) => {
+                self.emit(Instr::PtrAdd {
+                    a: base,
+                    b: base,
+                    c: a,
+                });
+                self.pointer_step(d, base, constant);
+            }
+            None => self.pointer_step(d, base, constant),
+        }
+        self.free = mark.max(u32::from(d.0) + 1).min(self.free);
+        d
+    }
+
+    /// `d := p` moved by `bytes` (a constant).
+    fn pointer_step(&mut self, d: Reg, p: Reg, bytes: i64) {
+        match i16::try_from(bytes) {
+            Ok(0) if d == p => {}
+            Ok(0) => {
+                self.emit(Instr::Mov { a: d, b: p });
+            }
+            Ok(imm) => {
+                self.emit(Instr::PtrAddI { a: d, b: p, imm });
+            }
+            Err(_) => {
+                let k = self.alloc();
+                self.load_bits(k, bytes as u64);
+                self.emit(Instr::PtrAdd { a: d, b: p, c: k });
+            }
+        }
+    }
+
+    /// The register holding `i * scale` (`i` a `long` in a register; a new temporary unless
+    /// `scale` is 1).
+    fn scaled(&mut self, i: Reg, scale: i64) -> Reg {
+        if scale == 1 {
+            return i;
+        }
+        let t = self.alloc();
+        match i16::try_from(scale) {
+            Ok(imm) => {
+                self.emit(Instr::MulI64 { a: t, b: i, imm });
+            }
+            Err(_) => {
+                self.load_bits(t, scale as u64);
+                self.emit(Instr::Mul64 { a: t, b: i, c: t });
+            }
+        }
+        t
+    }
+
+    /// `p += n` or `p -= n` on a pointer place (`value` is the step in bytes, a `long`).
+    fn pointer_compound(
+        &mut self,
+        e: &Expr,
+        place: &Place,
+        op: BinaryOp,
+        value: &Expr,
+        dst: Option<Reg>,
+    ) -> Reg {
+        let v = self.expr(value, None);
+        let loc = self.place(place);
+        self.at(e.span);
+        let cur = match loc {
+            Loc::Reg(r) => r,
+            _ => {
+                let t = self.alloc();
+                self.load(loc, t);
+                t
+            }
+        };
+        let step = if op == BinaryOp::Sub {
+            let t = self.alloc();
+            self.emit(Instr::Neg64 { a: t, b: v });
+            t
+        } else {
+            v
+        };
+        self.emit(Instr::PtrAdd {
+            a: cur,
+            b: cur,
+            c: step,
+        });
+        if !matches!(loc, Loc::Reg(_)) {
+            self.store(loc, cur);
+        }
+        self.finish(cur, dst)
     }
 
     // ---- calls ----
@@ -1638,34 +1869,30 @@ pub(super) fn sub_exprs(e: &Expr) -> Vec<&Expr> {
     }
 }
 
-/// The first construct of `e` the compiler cannot generate code for yet: pointers.
+/// The first construct of `e` the compiler cannot generate code for yet: structures, function
+/// pointers and the memory library.
 pub(super) fn pointer_construct(e: &Expr) -> Option<crate::span::Span> {
-    let own = match &e.kind {
-        ExprKind::ObjectAddr(_)
-        | ExprKind::ElementAddr { .. }
-        | ExprKind::FuncAddr(_)
-        | ExprKind::PtrAdd { .. }
-        | ExprKind::PtrDiff { .. }
-        | ExprKind::CallIndirect { .. }
-        | ExprKind::CopyObject { .. }
-        | ExprKind::Memory { .. }
-        | ExprKind::Sprintf { .. } => true,
-        ExprKind::StringLit(_) => e.ty.is_some(),
-        ExprKind::Load(Place::Deref { .. } | Place::BitField { .. })
-        | ExprKind::Assign {
-            place: Place::Deref { .. } | Place::BitField { .. },
-            ..
-        }
-        | ExprKind::CompoundAssign {
-            place: Place::Deref { .. } | Place::BitField { .. },
-            ..
-        }
-        | ExprKind::IncDec {
-            place: Place::Deref { .. } | Place::BitField { .. },
-            ..
-        } => true,
-        _ => e.ty == Some(ScalarType::Ptr),
-    };
+    let own = matches!(
+        &e.kind,
+        ExprKind::FuncAddr(_)
+            | ExprKind::CallIndirect { .. }
+            | ExprKind::CopyObject { .. }
+            | ExprKind::Memory { .. }
+            | ExprKind::Sprintf { .. }
+            | ExprKind::Load(Place::BitField { .. })
+            | ExprKind::Assign {
+                place: Place::BitField { .. },
+                ..
+            }
+            | ExprKind::CompoundAssign {
+                place: Place::BitField { .. },
+                ..
+            }
+            | ExprKind::IncDec {
+                place: Place::BitField { .. },
+                ..
+            }
+    );
     if own {
         return Some(e.span);
     }
@@ -1807,6 +2034,33 @@ pub(super) fn store_elem(ty: ScalarType, a: Reg, b: Reg, c: Reg) -> Instr {
         Int | UInt => Instr::StE32 { a, b, c },
         Float => Instr::StEF32 { a, b, c },
         Long | ULong | Double | Ptr => Instr::StE64 { a, b, c },
+    }
+}
+
+/// `LdP*` for a value of type `ty` at `p + imm`.
+fn load_ptr(ty: ScalarType, a: Reg, b: Reg, imm: i16) -> Instr {
+    use ScalarType::*;
+    match ty {
+        Char => Instr::LdP8S { a, b, imm },
+        Bool | UChar => Instr::LdP8U { a, b, imm },
+        Short => Instr::LdP16S { a, b, imm },
+        UShort => Instr::LdP16U { a, b, imm },
+        Int => Instr::LdP32S { a, b, imm },
+        UInt => Instr::LdP32U { a, b, imm },
+        Float => Instr::LdPF32 { a, b, imm },
+        Long | ULong | Double | Ptr => Instr::LdP64 { a, b, imm },
+    }
+}
+
+/// `StP*` for a value of type `ty` at `p + imm`.
+fn store_ptr(ty: ScalarType, a: Reg, b: Reg, imm: i16) -> Instr {
+    use ScalarType::*;
+    match ty {
+        Bool | Char | UChar => Instr::StP8 { a, b, imm },
+        Short | UShort => Instr::StP16 { a, b, imm },
+        Int | UInt => Instr::StP32 { a, b, imm },
+        Float => Instr::StPF32 { a, b, imm },
+        Long | ULong | Double | Ptr => Instr::StP64 { a, b, imm },
     }
 }
 

@@ -71,8 +71,9 @@ mod stmt;
 use std::collections::HashMap;
 
 use crate::bytecode::{
-    Addr, ArrayRef, ConstIdx, FuncIdx, Function, GlobalInfo, Instr, JumpTable, Loc, Pc, Program,
-    Reg, Shape, ShapeIdx, Site, SiteIdx, TableIdx, ARRAY_ALIGN, FIRST_GLOBAL,
+    static_pointer, Addr, ArrayRef, ConstIdx, FrameObject, FuncIdx, Function, GlobalInfo, Instr,
+    JumpTable, Loc, Pc, Program, Reg, Shape, ShapeIdx, Site, SiteIdx, StaticObject, TableIdx,
+    ARRAY_ALIGN, FIRST_GLOBAL,
 };
 use crate::diag::{Diagnostic, Diagnostics};
 use crate::hir::{self, ConstValue, GlobalId, LabelId, LocalId, ScalarType, Type};
@@ -119,6 +120,7 @@ pub fn compile_units(
         ));
         return Err(diags);
     }
+    let statics = std::cell::RefCell::new(Statics::new(&layout));
     let mut functions = Vec::with_capacity(program.functions.len());
     for (i, func) in program.functions.iter().enumerate() {
         let unit = func_unit.get(i).copied().unwrap_or(0);
@@ -129,7 +131,7 @@ pub fn compile_units(
             ));
             continue;
         };
-        match FnCompiler::new(program, func, lines, &layout.addrs).compile() {
+        match FnCompiler::new(program, func, lines, &layout.addrs, &statics).compile() {
             Ok(mut f) => {
                 f.file = unit;
                 functions.push(f)
@@ -140,17 +142,84 @@ pub fn compile_units(
     if !diags.is_empty() {
         return Err(diags);
     }
+    let statics = statics.into_inner();
+    let mut memory_init = layout.init;
+    let mut globals_end = layout.end;
+    if !statics.bytes.is_empty() {
+        let start = statics.start as usize;
+        memory_init.resize(start, 0);
+        memory_init.extend_from_slice(&statics.bytes);
+        globals_end = align_up((start + statics.bytes.len()) as u64, ARRAY_ALIGN) as u32;
+    }
     Ok(Program {
         functions,
         main: FuncIdx(program.main.0 as u16),
         globals: layout.globals,
-        memory_init: layout.init,
-        globals_end: layout.end,
+        memory_init,
+        globals_end,
+        static_objects: statics.objects,
         files: maps
             .iter()
             .map(|m| m.main_file_name().to_string())
             .collect(),
     })
+}
+
+/// The objects with static storage pointers may point to: the globals, then the string
+/// literals the program uses as values, laid out after the globals as the functions are
+/// compiled (a literal used twice is one object).
+struct Statics {
+    objects: Vec<StaticObject>,
+    strings: HashMap<Vec<u8>, u64>,
+    /// Bytes of the string literals, from address `start`.
+    bytes: Vec<u8>,
+    start: u32,
+}
+
+impl Statics {
+    /// The globals of `layout`.
+    fn new(layout: &GlobalLayout) -> Statics {
+        Statics {
+            objects: layout
+                .globals
+                .iter()
+                .map(|g| StaticObject {
+                    name: g.name.clone(),
+                    addr: g.addr.0,
+                    size: g.size,
+                })
+                .collect(),
+            strings: HashMap::new(),
+            bytes: Vec::new(),
+            start: layout.end,
+        }
+    }
+
+    /// The pointer to global `g`.
+    fn global(&self, g: GlobalId) -> u64 {
+        static_pointer(g.index(), self.objects[g.index()].addr)
+    }
+
+    /// The pointer to the string literal `bytes` (with its NUL), laid out on first use.
+    fn string(&mut self, bytes: &[u8]) -> u64 {
+        if let Some(&p) = self.strings.get(bytes) {
+            return p;
+        }
+        let addr = self.start + self.bytes.len() as u32;
+        self.bytes.extend_from_slice(bytes);
+        let shown: String = String::from_utf8_lossy(&bytes[..bytes.len().saturating_sub(1)])
+            .chars()
+            .take(24)
+            .collect();
+        let p = static_pointer(self.objects.len(), addr);
+        self.objects.push(StaticObject {
+            name: format!("{shown:?}"),
+            addr,
+            size: bytes.len() as u32,
+        });
+        self.strings.insert(bytes.to_vec(), p);
+        p
+    }
 }
 
 /// The most bytes of globals, and of one function's local arrays (byte addresses are 32-bit,
@@ -275,6 +344,13 @@ struct FnCompiler<'a> {
     func: &'a hir::Function,
     lines: &'a SourceMap,
     global_addrs: &'a [u32],
+    /// The program's static objects (globals, string literals).
+    statics: &'a std::cell::RefCell<Statics>,
+    /// For each local that pointers may point to: its register holding the pointer to it
+    /// and its index in `frame_objects`.
+    frame_obj: Vec<Option<Reg>>,
+    /// The function's frame objects.
+    frame_objects: Vec<FrameObject>,
     code: Vec<Instr>,
     locs: Vec<Loc>,
     consts: Vec<u64>,
@@ -320,12 +396,16 @@ impl<'a> FnCompiler<'a> {
         func: &'a hir::Function,
         lines: &'a SourceMap,
         global_addrs: &'a [u32],
+        statics: &'a std::cell::RefCell<Statics>,
     ) -> FnCompiler<'a> {
         let mut c = FnCompiler {
             program,
             func,
             lines,
             global_addrs,
+            statics,
+            frame_obj: Vec::with_capacity(func.locals.len()),
+            frame_objects: Vec::new(),
             code: Vec::new(),
             locs: Vec::new(),
             consts: Vec::new(),
@@ -359,6 +439,25 @@ impl<'a> FnCompiler<'a> {
             };
             c.local_array_off.push(off);
         }
+        // The locals pointers may point to: each is an object of its own while the function
+        // runs, its pointer in a register of its own.
+        let addressed = addressed_locals(&func.body.stmts);
+        for (i, local) in func.locals.iter().enumerate() {
+            let id = LocalId::new(i);
+            let obj = match (c.local_array_off[i], addressed.contains(&id)) {
+                (Some(offset), true) => {
+                    let size = local.ty.size().unwrap_or(0) * u64::from(local.ty.elem().bytes());
+                    c.frame_objects.push(FrameObject {
+                        offset,
+                        size: size as u32,
+                        name: local.name.clone(),
+                    });
+                    Some(c.alloc())
+                }
+                _ => None,
+            };
+            c.frame_obj.push(obj);
+        }
         c
     }
 
@@ -374,7 +473,7 @@ impl<'a> FnCompiler<'a> {
         {
             return Err(Diagnostic::error(
                 span,
-                "pointers are not supported by the code generator yet",
+                "structures, unions, function pointers and the memory library are not supported by the code generator yet",
             ));
         }
         self.loc = self.loc_of(self.func.span);
@@ -428,6 +527,7 @@ impl<'a> FnCompiler<'a> {
             num_locals: self.func.locals.len() as u16,
             num_regs: self.max_regs.max(1) as u16,
             array_bytes: array_bytes as u32,
+            frame_objects: std::mem::take(&mut self.frame_objects),
             code: self.code,
             locs: self.locs,
             consts: self.consts,
@@ -447,6 +547,12 @@ impl<'a> FnCompiler<'a> {
     /// Puts the array-reference set-up in front of the code, shifting every target.
     fn insert_prologue(&mut self) {
         let mut pro = Vec::new();
+        for (index, r) in self.frame_obj.clone().into_iter().flatten().enumerate() {
+            pro.push(Instr::FrameObj {
+                a: r,
+                imm: index as i32,
+            });
+        }
         for (i, off) in self.local_array_off.clone().into_iter().enumerate() {
             if let Some(off) = off {
                 let dims = match &self.func.locals[i].ty {
@@ -692,6 +798,9 @@ impl<'a> FnCompiler<'a> {
         for r in self.global_array_reg.values_mut() {
             map(r);
         }
+        for r in self.frame_obj.iter_mut().flatten() {
+            map(r);
+        }
         self.max_regs += n;
     }
 
@@ -738,7 +847,81 @@ impl<'a> FnCompiler<'a> {
 
 /// Whether a scalar type is compared with signed (`<s`) or unsigned (`<u`) comparisons.
 fn is_unsigned(t: ScalarType) -> bool {
-    matches!(t, ScalarType::UInt | ScalarType::ULong)
+    matches!(t, ScalarType::UInt | ScalarType::ULong | ScalarType::Ptr)
+}
+
+/// The locals whose address the body takes (`ObjectAddr`, `ElementAddr`).
+fn addressed_locals(stmts: &[hir::Stmt]) -> std::collections::HashSet<LocalId> {
+    let mut out = std::collections::HashSet::new();
+    for_each_expr(stmts, &mut |e| match &e.kind {
+        hir::ExprKind::ObjectAddr(hir::ArrayBase::Local(l))
+        | hir::ExprKind::ElementAddr {
+            array: hir::ArrayBase::Local(l),
+            ..
+        } => {
+            out.insert(*l);
+        }
+        _ => {}
+    });
+    out
+}
+
+/// Calls `f` on every expression of `stmts`, subexpressions included.
+fn for_each_expr(stmts: &[hir::Stmt], f: &mut impl FnMut(&hir::Expr)) {
+    fn expr(e: &hir::Expr, f: &mut impl FnMut(&hir::Expr)) {
+        f(e);
+        for sub in expr::sub_exprs(e) {
+            expr(sub, f);
+        }
+    }
+    use hir::StmtKind as S;
+    for s in stmts {
+        match &s.kind {
+            S::Block(b) => for_each_expr(&b.stmts, f),
+            S::Expr(e) | S::Return(Some(e)) => expr(e, f),
+            S::Decl { init, .. } => match init {
+                Some(hir::Init::Scalar(e)) => expr(e, f),
+                Some(hir::Init::Array(entries)) => entries.iter().for_each(|(_, e)| expr(e, f)),
+                Some(hir::Init::Object(fields)) => fields.iter().for_each(|x| expr(&x.value, f)),
+                None => {}
+            },
+            S::If {
+                cond,
+                then_branch,
+                else_branch,
+            } => {
+                expr(cond, f);
+                for_each_expr(std::slice::from_ref(then_branch), f);
+                if let Some(e) = else_branch {
+                    for_each_expr(std::slice::from_ref(e), f);
+                }
+            }
+            S::While { cond, body } | S::DoWhile { body, cond } => {
+                expr(cond, f);
+                for_each_expr(std::slice::from_ref(body), f);
+            }
+            S::For {
+                init,
+                cond,
+                step,
+                body,
+            } => {
+                for_each_expr(init, f);
+                if let Some(c) = cond {
+                    expr(c, f);
+                }
+                if let Some(st) = step {
+                    expr(st, f);
+                }
+                for_each_expr(std::slice::from_ref(body), f);
+            }
+            S::Switch { value, body, .. } => {
+                expr(value, f);
+                for_each_expr(&body.stmts, f);
+            }
+            _ => {}
+        }
+    }
 }
 
 /// The local a place names, if it is a scalar local.

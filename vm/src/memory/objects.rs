@@ -509,14 +509,14 @@ impl ObjectTable {
 
     /// Adds a global or string literal at `start .. start + size`, live for the whole run;
     /// returns the pointer to it. The caller checked the range is memory.
-    pub(super) fn add_static(&mut self, decl: DeclId, start: u32, size: u32) -> Result<u64, Fault> {
+    pub fn add_static(&mut self, decl: DeclId, start: u32, size: u32) -> Result<u64, Fault> {
         let slot = self.new_slot()?;
         Ok(self.occupy(slot, CLASS_STATIC, decl.0, start, size))
     }
 
     /// Pushes a local at `start .. start + size` on the frame stack; returns the pointer to
     /// it. The caller checked the range is memory.
-    pub(super) fn push_local(&mut self, decl: DeclId, start: u32, size: u32) -> Result<u64, Fault> {
+    pub fn push_local(&mut self, decl: DeclId, start: u32, size: u32) -> Result<u64, Fault> {
         let slot = match self.frame_slots.get(self.frame_depth) {
             Some(&slot) => slot,
             None => {
@@ -530,7 +530,7 @@ impl ObjectTable {
     }
 
     /// Pops (kills) the locals above depth `depth` (a function returned).
-    pub(super) fn pop_locals_to(&mut self, depth: usize) {
+    pub fn pop_locals_to(&mut self, depth: usize) {
         while self.frame_depth > depth {
             self.frame_depth -= 1;
             let slot = self.frame_slots[self.frame_depth];
