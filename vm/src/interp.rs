@@ -998,6 +998,36 @@ fn run_loop_inlined<P: Probes>(
                     Err(fault) => trap!(TrapKind::Memory(fault.to_string())),
                 }
             }
+            Instr::Copy { a, b, c } => {
+                let len = r!(c);
+                let to = m.objects.check_range(
+                    r!(a),
+                    0,
+                    len,
+                    crate::memory::Access {
+                        kind: AccessKind::Write,
+                        size: crate::memory::AccessSize::Bytes(len),
+                        by: Some("structure assignment"),
+                    },
+                );
+                let from = m.objects.check_range(
+                    r!(b),
+                    0,
+                    len,
+                    crate::memory::Access {
+                        kind: AccessKind::Read,
+                        size: crate::memory::AccessSize::Bytes(len),
+                        by: Some("structure assignment"),
+                    },
+                );
+                match (to, from) {
+                    (Ok(to), Ok(from)) => {
+                        let bytes = m.mem.bytes_mut();
+                        bytes.copy_within(from..from + len as usize, to);
+                    }
+                    (Err(fault), _) | (_, Err(fault)) => trap!(TrapKind::Memory(fault.to_string())),
+                }
+            }
             Instr::PtrAdd { a, b, c } => set!(a, crate::memory::ptr_add(r!(b), r!(c) as i64)),
             Instr::PtrAddI { a, b, imm } => {
                 set!(a, crate::memory::ptr_add(r!(b), i64::from(imm)))

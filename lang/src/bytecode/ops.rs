@@ -151,6 +151,8 @@ macro_rules! for_each_op {
             PtrAddI { a: Reg, b: Reg, imm: i16 } => Next;
             /// check R[B] and R[C] point into the same object; R[A] := address(R[B]) - address(R[C]) (bytes, signed)
             PtrDiff { a: Reg, b: Reg, c: Reg } => Next;
+            /// copy R[C] bytes from the object R[B] points to, to the object R[A] points to (both ranges checked; they may overlap)
+            Copy { a: Reg, b: Reg, c: Reg } => Next;
             /// R[A] := s8(M8[P]) (char)
             LdP8S { a: Reg, b: Reg, imm: i16 } => Next;
             /// R[A] := z8(M8[P]) (unsigned char, _Bool)

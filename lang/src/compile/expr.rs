@@ -7,7 +7,7 @@ use crate::hir::{Arg, BinaryOp, CompareOp, Expr, ExprKind, Place, ScalarType, Un
 
 /// A place resolved to where its value lives.
 #[derive(Clone, Copy)]
-enum Loc {
+pub(super) enum Loc {
     /// A register (scalar local).
     Reg(Reg),
     /// A global scalar: its byte address and type.
@@ -16,6 +16,9 @@ enum Loc {
     Elem(Reg, Reg, ScalarType),
     /// Memory through a pointer: the pointer's register, a byte offset and the type.
     Ptr(Reg, i16, ScalarType),
+    /// A bit-field: its storage unit through a pointer (register, offset, unit type), its
+    /// first bit and its width.
+    Bits(Reg, i16, ScalarType, u32, u32),
 }
 
 impl FnCompiler<'_> {
@@ -362,9 +365,17 @@ impl FnCompiler<'_> {
                 }
                 d
             }
+            ExprKind::CopyObject { dst: to, src, size } => {
+                let a = self.expr(to, None);
+                let b = self.expr(src, None);
+                let c = self.alloc();
+                self.load_bits(c, *size);
+                self.at(e.span);
+                self.emit(Instr::Copy { a, b, c });
+                dst.unwrap_or(a)
+            }
             ExprKind::FuncAddr(_)
             | ExprKind::CallIndirect { .. }
-            | ExprKind::CopyObject { .. }
             | ExprKind::Memory { .. }
             | ExprKind::Sprintf { .. } => {
                 unreachable!("rejected by `pointer_construct` before code generation")
@@ -599,8 +610,24 @@ impl FnCompiler<'_> {
                     }
                 }
             }
-            Place::BitField { .. } => {
-                unreachable!("rejected by `pointer_construct` before code generation")
+            Place::BitField {
+                ptr,
+                offset,
+                unit,
+                bit_offset,
+                width,
+            } => {
+                let mut p = self.expr(ptr, None);
+                let imm = match i16::try_from(*offset) {
+                    Ok(imm) => imm,
+                    Err(_) => {
+                        let q = self.alloc();
+                        self.pointer_step(q, p, *offset);
+                        p = q;
+                        0
+                    }
+                };
+                Loc::Bits(p, imm, *unit, *bit_offset, *width)
             }
         }
     }
@@ -634,10 +661,43 @@ impl FnCompiler<'_> {
             Loc::Ptr(p, imm, ty) => {
                 self.emit(load_ptr(ty, d, p, imm));
             }
+            Loc::Bits(p, imm, unit, bit, width) => {
+                self.emit(load_ptr(unit, d, p, imm));
+                self.extract_bits(d, unit, bit, width);
+            }
         }
     }
 
-    fn store(&mut self, loc: Loc, v: Reg) {
+    /// `d` holds a bit-field's storage unit: leaves the field's value, sign-extended for a
+    /// signed unit (64-bit shifts: up to the top, then down).
+    fn extract_bits(&mut self, d: Reg, unit: ScalarType, bit: u32, width: u32) {
+        let up = 64 - bit - width;
+        if up > 0 {
+            self.emit(Instr::ShlI64 {
+                a: d,
+                b: d,
+                imm: up as i16,
+            });
+        }
+        let down = (64 - width) as i16;
+        if down > 0 {
+            self.emit(if unit.is_signed() {
+                Instr::SarI {
+                    a: d,
+                    b: d,
+                    imm: down,
+                }
+            } else {
+                Instr::ShrI {
+                    a: d,
+                    b: d,
+                    imm: down,
+                }
+            });
+        }
+    }
+
+    pub(super) fn store(&mut self, loc: Loc, v: Reg) {
         match loc {
             Loc::Reg(r) => {
                 if r != v {
@@ -652,6 +712,31 @@ impl FnCompiler<'_> {
             }
             Loc::Ptr(p, imm, ty) => {
                 self.emit(store_ptr(ty, v, p, imm));
+            }
+            Loc::Bits(p, imm, unit, bit, width) => {
+                // unit := (unit & !mask) | ((v << (64 - width)) >>u (64 - width - bit)).
+                let u = self.alloc();
+                self.emit(load_ptr(unit, u, p, imm));
+                let mask = (u64::MAX >> (64 - width)) << bit;
+                let k = self.alloc();
+                self.load_bits(k, !mask);
+                self.emit(Instr::And { a: u, b: u, c: k });
+                let t = self.alloc();
+                self.emit(Instr::ShlI64 {
+                    a: t,
+                    b: v,
+                    imm: (64 - width) as i16,
+                });
+                let down = (64 - width - bit) as i16;
+                if down > 0 {
+                    self.emit(Instr::ShrI {
+                        a: t,
+                        b: t,
+                        imm: down,
+                    });
+                }
+                self.emit(Instr::Or { a: u, b: u, c: t });
+                self.emit(store_ptr(unit, u, p, imm));
             }
         }
     }
@@ -669,6 +754,19 @@ impl FnCompiler<'_> {
             let r = self.local_reg[l.index()];
             self.expr(value, Some(r));
             return self.finish(r, dst);
+        }
+        if let Place::BitField { .. } = place {
+            let v = self.expr(value, None);
+            let loc = self.place(place);
+            self.at(e.span);
+            self.store(loc, v);
+            if !used {
+                return v;
+            }
+            // The assignment's value is the field's new value (truncated to its width).
+            let d = dst.unwrap_or_else(|| self.alloc());
+            self.load(loc, d);
+            return d;
         }
         // A small constant stored into an array element, value unused: `StEI*` (a `float`
         // only for 0.0, whose binary32 bits are the immediate's).
@@ -1083,7 +1181,7 @@ impl FnCompiler<'_> {
     }
 
     /// `d := p` moved by `bytes` (a constant).
-    fn pointer_step(&mut self, d: Reg, p: Reg, bytes: i64) {
+    pub(super) fn pointer_step(&mut self, d: Reg, p: Reg, bytes: i64) {
         match i16::try_from(bytes) {
             Ok(0) if d == p => {}
             Ok(0) => {
@@ -1876,14 +1974,8 @@ pub(super) fn pointer_construct(e: &Expr) -> Option<crate::span::Span> {
         &e.kind,
         ExprKind::FuncAddr(_)
             | ExprKind::CallIndirect { .. }
-            | ExprKind::CopyObject { .. }
             | ExprKind::Memory { .. }
             | ExprKind::Sprintf { .. }
-            | ExprKind::Load(Place::BitField { .. })
-            | ExprKind::Assign {
-                place: Place::BitField { .. },
-                ..
-            }
             | ExprKind::CompoundAssign {
                 place: Place::BitField { .. },
                 ..

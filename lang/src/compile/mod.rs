@@ -120,7 +120,13 @@ pub fn compile_units(
         ));
         return Err(diags);
     }
-    let statics = std::cell::RefCell::new(Statics::new(&layout));
+    let mut layout = layout;
+    let mut statics = Statics::new(&layout);
+    if let Err(d) = relocate(program, &mut layout, &mut statics) {
+        diags.push((0, d));
+        return Err(diags);
+    }
+    let statics = std::cell::RefCell::new(statics);
     let mut functions = Vec::with_capacity(program.functions.len());
     for (i, func) in program.functions.iter().enumerate() {
         let unit = func_unit.get(i).copied().unwrap_or(0);
@@ -222,6 +228,81 @@ impl Statics {
     }
 }
 
+/// One scalar of a global's initial bytes: address, value bits, width, and for a bit-field
+/// its first bit and width.
+type Write = (usize, u64, u32, Option<(u32, u32)>);
+
+/// Writes what the layout left out of the globals' initial bytes: the scalars of structure
+/// initializers (bit-fields merged into their units), and the address constants (pointers to
+/// globals and string literals, which this lays out).
+fn relocate(
+    program: &hir::Program,
+    layout: &mut GlobalLayout,
+    statics: &mut Statics,
+) -> Result<(), Diagnostic> {
+    let address = |v: &ConstValue, statics: &mut Statics| -> Result<u64, ()> {
+        match v {
+            ConstValue::Int(i) => Ok(*i as u64),
+            ConstValue::Double(d) => Ok(d.to_bits()),
+            ConstValue::Address { base, offset } => {
+                let p = match base {
+                    hir::AddressBase::Global(g) => statics.global(*g),
+                    hir::AddressBase::String(bytes) => statics.string(bytes),
+                    hir::AddressBase::Function(_) => return Err(()),
+                };
+                Ok(p.wrapping_add(*offset as u64))
+            }
+        }
+    };
+    let unsupported = |g: &hir::Global| {
+        Diagnostic::error(
+            g.span,
+            "function pointers are not supported by the code generator yet",
+        )
+    };
+    for (i, g) in program.globals.iter().enumerate() {
+        let addr = layout.addrs[i] as usize;
+        let mut writes: Vec<Write> = Vec::new();
+        if matches!(g.ty, Type::Object { .. }) {
+            for f in &g.fields {
+                let bits = match (&f.value, f.ty) {
+                    (ConstValue::Double(d), ScalarType::Float) => u64::from((*d as f32).to_bits()),
+                    (v, _) => address(v, statics).map_err(|()| unsupported(g))?,
+                };
+                writes.push((addr + f.offset as usize, bits, f.ty.bytes(), f.bits));
+            }
+        } else {
+            let elem = g.ty.elem();
+            for (k, v) in g.init.iter().enumerate() {
+                if let ConstValue::Address { .. } = v {
+                    let bits = address(v, statics).map_err(|()| unsupported(g))?;
+                    let at = addr + k * elem.bytes() as usize;
+                    writes.push((at, bits, elem.bytes(), None));
+                }
+            }
+        }
+        for (at, bits, width, field) in writes {
+            let width = width as usize;
+            if layout.init.len() < at + width {
+                layout.init.resize(at + width, 0);
+            }
+            let slot = &mut layout.init[at..at + width];
+            let mut unit = [0u8; 8];
+            unit[..width].copy_from_slice(slot);
+            let old = u64::from_le_bytes(unit);
+            let new = match field {
+                None => bits,
+                Some((bit, w)) => {
+                    let mask = (u64::MAX >> (64 - w)) << bit;
+                    (old & !mask) | ((bits << bit) & mask)
+                }
+            };
+            slot.copy_from_slice(&new.to_le_bytes()[..width]);
+        }
+    }
+    Ok(())
+}
+
 /// The most bytes of globals, and of one function's local arrays (byte addresses are 32-bit,
 /// and the array stack needs room above the globals).
 const MAX_AREA_BYTES: u64 = u32::MAX as u64 / 2;
@@ -263,12 +344,6 @@ impl GlobalLayout {
             end: 0,
         };
         for g in &program.globals {
-            if matches!(g.ty, Type::Object { .. }) {
-                return Err(Diagnostic::error(
-                    g.span,
-                    "structures and unions are not supported by the code generator yet",
-                ));
-            }
             let elem = g.ty.elem();
             let len = g.ty.size().unwrap_or(1);
             let addr = align_up(next, alignment(&g.ty));
@@ -287,12 +362,8 @@ impl GlobalLayout {
                         u64::from((d as f32).to_bits())
                     }
                     ConstValue::Double(d) => d.to_bits(),
-                    ConstValue::Address { .. } => {
-                        return Err(Diagnostic::error(
-                            g.span,
-                            "pointers are not supported by the code generator yet",
-                        ))
-                    }
+                    // Filled in once the string literals are laid out (`relocate`).
+                    ConstValue::Address { .. } => 0,
                 };
                 if bits == 0 {
                     continue;
@@ -429,9 +500,13 @@ impl<'a> FnCompiler<'a> {
             let r = c.alloc();
             c.local_reg.push(r);
             let off = match &local.ty {
-                Type::Array { .. } => {
+                Type::Array { .. } | Type::Object { .. } => {
                     let bytes = local.ty.size().unwrap_or(0) * u64::from(local.ty.elem().bytes());
-                    let off = align_up(c.array_bytes, ARRAY_ALIGN);
+                    let align = match local.ty {
+                        Type::Object { align, .. } => align.max(u64::from(ARRAY_ALIGN)),
+                        _ => u64::from(ARRAY_ALIGN),
+                    };
+                    let off = align_up(c.array_bytes, align as u32);
                     c.array_bytes = off + bytes;
                     Some(off.min(u64::from(u32::MAX)) as u32)
                 }
@@ -444,7 +519,8 @@ impl<'a> FnCompiler<'a> {
         let addressed = addressed_locals(&func.body.stmts);
         for (i, local) in func.locals.iter().enumerate() {
             let id = LocalId::new(i);
-            let obj = match (c.local_array_off[i], addressed.contains(&id)) {
+            let in_memory = addressed.contains(&id) || matches!(local.ty, Type::Object { .. });
+            let obj = match (c.local_array_off[i], in_memory) {
                 (Some(offset), true) => {
                     let size = local.ty.size().unwrap_or(0) * u64::from(local.ty.elem().bytes());
                     c.frame_objects.push(FrameObject {
@@ -462,18 +538,10 @@ impl<'a> FnCompiler<'a> {
     }
 
     fn compile(mut self) -> Result<Function, Diagnostic> {
-        let object = self
-            .func
-            .locals
-            .iter()
-            .find(|l| matches!(l.ty, Type::Object { .. }));
-        if let Some(span) = object
-            .map(|l| l.span)
-            .or_else(|| first_pointer_construct(&self.func.body.stmts))
-        {
+        if let Some(span) = first_pointer_construct(&self.func.body.stmts) {
             return Err(Diagnostic::error(
                 span,
-                "structures, unions, function pointers and the memory library are not supported by the code generator yet",
+                "function pointers and the memory library are not supported by the code generator yet",
             ));
         }
         self.loc = self.loc_of(self.func.span);
@@ -944,9 +1012,9 @@ fn first_pointer_construct(stmts: &[hir::Stmt]) -> Option<Span> {
             Some(hir::Init::Array(entries)) => {
                 entries.iter().find_map(|(_, e)| expr::pointer_construct(e))
             }
-            Some(hir::Init::Object(fields)) => {
-                Some(fields.first().map_or(s.span, |f| f.value.span))
-            }
+            Some(hir::Init::Object(fields)) => fields
+                .iter()
+                .find_map(|f| expr::pointer_construct(&f.value)),
             None => None,
         },
         S::If {

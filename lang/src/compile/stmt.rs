@@ -173,8 +173,44 @@ impl FnCompiler<'_> {
             Some(Init::Scalar(e)) => {
                 self.expr(e, Some(reg));
             }
-            Some(Init::Object(_)) => {
-                unreachable!("rejected by `first_pointer_construct` before code generation")
+            Some(Init::Object(fields)) => {
+                let size = self.func.local(local).ty.size().unwrap_or(0) as u32;
+                let (Some(off), Some(obj)) = (
+                    self.local_array_off[local.index()],
+                    self.frame_obj[local.index()],
+                ) else {
+                    return;
+                };
+                // Zero the whole object through a byte view, then store each scalar.
+                let flat = self.alloc();
+                let k = self.constant(
+                    ArrayRef {
+                        base: off,
+                        dim: size,
+                    }
+                    .pack(),
+                );
+                self.emit(Instr::LocalArr { a: flat, k });
+                let s = self.shape(1, 1);
+                self.emit(Instr::ZeroArr { a: flat, s });
+                for f in fields {
+                    let mark = self.free;
+                    let v = self.expr(&f.value, None);
+                    let (p, imm) = match i16::try_from(f.offset) {
+                        Ok(imm) => (obj, imm),
+                        Err(_) => {
+                            let q = self.alloc();
+                            self.pointer_step(q, obj, f.offset as i64);
+                            (q, 0)
+                        }
+                    };
+                    let loc = match f.bits {
+                        Some((bit, width)) => super::expr::Loc::Bits(p, imm, f.ty, bit, width),
+                        None => super::expr::Loc::Ptr(p, imm, f.ty),
+                    };
+                    self.store(loc, v);
+                    self.free = mark;
+                }
             }
             Some(Init::Array(items)) => {
                 let size = self.func.local(local).ty.size().unwrap_or(0) as u32;
