@@ -523,6 +523,73 @@ fn math2(f: MathFn, x: f64, y: f64) -> f64 {
     f.builtin().eval2(x, y).unwrap_or(f64::NAN)
 }
 
+/// `FrameObj`: registers frame object `imm` of the running function `f` (whose frame's
+/// array area starts at `m.abase`); returns the pointer to it.
+#[inline(never)]
+fn frame_object(
+    m: &mut Machine<'_>,
+    fdef: &lang::bytecode::Function,
+    f: usize,
+    imm: i32,
+) -> Result<u64, String> {
+    let depth = m.frames.len();
+    if m.frame_marks.last().is_none_or(|&(d, _)| d != depth) {
+        m.frame_marks.push((depth, m.objects.local_depth()));
+    }
+    let o = &fdef.frame_objects[imm as usize];
+    let decl = m.frame_decls[f][imm as usize];
+    m.objects
+        .push_local(decl, (m.abase + o.offset as usize) as u32, o.size)
+        .map_err(|fault| fault.to_string())
+}
+
+/// The address of an access of `width` bytes at `p + offset`, checked against `p`'s object.
+/// Out of line: the check inlined into each of the loop's pointer loads and stores made the
+/// loop's code larger and the other instructions slower (measured with callgrind).
+#[inline(never)]
+fn check_pointer(
+    objects: &ObjectTable,
+    p: u64,
+    offset: i64,
+    width: u32,
+    kind: AccessKind,
+) -> Result<usize, String> {
+    objects
+        .check(p, offset, width, kind)
+        .map_err(|fault| fault.to_string())
+}
+
+/// On a return: the frame objects of the returning frame (if it registered any) die.
+#[inline(never)]
+fn release_frame_objects(m: &mut Machine<'_>) {
+    if let Some(&(depth, objects)) = m.frame_marks.last() {
+        if depth == m.frames.len() {
+            m.objects.pop_locals_to(objects);
+            m.frame_marks.pop();
+        }
+    }
+}
+
+/// `Copy`: `len` bytes from the object `from` points to, to the one `to` points to.
+#[inline(never)]
+fn copy_object(m: &mut Machine<'_>, to: u64, from: u64, len: u64) -> Result<(), String> {
+    let access = |kind| crate::memory::Access {
+        kind,
+        size: crate::memory::AccessSize::Bytes(len),
+        by: Some("structure assignment"),
+    };
+    let to = m
+        .objects
+        .check_range(to, 0, len, access(AccessKind::Write))
+        .map_err(|f| f.to_string())?;
+    let from = m
+        .objects
+        .check_range(from, 0, len, access(AccessKind::Read))
+        .map_err(|f| f.to_string())?;
+    m.mem.bytes_mut().copy_within(from..from + len as usize, to);
+    Ok(())
+}
+
 #[inline(never)]
 fn do_printf(
     out: &mut Vec<u8>,
@@ -819,12 +886,15 @@ fn run_loop_inlined<P: Probes>(
     // The address of an access through the pointer R[b] plus imm, checked against its object.
     macro_rules! ptr_addr {
         ($b:expr, $imm:expr, $width:expr, $kind:ident) => {{
-            match m
-                .objects
-                .check(r!($b), i64::from($imm), $width, AccessKind::$kind)
-            {
+            match check_pointer(
+                &m.objects,
+                r!($b),
+                i64::from($imm),
+                $width,
+                AccessKind::$kind,
+            ) {
                 Ok(addr) => addr,
-                Err(fault) => trap!(TrapKind::Memory(fault.to_string())),
+                Err(fault) => trap!(TrapKind::Memory(fault)),
             }
         }};
     }
@@ -876,12 +946,7 @@ fn run_loop_inlined<P: Probes>(
                 probes.on_return(func_id!());
             }
             m.atop = m.abase;
-            if let Some(&(depth, objects)) = m.frame_marks.last() {
-                if depth == m.frames.len() {
-                    m.objects.pop_locals_to(objects);
-                    m.frame_marks.pop();
-                }
-            }
+
             match m.frames.pop() {
                 None => {
                     return Ok(Exit::Return(unsafe { *regs } as i32));
@@ -982,50 +1047,13 @@ fn run_loop_inlined<P: Probes>(
             Instr::StEI64 { imm, b, c } => store!(elem_addr!(b, c, 8), i64::from(imm) as u64),
             Instr::ZeroArr { a, s } => zero_array(&mut m.mem, r!(a), fdef.shapes[s.index()]),
 
-            Instr::FrameObj { a, imm } => {
-                let depth = m.frames.len();
-                if m.frame_marks.last().is_none_or(|&(d, _)| d != depth) {
-                    m.frame_marks.push((depth, m.objects.local_depth()));
-                }
-                let f = func_id!().index();
-                let o = &fdef.frame_objects[imm as usize];
-                let decl = m.frame_decls[f][imm as usize];
-                match m
-                    .objects
-                    .push_local(decl, (m.abase + o.offset as usize) as u32, o.size)
-                {
-                    Ok(p) => set!(a, p),
-                    Err(fault) => trap!(TrapKind::Memory(fault.to_string())),
-                }
-            }
+            Instr::FrameObj { a, imm } => match frame_object(m, fdef, func_id!().index(), imm) {
+                Ok(p) => set!(a, p),
+                Err(fault) => trap!(TrapKind::Memory(fault)),
+            },
             Instr::Copy { a, b, c } => {
-                let len = r!(c);
-                let to = m.objects.check_range(
-                    r!(a),
-                    0,
-                    len,
-                    crate::memory::Access {
-                        kind: AccessKind::Write,
-                        size: crate::memory::AccessSize::Bytes(len),
-                        by: Some("structure assignment"),
-                    },
-                );
-                let from = m.objects.check_range(
-                    r!(b),
-                    0,
-                    len,
-                    crate::memory::Access {
-                        kind: AccessKind::Read,
-                        size: crate::memory::AccessSize::Bytes(len),
-                        by: Some("structure assignment"),
-                    },
-                );
-                match (to, from) {
-                    (Ok(to), Ok(from)) => {
-                        let bytes = m.mem.bytes_mut();
-                        bytes.copy_within(from..from + len as usize, to);
-                    }
-                    (Err(fault), _) | (_, Err(fault)) => trap!(TrapKind::Memory(fault.to_string())),
+                if let Err(fault) = copy_object(m, r!(a), r!(b), r!(c)) {
+                    trap!(TrapKind::Memory(fault));
                 }
             }
             Instr::PtrAdd { a, b, c } => set!(a, crate::memory::ptr_add(r!(b), r!(c) as i64)),
@@ -1366,6 +1394,17 @@ fn run_loop_inlined<P: Probes>(
                 ret!();
             }
             Instr::RetV {} => ret!(),
+            Instr::RetF { a } => {
+                let v = r!(a);
+                // SAFETY: r0 of the window exists (num_regs >= 1).
+                unsafe { *regs = v };
+                release_frame_objects(m);
+                ret!();
+            }
+            Instr::RetVF {} => {
+                release_frame_objects(m);
+                ret!()
+            }
             Instr::Exit { a } => {
                 if P::ENABLED {
                     probes.on_return(func_id!());

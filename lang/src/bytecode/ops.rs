@@ -419,6 +419,10 @@ macro_rules! for_each_op {
             Ret { a: Reg } => Return;
             /// return without a value
             RetV { } => Return;
+            /// return R[A] to the caller, after this frame's objects die (functions with `FrameObj`)
+            RetF { a: Reg } => Return;
+            /// return without a value, after this frame's objects die
+            RetVF { } => Return;
             /// end the program with exit status R[A] & 255 (`exit`)
             Exit { a: Reg } => Halt;
             /// R[A] := putchar(R[B]) (writes the byte, yields it as unsigned char)

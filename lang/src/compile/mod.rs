@@ -560,6 +560,16 @@ impl<'a> FnCompiler<'a> {
             }
         }
         self.renumber_pinned();
+        if !self.frame_objects.is_empty() {
+            // Returning ends the frame objects' lives (plain returns need no such work).
+            for ins in &mut self.code {
+                *ins = match *ins {
+                    Instr::Ret { a } => Instr::RetF { a },
+                    Instr::RetV {} => Instr::RetVF {},
+                    other => other,
+                };
+            }
+        }
         self.insert_prologue();
         if let Some(e) = self.error.take() {
             return Err(e);
