@@ -1597,35 +1597,9 @@ impl Checker<'_> {
             }
             _ => {
                 let b = Builtin::lookup(name)?;
-                let params = b.params();
-                if args.len() != params.len() {
-                    let which = if args.len() > params.len() {
-                        "many"
-                    } else {
-                        "few"
-                    };
-                    self.err(
-                        span,
-                        format!(
-                            "too {which} arguments to function `{name}` (expected {}, found {})",
-                            params.len(),
-                            args.len()
-                        ),
-                    );
-                    return None;
-                }
-                let mut out = Vec::new();
-                let mut ok = true;
-                for (i, (a, &t)) in args.iter().zip(params).enumerate() {
-                    let what = format!("argument {} of `{name}`", i + 1);
-                    match self.typed_scalar(a).and_then(|(v, vty)| {
-                        self.assign_convert(v, &vty, &CType::Scalar(t), a.span, &what)
-                    }) {
-                        Some(v) => out.push(v),
-                        None => ok = false,
-                    }
-                }
-                ok.then(|| Expr {
+                let params: Vec<CType> = b.params().iter().map(|&t| CType::Scalar(t)).collect();
+                let out = self.library_args(name, args, &params, span)?;
+                Some(Expr {
                     kind: ExprKind::Builtin { func: b, args: out },
                     ty: b.result(),
                     span,
@@ -1650,9 +1624,15 @@ impl Checker<'_> {
         })
     }
 
-    /// A call of a [`MemFn`]: arguments converted to its parameter types.
-    fn memory_call(&mut self, f: MemFn, args: &[ast::Expr], span: Span) -> Option<Expr> {
-        let (ret, params) = f.signature();
+    /// The arguments of a call of the library function `name`, converted to `params` as
+    /// for a prototyped call; `None` after an error (a wrong count is reported).
+    fn library_args(
+        &mut self,
+        name: &str,
+        args: &[ast::Expr],
+        params: &[CType],
+        span: Span,
+    ) -> Option<Vec<Expr>> {
         if args.len() != params.len() {
             let which = if args.len() > params.len() {
                 "many"
@@ -1662,7 +1642,7 @@ impl Checker<'_> {
             self.err(
                 span,
                 format!(
-                    "too {which} arguments to function `{f}` (expected {}, found {})",
+                    "too {which} arguments to function `{name}` (expected {}, found {})",
                     params.len(),
                     args.len()
                 ),
@@ -1671,8 +1651,8 @@ impl Checker<'_> {
         }
         let mut out = Vec::new();
         let mut ok = true;
-        for (i, (a, p)) in args.iter().zip(&params).enumerate() {
-            let what = format!("argument {} of `{f}`", i + 1);
+        for (i, (a, p)) in args.iter().zip(params).enumerate() {
+            let what = format!("argument {} of `{name}`", i + 1);
             match self
                 .typed_scalar(a)
                 .and_then(|(v, t)| self.assign_convert(v, &t, p, a.span, &what))
@@ -1681,7 +1661,14 @@ impl Checker<'_> {
                 None => ok = false,
             }
         }
-        ok.then(|| Expr {
+        ok.then_some(out)
+    }
+
+    /// A call of a [`MemFn`]: arguments converted to its parameter types.
+    fn memory_call(&mut self, f: MemFn, args: &[ast::Expr], span: Span) -> Option<Expr> {
+        let (ret, params) = f.signature();
+        let out = self.library_args(f.name(), args, &params, span)?;
+        Some(Expr {
             kind: ExprKind::Memory { func: f, args: out },
             ty: ret.scalar(),
             span,
