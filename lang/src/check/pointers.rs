@@ -61,22 +61,42 @@ impl Checker<'_> {
         if (*a == CType::Void && !function(b)) || (*b == CType::Void && !function(a)) {
             return true;
         }
-        Self::compatible(a, b)
+        self.compatible(a, b)
     }
 
-    fn compatible(a: &CType, b: &CType) -> bool {
+    pub(super) fn compatible(&self, a: &CType, b: &CType) -> bool {
         match (a, b) {
-            (CType::Array { elem: x, len: n }, CType::Array { elem: y, len: m }) => {
-                (n.is_none() || m.is_none() || n == m) && Self::compatible(x, y)
+            // Structures of two files are compatible when declared alike (C99 6.2.7p1): same
+            // kind, tag, and members of compatible types at the same offsets.
+            (CType::Record(x), CType::Record(y)) if x != y => {
+                let (r, q) = (self.link.records.get(*x), self.link.records.get(*y));
+                r.is_union == q.is_union
+                    && r.tag == q.tag
+                    && r.size == q.size
+                    && match (&r.members, &q.members) {
+                        (Some(m), Some(n)) => {
+                            m.len() == n.len()
+                                && m.iter().zip(n).all(|(u, v)| {
+                                    u.name == v.name
+                                        && u.offset == v.offset
+                                        && u.bits == v.bits
+                                        && self.compatible(&u.ty, &v.ty)
+                                })
+                        }
+                        _ => true,
+                    }
             }
-            (CType::Pointer { to: x, .. }, CType::Pointer { to: y, .. }) => Self::compatible(x, y),
+            (CType::Array { elem: x, len: n }, CType::Array { elem: y, len: m }) => {
+                (n.is_none() || m.is_none() || n == m) && self.compatible(x, y)
+            }
+            (CType::Pointer { to: x, .. }, CType::Pointer { to: y, .. }) => self.compatible(x, y),
             (CType::Function(f), CType::Function(g)) => {
                 f.params.len() == g.params.len()
-                    && Self::compatible(&f.ret, &g.ret)
+                    && self.compatible(&f.ret, &g.ret)
                     && f.params
                         .iter()
                         .zip(&g.params)
-                        .all(|(p, q)| Self::compatible(p, q))
+                        .all(|(p, q)| self.compatible(p, q))
             }
             _ => a == b,
         }
@@ -269,7 +289,7 @@ impl Checker<'_> {
         let (Some(a), Some(b)) = (pty.pointee(), qty.pointee()) else {
             return None;
         };
-        if !Self::compatible(a, b) {
+        if !self.compatible(a, b) {
             self.err(
                 span,
                 format!(
@@ -306,7 +326,7 @@ impl Checker<'_> {
         let equality = matches!(op, CompareOp::Eq | CompareOp::Ne);
         let ok = match (&lt, &rt) {
             (CType::Pointer { to: a, .. }, CType::Pointer { to: b, .. }) => {
-                Self::compatible(a, b)
+                self.compatible(a, b)
                     || (equality && (**a == CType::Void || **b == CType::Void))
                     || (equality && (is_null_pointer(&l) || is_null_pointer(&r)))
             }

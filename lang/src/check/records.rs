@@ -170,7 +170,7 @@ impl Checker<'_> {
                 cty: t,
                 span: s,
                 ..
-            }) if t == cty => offset_pointer(p, o, s),
+            }) if self.compatible(&t, &cty) => offset_pointer(p, o, s),
             Some(Operand::Pointed { cty: t, .. })
             | Some(Operand::Value(_, t))
             | Some(Operand::Place { cty: t, .. }) => {

@@ -265,7 +265,7 @@ impl Checker<'_> {
                 cty,
                 span: s,
                 ..
-            } if cty == ret_ty => super::expr::offset_pointer(ptr, offset, s),
+            } if self.compatible(&cty, &ret_ty) => super::expr::offset_pointer(ptr, offset, s),
             _ => {
                 self.err(
                     v.span,
@@ -560,6 +560,61 @@ impl Checker<'_> {
         span: Span,
         out: &mut Vec<Stmt>,
     ) {
+        // `struct s y = x;`: initialized by a copy of a structure of the same type (C99
+        // 6.7.8p13).
+        if let (Some(Initializer::Expr(e)), CType::Record(_)) = (init, &cty) {
+            if !matches!(e.kind, ast::ExprKind::Str(_)) {
+                let ty = Type::Object { size, align };
+                let Some(local) =
+                    self.declare_local(&decl.name, decl.name_span, ty, cty.clone(), is_const)
+                else {
+                    return;
+                };
+                let src = match self.operand(e) {
+                    Some(super::expr::Operand::Pointed {
+                        ptr,
+                        offset,
+                        cty: t,
+                        span: s,
+                        ..
+                    }) if self.compatible(&t, &cty) => super::expr::offset_pointer(ptr, offset, s),
+                    Some(_) => {
+                        self.err(
+                            e.span,
+                            format!(
+                                "`{}` must be initialized by a brace-enclosed list or a `{}`",
+                                decl.name,
+                                self.spell(&cty)
+                            ),
+                        );
+                        return;
+                    }
+                    None => return,
+                };
+                let dst = super::types::mk(
+                    hir::ExprKind::ObjectAddr(hir::ArrayBase::Local(local)),
+                    ScalarType::Ptr,
+                    decl.name_span,
+                );
+                out.push(Stmt {
+                    kind: StmtKind::Decl { local, init: None },
+                    span,
+                });
+                out.push(Stmt {
+                    kind: StmtKind::Expr(Expr {
+                        kind: hir::ExprKind::CopyObject {
+                            dst: Box::new(dst),
+                            src: Box::new(src),
+                            size,
+                        },
+                        ty: None,
+                        span,
+                    }),
+                    span,
+                });
+                return;
+            }
+        }
         let leaves = match init {
             Some(init) => match self.object_initializer(init, &cty, &decl.name) {
                 Some(found) => Some(found),
