@@ -49,6 +49,10 @@ pub struct Config {
     /// Estimated statement executions allowed per function (callees included); bounds the
     /// running time of a generated program.
     pub budget: u64,
+    /// Also generate structures, unions, pointers, strings, function pointers, the heap and
+    /// `qsort` (see the module docs). Off by default, and off with the same seed the programs
+    /// are exactly those of the scalar generator.
+    pub pointers: bool,
 }
 
 impl Default for Config {
@@ -59,6 +63,7 @@ impl Default for Config {
             stmt_depth: 3,
             block_len: 6,
             budget: 4000,
+            pointers: false,
         }
     }
 }
@@ -75,6 +80,15 @@ impl Config {
             stmt_depth: r.range(2, 4) as u32,
             block_len: r.range(4, 8) as u32,
             budget: Config::default().budget,
+            pointers: false,
+        }
+    }
+
+    /// The same configuration with [`Config::pointers`] on.
+    pub fn with_pointers(self) -> Config {
+        Config {
+            pointers: true,
+            ..self
         }
     }
 }
@@ -110,7 +124,12 @@ pub fn generate_with(seed: u64, config: &Config) -> String {
 /// the other file's names), each with its own `static` copy of the helper functions: name and
 /// text of each file.
 pub fn generate_units(seed: u64) -> Vec<(String, String)> {
-    let mut g = Gen::new(seed, Config::varied(seed));
+    generate_units_with(seed, &Config::varied(seed))
+}
+
+/// [`generate_units`] with the given configuration.
+pub fn generate_units_with(seed: u64, config: &Config) -> Vec<(String, String)> {
+    let mut g = Gen::new(seed, config.clone());
     g.units(seed)
 }
 
