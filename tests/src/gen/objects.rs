@@ -208,6 +208,14 @@ impl Shape {
     }
 }
 
+impl Node {
+    /// An element of a string buffer: it may be its last one, which is never written, so a
+    /// pointer to it only reads.
+    pub(super) fn in_string(&self) -> bool {
+        matches!(self.steps.last(), Some(Step::Index { nul_last: true, .. }))
+    }
+}
+
 impl Gen {
     /// The shape of variable `v`.
     pub(super) fn shape_of(&self, v: VarId) -> Shape {
@@ -424,11 +432,7 @@ impl Gen {
                         Some(Step::Member(m)) => Some(m.clone()),
                         _ => None,
                     };
-                    let (t, fused) = if k == 0 {
-                        self.deref_text(&text, 0, None, member.as_deref())
-                    } else {
-                        self.deref_text(&text, k, None, member.as_deref())
-                    };
+                    let (t, fused) = self.deref_text(&text, k, None, member.as_deref());
                     text = t;
                     if fused {
                         i += 1;

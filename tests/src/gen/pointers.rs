@@ -62,7 +62,7 @@ impl Gen {
         };
         let name = self.fresh_name(if global { "gp" } else { "p" });
         let text = self.render_const(&node);
-        let konst = node.ro || node.konst || self.rng.chance(15);
+        let konst = node.ro || node.konst || node.in_string() || self.rng.chance(15);
         let (pointer, init) = match &node.shape {
             Shape::Array { of, len, nul_last } => {
                 let k = self.rng.below(u64::from(*len)) as u32;
@@ -450,7 +450,8 @@ impl Gen {
                             (n.steps.is_empty() && q.to == to && q.lo <= 0 && q.hi >= len as i32)
                                 .then_some((q.target, q.ro || q.konst))
                         }
-                        s => (len == 1 && *s == to).then_some((n.target, n.ro || n.konst)),
+                        s => (len == 1 && *s == to)
+                            .then_some((n.target, n.ro || n.konst || n.in_string())),
                     }
                 };
                 let node = self.pick_node(

@@ -488,7 +488,6 @@ impl Gen {
                     (spec, arg)
                 }
             };
-            let label = label.replace('%', "%%").replace("%%d", "%d");
             self.line(&format!(
                 "{loops}printf(\"{label} {spec}\\n\", {indices}{arg});"
             ));

@@ -213,7 +213,8 @@ impl Gen {
                 let c = *self
                     .rng
                     .pick(&["'a'", "'x'", "'0'", "' '", "'\\0'", "'-'", "65"]);
-                if self.rng.chance(50) {
+                // the offset needs one object: two occurrences of a literal may be two
+                if s.target.is_none() || self.rng.chance(50) {
                     Some(Ex::new(
                         format!("(strchr({}, {c}) != NULL)", s.text),
                         Ty::Int,
