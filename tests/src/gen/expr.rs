@@ -720,7 +720,7 @@ impl Gen {
     fn object_expr(&mut self, d: u32, f: &Forbid) -> Option<Ex> {
         match self.rng.below(8) {
             0..=2 => self.func_call(d, f),
-            3..=5 => self.string_expr(d, f),
+            3..=5 => self.string_expr(f),
             _ => self.pointer_expr(f),
         }
     }

@@ -66,7 +66,7 @@ impl Gen {
         let node = if self.rng.chance(50) {
             self.pick_node(
                 |_| true,
-                |_g, n| {
+                |_, n| {
                     n.shape == Shape::Func(s)
                         && f.may_read(n.target)
                         && !n.steps.iter().any(|s| matches!(s, Step::Member(_)))
@@ -108,7 +108,7 @@ impl Gen {
         let member = if self.rng.chance(30) {
             self.pick_node(
                 |_| true,
-                |_g, n| {
+                |_, n| {
                     matches!(n.shape, Shape::Func(_))
                         && f.may_read(n.target)
                         && f.may_read(n.var)
@@ -215,7 +215,7 @@ impl Gen {
     /// `s.f = op;` (or `NULL`, or another never-null function value): a structure member.
     pub(super) fn func_member_stmt(&mut self) -> bool {
         let Some(node) =
-            self.pick_node(|_| true, |_g, n| matches!(n.shape, Shape::Func(_)) && !n.ro)
+            self.pick_node(|_| true, |_, n| matches!(n.shape, Shape::Func(_)) && !n.ro)
         else {
             return false;
         };

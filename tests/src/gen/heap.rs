@@ -105,7 +105,7 @@ impl Gen {
     fn heap_record(&mut self, name: &str, r: RecId) {
         let shape = Shape::Record(r);
         let ty = self.type_name(&shape);
-        let source = self.pick_node(|_| true, |_g, n| n.shape == shape);
+        let source = self.pick_node(|_| true, |_, n| n.shape == shape);
         match (source, self.rng.below(3)) {
             (Some(src), 0 | 1) => {
                 self.line(&format!("{ty} *{name} = malloc(sizeof *{name});"));
@@ -143,7 +143,7 @@ impl Gen {
         let shape = Shape::Record(r);
         let ty = self.type_name(&shape);
         let n = self.rng.range(2, 4) as u32;
-        let source = self.pick_node(|_| true, |_g, node| node.shape == shape);
+        let source = self.pick_node(|_| true, |_, node| node.shape == shape);
         match source {
             Some(src) if self.rng.chance(50) => {
                 self.line(&format!("{ty} *{name} = malloc({n} * sizeof *{name});"));
@@ -169,7 +169,7 @@ impl Gen {
         if self.rng.chance(55) {
             let Some(node) = self.pick_node(
                 |_| true,
-                |_g, n| {
+                |_, n| {
                     !n.ro
                         && !matches!(n.shape, Shape::Array { nul_last: true, .. })
                         && scalar_array(n).is_some_and(|(t, _)| t.is_integer())
@@ -211,7 +211,7 @@ impl Gen {
             self.line(&format!("qsort({base}, {count}, {size}, {cmp});"));
             return true;
         }
-        let Some(node) = self.pick_node(|_| true, |_g, n| scalar_array(n).is_some()) else {
+        let Some(node) = self.pick_node(|_| true, |_, n| scalar_array(n).is_some()) else {
             return false;
         };
         let Some((ty, len)) = scalar_array(&node) else {

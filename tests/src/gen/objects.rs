@@ -448,7 +448,7 @@ impl Gen {
     pub(super) fn object_read(&mut self, depth: u32, f: &Forbid) -> Option<Ex> {
         let node = self.pick_node(
             |v| !v.plain(),
-            |_g, n| n.shape.is_leaf() && f.may_read(n.target) && f.may_read(n.var),
+            |_, n| n.shape.is_leaf() && f.may_read(n.target) && f.may_read(n.var),
         )?;
         let (text, mut eff) = self.render(&node, false, depth, f);
         eff.reads.insert(node.target);
@@ -460,7 +460,7 @@ impl Gen {
     pub(super) fn object_place(&mut self, depth: u32, f: &Forbid) -> Option<Place> {
         let node = self.pick_node(
             |v| !v.plain(),
-            |_g, n| n.shape.is_leaf() && !n.ro && f.may_write(n.target) && f.may_read(n.var),
+            |_, n| n.shape.is_leaf() && !n.ro && f.may_write(n.target) && f.may_read(n.var),
         )?;
         let (text, index_eff) = self.render(&node, true, depth, f);
         let bits = match node.shape {

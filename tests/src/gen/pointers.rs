@@ -22,11 +22,6 @@ use super::{Gen, Param};
 /// How many pointers a chain (`T ***`) may have at most.
 const MAX_CHAIN: usize = 3;
 
-/// Is `node` a variable itself?
-fn n_is_root(node: &Node) -> bool {
-    node.steps.is_empty()
-}
-
 /// The number of pointer levels of a shape.
 fn chain(s: &Shape) -> usize {
     match s {
@@ -42,7 +37,7 @@ impl Gen {
         let global = out.is_some();
         let Some(node) = self.pick_node(
             |v| !global || v.global,
-            |_g, n| {
+            |_, n| {
                 // an address constant goes through no pointer
                 let direct = !n.steps.iter().any(|s| matches!(s, Step::Deref { .. }));
                 match &n.shape {
@@ -94,14 +89,13 @@ impl Gen {
                 };
                 (p, init)
             }
-            Shape::Pointer(p)
+            Shape::Pointer(_)
                 if global
-                    || (n_is_root(&node)
+                    || (node.steps.is_empty()
                         && chain(&node.shape) < MAX_CHAIN
                         && self.rng.chance(50)) =>
             {
                 // `&p`: a pointer to a pointer variable
-                let _ = p;
                 let q = Pointer {
                     target: node.var,
                     to: node.shape.clone(),
@@ -208,7 +202,7 @@ impl Gen {
                 .collect();
             (b.var, b.text, b.len, terms)
         } else {
-            let node = self.pick_node(|_| true, |_g, n| matches!(n.shape, Shape::Array { .. }))?;
+            let node = self.pick_node(|_| true, |_, n| matches!(n.shape, Shape::Array { .. }))?;
             let Shape::Array { len, .. } = node.shape else {
                 return None;
             };
@@ -293,7 +287,7 @@ impl Gen {
             _ => {
                 let node = self.pick_node(
                     |v| !v.plain() || v.nul_last || v.heap,
-                    |_g, n| !matches!(n.shape, Shape::Bits { .. }),
+                    |_, n| !matches!(n.shape, Shape::Bits { .. }),
                 )?;
                 let t = self.render_const(&node);
                 format!("sizeof {t}")
@@ -307,7 +301,7 @@ impl Gen {
     pub(super) fn walk_stmt(&mut self, depth: u32) -> bool {
         let Some(node) = self.pick_node(
             |_| true,
-            |_g, n| {
+            |_, n| {
                 !n.konst
                     && matches!(&n.shape, Shape::Array { of, .. } if matches!(**of, Shape::Scalar(_) | Shape::Record(_)))
             },

@@ -336,7 +336,7 @@ impl Gen {
             let copy = if global || !self.rng.chance(30) {
                 None
             } else {
-                self.pick_node(|_| true, |_g, n| n.shape == Shape::Record(r))
+                self.pick_node(|_| true, |_, n| n.shape == Shape::Record(r))
             };
             if let Some(node) = copy {
                 // `struct r x = y;` is what C allows, but the checker wants braces (reported):
@@ -367,7 +367,7 @@ impl Gen {
     pub(super) fn record_assign_stmt(&mut self) -> bool {
         let Some(dst) = self.pick_node(
             |_| true,
-            |_g, n| matches!(n.shape, Shape::Record(_)) && !n.ro,
+            |_, n| matches!(n.shape, Shape::Record(_)) && !n.ro,
         ) else {
             return false;
         };
@@ -375,7 +375,7 @@ impl Gen {
         let f = Forbid::none().after(&de).without_write(dst.target);
         let Some(src) = self.pick_node(
             |_| true,
-            |_g, n| n.shape == dst.shape && f.may_read(n.target) && f.may_read(n.var),
+            |_, n| n.shape == dst.shape && f.may_read(n.target) && f.may_read(n.var),
         ) else {
             return false;
         };
@@ -396,7 +396,7 @@ impl Gen {
             .collect();
         let Some(node) = self.pick_node(
             |_| true,
-            |_g, n| !n.ro && matches!(n.shape, Shape::Record(r) if unions.contains(&r)),
+            |_, n| !n.ro && matches!(n.shape, Shape::Record(r) if unions.contains(&r)),
         ) else {
             return false;
         };

@@ -169,7 +169,7 @@ impl Gen {
     fn buffer(&mut self, f: &Forbid) -> Option<Buffer> {
         let node = self.pick_node(
             |_| true,
-            |_g, n| {
+            |_, n| {
                 !n.ro
                     && f.may_write(n.target)
                     && matches!(n.shape, Shape::Array { nul_last: true, .. })
@@ -189,7 +189,7 @@ impl Gen {
 
     /// An expression of the string functions: `strlen`, the sign of `strcmp`, `strncmp` and
     /// `memcmp`, `strchr` found or its offset.
-    pub(super) fn string_expr(&mut self, d: u32, f: &Forbid) -> Option<Ex> {
+    pub(super) fn string_expr(&mut self, f: &Forbid) -> Option<Ex> {
         let op = *self.rng.pick(&["<", ">", "==", "!=", "<=", ">="]);
         match self.rng.below(7) {
             0 | 1 => {
@@ -233,7 +233,6 @@ impl Gen {
             _ => {
                 let (lit, len) = self.string_literal();
                 let k = self.rng.range(0, i64::from(len));
-                let _ = d;
                 Some(Ex::new(format!("{lit}[{k}]"), Ty::Char, Effects::none()))
             }
         }
@@ -243,12 +242,12 @@ impl Gen {
     fn memcmp_expr(&mut self, op: &str, f: &Forbid) -> Option<Ex> {
         let a = self.pick_node(
             |_| true,
-            |_g, n| f.may_read(n.target) && scalar_array(n).is_some(),
+            |_, n| f.may_read(n.target) && scalar_array(n).is_some(),
         )?;
         let (ty, la) = scalar_array(&a)?;
         let b = self.pick_node(
             |_| true,
-            |_g, n| f.may_read(n.target) && scalar_array(n).is_some_and(|(t, _)| t == ty),
+            |_, n| f.may_read(n.target) && scalar_array(n).is_some_and(|(t, _)| t == ty),
         )?;
         let (_, lb) = scalar_array(&b)?;
         let at = self.render_const(&a);
@@ -405,7 +404,7 @@ impl Gen {
     fn memset_stmt(&mut self) -> bool {
         let Some(node) = self.pick_node(
             |_| true,
-            |_g, n| !n.ro && (scalar_array(n).is_some() || matches!(n.shape, Shape::Record(_))),
+            |_, n| !n.ro && (scalar_array(n).is_some() || matches!(n.shape, Shape::Record(_))),
         ) else {
             return false;
         };
@@ -451,18 +450,18 @@ impl Gen {
     fn memcpy_stmt(&mut self) -> bool {
         let Some(dst) = self.pick_node(
             |_| true,
-            |_g, n| !n.ro && (scalar_array(n).is_some() || matches!(n.shape, Shape::Record(_))),
+            |_, n| !n.ro && (scalar_array(n).is_some() || matches!(n.shape, Shape::Record(_))),
         ) else {
             return false;
         };
         let src = match scalar_array(&dst) {
             Some((ty, _)) => self.pick_node(
                 |_| true,
-                |_g, n| n.target != dst.target && scalar_array(n).is_some_and(|(t, _)| t == ty),
+                |_, n| n.target != dst.target && scalar_array(n).is_some_and(|(t, _)| t == ty),
             ),
             None => self.pick_node(
                 |_| true,
-                |_g, n| n.target != dst.target && n.shape == dst.shape,
+                |_, n| n.target != dst.target && n.shape == dst.shape,
             ),
         };
         let Some(src) = src else {
@@ -492,8 +491,7 @@ impl Gen {
 
     /// `memmove` inside one array (the ranges may overlap).
     fn memmove_stmt(&mut self) -> bool {
-        let Some(node) = self.pick_node(|_| true, |_g, n| !n.ro && scalar_array(n).is_some())
-        else {
+        let Some(node) = self.pick_node(|_| true, |_, n| !n.ro && scalar_array(n).is_some()) else {
             return false;
         };
         let Some((_, len)) = scalar_array(&node) else {
