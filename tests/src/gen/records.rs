@@ -77,7 +77,8 @@ impl Gen {
         self.records.push(rec);
     }
 
-    /// A random structure type `struct r{k}`: 2-6 members, at least one scalar.
+    /// A random structure type `struct r{k}`: 2-6 members (more with runs of bit-fields), the
+    /// first one most often a scalar.
     fn struct_type(&mut self, k: usize) -> Record {
         let mut members = Vec::new();
         let mut names = MEMBER_NAMES.iter();
