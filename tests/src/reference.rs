@@ -79,7 +79,13 @@ pub fn compile_files(
 /// Runs an executable with a time limit, capturing stdout and stderr. A process killed by a
 /// signal gets the status `-signal`.
 pub fn run_executable(exe: &Path, limit: Duration) -> Outcome {
+    run_executable_env(exe, limit, &[])
+}
+
+/// [`run_executable`] with extra environment variables (sanitizers' run-time options).
+pub fn run_executable_env(exe: &Path, limit: Duration, env: &[(&str, &str)]) -> Outcome {
     let mut child = Command::new(exe)
+        .envs(env.iter().copied())
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())

@@ -75,6 +75,18 @@ impl Gen {
         }
     }
 
+    /// [`Ty::spelling`], but with the pointer features never `long long`: gcc types `&x` of a
+    /// `long long x` as `long long *`, which a `long *` may not take (nor `p - q` mix them),
+    /// and the generator only knows `Ty::Long`.
+    pub(super) fn spelling(&mut self, ty: Ty) -> &'static str {
+        let s = ty.spelling(&mut self.rng);
+        if self.cfg.pointers && s.contains("long long") {
+            ty.c_name()
+        } else {
+            s
+        }
+    }
+
     /// A constant leaf other than a literal: an enumeration constant or a `sizeof`.
     pub(super) fn named_constant(&mut self) -> Ex {
         if self.rng.chance(60) {

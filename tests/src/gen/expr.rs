@@ -28,7 +28,8 @@ pub struct Ex {
 }
 
 impl Ex {
-    fn new(text: String, ty: Ty, eff: Effects) -> Ex {
+    /// An expression from its parts.
+    pub(super) fn new(text: String, ty: Ty, eff: Effects) -> Ex {
         Ex { text, ty, eff }
     }
 
@@ -43,12 +44,19 @@ impl Ex {
     }
 }
 
-/// An assignable place: a scalar variable or an array element.
-struct Place {
-    text: String,
-    ty: Ty,
-    var: VarId,
-    index_eff: Effects,
+/// An assignable place: a scalar variable or an array element, or (pointer features) a
+/// scalar member or pointee.
+pub(super) struct Place {
+    /// Its C text.
+    pub(super) text: String,
+    /// Its type (`int` for a bit-field).
+    pub(super) ty: Ty,
+    /// The variable whose storage it is.
+    pub(super) var: VarId,
+    /// The effects of its indices.
+    pub(super) index_eff: Effects,
+    /// A bit-field: signed, width. A signed one is only assigned values in its range.
+    pub(super) bits: Option<(bool, u32)>,
 }
 
 /// The exclusive range of doubles whose truncation fits an integer type.
@@ -74,6 +82,11 @@ impl Gen {
             return self.leaf(f);
         }
         let d = depth - 1;
+        if self.cfg.pointers && self.rng.chance(12) {
+            if let Some(e) = self.object_expr(d, f) {
+                return e;
+            }
+        }
         let choice = self
             .rng
             .weighted(&[12, 4, 5, 5, 6, 4, 4, 4, 3, 2, 2, 2, 3, 3, 1, 3]);
@@ -142,8 +155,13 @@ impl Gen {
         }
     }
 
-    /// A literal, a variable read or an array element read.
+    /// A literal, a variable read or an array element read (or a member or pointee read).
     pub(super) fn leaf(&mut self, f: &Forbid) -> Ex {
+        if self.cfg.pointers && self.rng.chance(25) {
+            if let Some(e) = self.object_read(0, f) {
+                return e;
+            }
+        }
         match self.rng.below(20) {
             0..=6 => self.literal(),
             7..=16 => self.var_read(f).unwrap_or_else(|| self.literal()),
@@ -185,7 +203,10 @@ impl Gen {
         let cands: Vec<VarId> = self
             .visible()
             .into_iter()
-            .filter(|&v| self.vars[v as usize].dims.is_empty() && f.may_read(v))
+            .filter(|&v| {
+                let var = &self.vars[v as usize];
+                var.dims.is_empty() && var.plain() && f.may_read(v)
+            })
             .collect();
         if cands.is_empty() {
             return None;
@@ -248,6 +269,8 @@ impl Gen {
         let mut eff = Effects::none();
         let base = f.without_access(v);
         for &n in &var.dims {
+            // a string buffer's last element is never written (nor anything its index picks)
+            let n = if var.nul_last { n - 1 } else { n };
             let i = self.index(n, depth, &base.after(&eff));
             text.push('[');
             text.push_str(&i.text);
@@ -261,7 +284,10 @@ impl Gen {
         let cands: Vec<VarId> = self
             .visible()
             .into_iter()
-            .filter(|&v| !self.vars[v as usize].dims.is_empty() && f.may_read(v))
+            .filter(|&v| {
+                let var = &self.vars[v as usize];
+                !var.dims.is_empty() && var.plain() && f.may_read(v)
+            })
             .collect();
         if cands.is_empty() {
             return None;
@@ -441,10 +467,18 @@ impl Gen {
     }
 
     fn place(&mut self, d: u32, f: &Forbid) -> Option<Place> {
+        if self.cfg.pointers && self.rng.chance(30) {
+            if let Some(p) = self.object_place(d.min(1), f) {
+                return Some(p);
+            }
+        }
         let cands: Vec<VarId> = self
             .visible()
             .into_iter()
-            .filter(|&v| self.vars[v as usize].writable && f.may_write(v))
+            .filter(|&v| {
+                let var = &self.vars[v as usize];
+                var.writable && var.plain() && f.may_write(v)
+            })
             .collect();
         if cands.is_empty() {
             return None;
@@ -457,6 +491,7 @@ impl Gen {
                 ty: var.ty,
                 var: v,
                 index_eff: Effects::none(),
+                bits: None,
             })
         } else {
             let (text, eff) = self.element(v, d.min(1), f);
@@ -465,6 +500,7 @@ impl Gen {
                 ty: var.ty,
                 var: v,
                 index_eff: eff,
+                bits: None,
             })
         }
     }
@@ -481,16 +517,33 @@ impl Gen {
     /// `place = value`.
     pub(super) fn assign(&mut self, d: u32, f: &Forbid) -> Option<Ex> {
         let p = self.place(d, f)?;
+        Some(self.assign_to(p, d, f))
+    }
+
+    /// `p = value` for a place: a signed bit-field gets a value in its range (`v % 2^(w-1)`),
+    /// an unsigned one any integer (reduced modulo 2^w).
+    fn assign_to(&mut self, p: Place, d: u32, f: &Forbid) -> Ex {
         let vf = f.after(&p.index_eff).without_write(p.var);
         let v = self.expr(d, &vf);
-        let v = self.convertible_to(v, p.ty);
+        let v = match p.bits {
+            Some((true, width)) => {
+                let v = self.convertible_to(v, Ty::Int);
+                let m = 1u64 << (width - 1);
+                Ex::new(format!("({} % {m})", v.text), v.ty, v.eff)
+            }
+            Some((false, _)) => self.convertible_to(v, Ty::UInt),
+            None => self.convertible_to(v, p.ty),
+        };
         let eff = Self::place_effects(&p, &v.eff, false);
-        Some(Ex::new(format!("({} = {})", p.text, v.text), p.ty, eff))
+        Ex::new(format!("({} = {})", p.text, v.text), p.ty, eff)
     }
 
     /// `place op= value`.
     pub(super) fn compound(&mut self, d: u32, f: &Forbid) -> Option<Ex> {
         let p = self.place(d, f)?;
+        if p.bits.is_some_and(|(signed, _)| signed) {
+            return Some(self.assign_to(p, d, f));
+        }
         let vf = f.after(&p.index_eff).without_write(p.var);
         let mut ops = vec!["+=", "-=", "*="];
         if p.ty.is_integer() {
@@ -538,6 +591,9 @@ impl Gen {
     /// `++place`, `place--`, ...
     pub(super) fn incdec(&mut self, d: u32, f: &Forbid) -> Option<Ex> {
         let p = self.place(d, f)?;
+        if p.bits.is_some_and(|(signed, _)| signed) {
+            return Some(self.assign_to(p, d, f));
+        }
         let op = if self.rng.chance(50) { "++" } else { "--" };
         let text = if self.rng.chance(50) {
             format!("({op}{})", p.text)
@@ -656,6 +712,16 @@ impl Gen {
             2 => self.compound(d, f),
             3 => self.incdec(d, f),
             _ => self.call_expr(d, f).or_else(|| self.assign(d, f)),
+        }
+    }
+
+    /// An expression of the pointer features: a call through a function pointer, the string
+    /// functions, pointer differences and comparisons, `sizeof`.
+    fn object_expr(&mut self, d: u32, f: &Forbid) -> Option<Ex> {
+        match self.rng.below(8) {
+            0..=2 => self.func_call(d, f),
+            3..=5 => self.string_expr(f),
+            _ => self.pointer_expr(f),
         }
     }
 

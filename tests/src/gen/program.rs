@@ -16,6 +16,10 @@ use super::{Config, Func, Gen, Param, Var};
 /// from a nested call.
 const INCLUDES: &str = "#include <stdio.h>\n#include <stdlib.h>\n#include <math.h>\n\n";
 
+/// [`INCLUDES`] and `<string.h>`, for the pointer features.
+const INCLUDES_STRING: &str =
+    "#include <stdio.h>\n#include <stdlib.h>\n#include <math.h>\n#include <string.h>\n\n";
+
 /// See [`INCLUDES`]: the helper functions, one per line.
 const HELPERS: &str = r#"char d2c(double x) { if (x > -128.0 && x < 128.0) return x; return 0; }
 unsigned char d2uc(double x) { if (x > -1.0 && x < 256.0) return x; return 5; }
@@ -51,6 +55,10 @@ impl Gen {
             writable: false,
             bound: None,
             global: true,
+            obj: None,
+            nul_last: false,
+            heap: false,
+            array_param: false,
         };
         Gen {
             rng: Rng::new(seed),
@@ -71,6 +79,11 @@ impl Gen {
             ret: None,
             in_main: false,
             fresh: 0,
+            fx_exits: false,
+            heap_live: 0,
+            records: Vec::new(),
+            sigs: Vec::new(),
+            comparators: BTreeSet::new(),
         }
     }
 
@@ -108,6 +121,10 @@ impl Gen {
             writable,
             bound,
             global,
+            obj: None,
+            nul_last: false,
+            heap: false,
+            array_param: false,
         });
         self.scopes.last_mut().expect("a scope").push(id);
         if global {
@@ -158,6 +175,7 @@ impl Gen {
             .filter(|&i| {
                 let fu = &self.funcs[i];
                 (!want_value || fu.ret.is_some())
+                    && !(fu.exits && self.heap_live > 0)
                     && self.mult.saturating_mul(fu.cost) <= self.remaining()
                     && fu.writes.iter().all(|&w| f.may_write(w))
                     && self.globals.iter().all(|&g| f.may_read(g))
@@ -191,6 +209,9 @@ impl Gen {
                         .filter(|&v| {
                             let var = &self.vars[v as usize];
                             var.ty == *ty
+                                && var.plain()
+                                && !var.nul_last
+                                && !var.heap
                                 && !var.global
                                 && fa.may_write(v)
                                 && !used.contains(&v)
@@ -216,9 +237,16 @@ impl Gen {
                     acc.writes.insert(v);
                     args.push(text);
                 }
+                Param::Pointer { .. } | Param::Str | Param::Func(_) => {
+                    let arg = self.pointer_arg(p, d, f, &mut acc, &mut used)?;
+                    args.push(arg);
+                }
             }
         }
         self.charge(fu.cost);
+        if fu.exits {
+            self.fx_exits = true;
+        }
         let mut eff = acc;
         eff.reads.extend(self.globals.iter().copied());
         eff.writes.extend(fu.writes.iter().copied());
@@ -237,7 +265,7 @@ impl Gen {
             };
             let name = format!("g{k}");
             let init = self.constant_initializer(ty);
-            let spelled = ty.spelling(&mut self.rng);
+            let spelled = self.spelling(ty);
             let _ = writeln!(src, "{spelled} {name} = {init};");
             self.declare(name, ty, vec![], true, None);
         }
@@ -261,6 +289,29 @@ impl Gen {
             };
             let _ = writeln!(src, "{} {name}{decl_dims} = {init};", ty.c_name());
             self.declare(name, ty, dims, true, None);
+        }
+        if self.cfg.pointers {
+            self.object_globals(src);
+        }
+    }
+
+    /// Globals of the pointer features: structures and unions (and arrays of them), string
+    /// buffers and literals, pointers to globals, function pointers and tables.
+    fn object_globals(&mut self, src: &mut String) {
+        for _ in 0..self.rng.range(1, 3) {
+            self.record_var(Some(&mut *src), None, false);
+        }
+        if self.rng.chance(60) {
+            self.string_buffer(Some(&mut *src));
+        }
+        if self.rng.chance(60) {
+            self.string_pointer(Some(&mut *src));
+        }
+        for _ in 0..self.rng.range(0, 2) {
+            self.pointer_var(Some(&mut *src));
+        }
+        if self.rng.chance(60) {
+            self.func_var(Some(&mut *src));
         }
     }
 
@@ -343,6 +394,7 @@ impl Gen {
             params: vec![Param::Depth(11), Param::Scalar(ty)],
             writes: BTreeSet::new(),
             cost: 200,
+            exits: false,
         });
         let _ = writeln!(
             src,
@@ -355,6 +407,7 @@ impl Gen {
                 params: vec![Param::Depth(60)],
                 writes: BTreeSet::new(),
                 cost: 60,
+                exits: false,
             });
         }
         // recursion that reads and writes an array parameter
@@ -382,6 +435,7 @@ impl Gen {
             params: vec![arr.clone(), Param::Depth(20)],
             writes: BTreeSet::new(),
             cost: 20,
+            exits: false,
         });
         self.funcs.push(Func {
             name: "rfill".into(),
@@ -389,6 +443,7 @@ impl Gen {
             params: vec![arr, Param::Depth(20)],
             writes: BTreeSet::new(),
             cost: 40,
+            exits: false,
         });
     }
 
@@ -408,6 +463,13 @@ impl Gen {
             let at = self.rng.index(ps.len() + 1);
             ps.insert(at, Param::Array { ty, dims });
         }
+        if self.cfg.pointers {
+            for _ in 0..self.rng.range(0, 2) {
+                let p = self.pointer_param();
+                let at = self.rng.index(ps.len() + 1);
+                ps.insert(at, p);
+            }
+        }
         ps
     }
 
@@ -420,12 +482,26 @@ impl Gen {
             .flat_map(|f| f.params.iter())
             .filter_map(|p| match p {
                 Param::Array { ty, dims } => Some((*ty, dims.clone())),
-                Param::Scalar(_) | Param::Depth(_) => None,
+                _ => None,
             })
             .collect();
         for (ty, dims) in shapes {
             if self.rng.chance(70) {
                 self.local_array(ty, dims);
+            }
+        }
+        if self.cfg.pointers {
+            let params: Vec<Param> = self
+                .funcs
+                .iter()
+                .flat_map(|f| f.params.iter())
+                .filter(|p| matches!(p, Param::Pointer { .. }))
+                .cloned()
+                .collect();
+            for p in params {
+                if self.rng.chance(60) {
+                    self.local_for_param(&p);
+                }
             }
         }
     }
@@ -444,6 +520,7 @@ impl Gen {
         self.mult = 1;
         self.budget = budget;
         self.fx_writes.clear();
+        self.fx_exits = false;
         self.ret = ret;
         self.scopes.push(Vec::new());
         let mut ptexts = Vec::new();
@@ -458,7 +535,12 @@ impl Gen {
                 Param::Array { ty, dims } => {
                     let rest: String = dims[1..].iter().map(|d| format!("[{d}]")).collect();
                     ptexts.push(format!("{} {pname}[]{rest}", ty.c_name()));
-                    self.declare(pname, *ty, dims.clone(), true, None);
+                    let id = self.declare(pname, *ty, dims.clone(), true, None);
+                    self.vars[id as usize].array_param = true;
+                }
+                Param::Pointer { .. } | Param::Str | Param::Func(_) => {
+                    let decl = self.declare_pointer_param(p, pname);
+                    ptexts.push(decl);
                 }
             }
         }
@@ -531,6 +613,10 @@ impl Gen {
         // print the globals
         for g in self.globals.clone() {
             let var = self.vars[g as usize].clone();
+            if !var.plain() || var.nul_last {
+                self.print_object(g);
+                continue;
+            }
             let spec = format::conversion(&mut self.rng, var.ty);
             let fin = |s: String| {
                 if var.ty.is_floating() {
@@ -564,10 +650,25 @@ impl Gen {
         format!("int main(void) {{\n{}}}\n", self.out)
     }
 
-    /// The whole program.
+    /// The headers the program includes.
+    fn includes(&self) -> &'static str {
+        if self.cfg.pointers {
+            INCLUDES_STRING
+        } else {
+            INCLUDES
+        }
+    }
+
     /// The program's parts, in source order.
     fn sections(&mut self, seed: u64) -> Sections {
         let comment = format!("/* generated by e2e::gen from seed {seed} */\n");
+        let (types, sig_funcs) = if self.cfg.pointers {
+            self.signatures();
+            let funcs = self.sig_functions();
+            (self.record_types(), funcs)
+        } else {
+            (String::new(), String::new())
+        };
         let mut globals = String::new();
         self.globals(&mut globals);
         let global_ids = self.globals.clone();
@@ -600,6 +701,7 @@ impl Gen {
                 params,
                 writes,
                 cost,
+                exits: self.fx_exits,
             });
             defs.push(def);
         }
@@ -617,16 +719,29 @@ impl Gen {
             rest.push('\n');
         }
         let main = self.main_function();
-        let externs = global_ids
-            .iter()
-            .map(|&id| {
-                let v = &self.vars[id as usize];
+        let mut externs = String::new();
+        for &id in &global_ids {
+            let v = self.vars[id as usize].clone();
+            if v.plain() && !v.nul_last {
                 let dims: String = v.dims.iter().map(|d| format!("[{d}]")).collect();
-                format!("extern {} {}{dims};\n", v.ty.c_name(), v.name)
-            })
-            .collect();
+                let _ = writeln!(externs, "extern {} {}{dims};", v.ty.c_name(), v.name);
+            } else {
+                let shape = self.shape_of(id);
+                let decl = self.declaration(&shape, &v.name);
+                let _ = writeln!(externs, "extern {decl};");
+            }
+        }
+        // the functions the generator may use: the pure functions of the function-pointer
+        // signatures, and the `qsort` comparisons used (one per line)
+        let mut funcs = sig_funcs;
+        for c in &self.comparators {
+            funcs.push_str(c);
+            funcs.push('\n');
+        }
         Sections {
             comment,
+            types,
+            funcs,
             globals,
             externs,
             rest,
@@ -638,10 +753,15 @@ impl Gen {
     pub(super) fn program(&mut self, seed: u64) -> String {
         let s = self.sections(seed);
         let mut src = s.comment;
-        src.push_str(INCLUDES);
+        src.push_str(self.includes());
         src.push_str(HELPERS);
         src.push_str(&super::decls::prelude());
         src.push('\n');
+        if self.cfg.pointers {
+            src.push_str(&s.types);
+            src.push_str(&s.funcs);
+            src.push('\n');
+        }
         src.push_str(&s.globals);
         src.push('\n');
         src.push_str(&s.rest);
@@ -655,21 +775,29 @@ impl Gen {
     /// files, private to each).
     pub(super) fn units(&mut self, seed: u64) -> Vec<(String, String)> {
         let s = self.sections(seed);
-        let statics: String = HELPERS
-            .lines()
-            .map(|line| {
-                if line.is_empty() {
-                    "\n".to_string()
-                } else {
-                    format!("static {line}\n")
-                }
-            })
-            .collect();
-        let head = format!(
-            "{}{INCLUDES}{statics}{}\n",
+        let statics = |text: &str| -> String {
+            text.lines()
+                .map(|line| {
+                    if line.is_empty() {
+                        "\n".to_string()
+                    } else {
+                        format!("static {line}\n")
+                    }
+                })
+                .collect()
+        };
+        let mut head = format!(
+            "{}{}{}{}\n",
             s.comment,
+            self.includes(),
+            statics(HELPERS),
             super::decls::prelude()
         );
+        if self.cfg.pointers {
+            head.push_str(&s.types);
+            head.push_str(&statics(&s.funcs));
+            head.push('\n');
+        }
         let prototypes: String = s
             .rest
             .lines()
@@ -686,6 +814,10 @@ impl Gen {
 struct Sections {
     /// The first line (the seed).
     comment: String,
+    /// The structure and union types (pointer features).
+    types: String,
+    /// Functions used through pointers and by `qsort`, one per line (pointer features).
+    funcs: String,
     /// The globals' definitions.
     globals: String,
     /// `extern` declarations of the globals.

@@ -36,25 +36,31 @@ impl Gen {
         self.charge(1);
         let nest = depth < self.cfg.stmt_depth && self.remaining() > 4 * self.mult;
         let weights = [
-            3,                                              // declaration
-            7,                                              // expression statement
-            5,                                              // printf
-            if nest { 3 } else { 0 },                       // if
-            if nest { 3 } else { 0 },                       // for
-            if nest { 1 } else { 0 },                       // while
-            if nest { 1 } else { 0 },                       // do-while
-            if nest { 2 } else { 0 },                       // switch
-            if nest { 1 } else { 0 },                       // block
-            if self.breakables > 0 { 1 } else { 0 },        // break / continue
-            if depth > 0 && !self.in_main { 1 } else { 0 }, // early return
-            2,                                              // call statement
-            1,                                              // putchar / puts
-            if depth > 0 && self.rng.chance(5) {
+            3,                                       // declaration
+            7,                                       // expression statement
+            5,                                       // printf
+            if nest { 3 } else { 0 },                // if
+            if nest { 3 } else { 0 },                // for
+            if nest { 1 } else { 0 },                // while
+            if nest { 1 } else { 0 },                // do-while
+            if nest { 2 } else { 0 },                // switch
+            if nest { 1 } else { 0 },                // block
+            if self.breakables > 0 { 1 } else { 0 }, // break / continue
+            if depth > 0 && !self.in_main && self.heap_live == 0 {
+                1
+            } else {
+                0
+            }, // early return
+            2,                                       // call statement
+            1,                                       // putchar / puts
+            if depth > 0 && self.rng.chance(5) && self.heap_live == 0 {
                 1
             } else {
                 0
             }, // exit from a nested call
-            if nest { 2 } else { 0 },                       // goto
+            if nest { 2 } else { 0 },                // goto
+            if self.cfg.pointers { 5 } else { 0 },   // pointer features
+            if self.cfg.pointers && nest { 2 } else { 0 }, // pointer features with a body
         ];
         match self.rng.weighted(&weights) {
             0 => self.decl(depth),
@@ -96,7 +102,7 @@ impl Gen {
                 }
                 self.fx_writes.insert(STDOUT);
             }
-            _ => {
+            13 => {
                 let c = self.pure_expr(2);
                 let code = self.int_expr(1, &Forbid::none());
                 self.note(&code.eff);
@@ -105,7 +111,37 @@ impl Gen {
                     c.text, code.text
                 ));
                 self.fx_writes.insert(STDOUT);
+                self.fx_exits = true;
             }
+            15 => {
+                if !self.object_stmt() {
+                    self.expr_stmt();
+                }
+            }
+            _ => {
+                let done = match self.rng.below(5) {
+                    0 | 1 => self.heap_scope(depth),
+                    2 => self.walk_stmt(depth),
+                    3 => self.string_loop(depth),
+                    _ => self.heap_scope(depth),
+                };
+                if !done {
+                    self.expr_stmt();
+                }
+            }
+        }
+    }
+
+    /// A statement of the pointer features without a body: structure assignment, the string
+    /// and memory functions, a union's other member, `qsort`, a function-pointer member
+    /// assignment. False if nothing fits.
+    fn object_stmt(&mut self) -> bool {
+        match self.rng.below(11) {
+            0..=2 => self.record_assign_stmt(),
+            3..=6 => self.string_stmt(),
+            7 => self.union_stmt(),
+            8 => self.qsort_stmt(),
+            _ => self.func_member_stmt(),
         }
     }
 
@@ -143,6 +179,9 @@ impl Gen {
     }
 
     pub(super) fn decl(&mut self, depth: u32) {
+        if self.cfg.pointers && self.rng.chance(35) {
+            return self.object_decl();
+        }
         if self.rng.chance(8) {
             return self.static_local();
         }
@@ -182,7 +221,7 @@ impl Gen {
         let spelled = if self.rng.chance(25) {
             self.spell(ty)
         } else {
-            ty.spelling(&mut self.rng).to_string()
+            self.spelling(ty).to_string()
         };
         let mut text = format!(
             "{}{spelled} {name} = {}",
@@ -200,6 +239,22 @@ impl Gen {
         }
         text.push(';');
         self.line(&text);
+    }
+
+    /// A declaration of the pointer features: a structure or union (or an array of them), a
+    /// pointer, a string buffer or `const char *`, a function pointer or table.
+    fn object_decl(&mut self) {
+        match self.rng.below(10) {
+            0..=2 => self.record_var(None, None, false),
+            3..=5 => {
+                if !self.pointer_var(None) {
+                    self.string_pointer(None);
+                }
+            }
+            6 => self.string_buffer(None),
+            7 => self.string_pointer(None),
+            _ => self.func_var(None),
+        }
     }
 
     /// An integer or double literal (or a side-effect-free expression) for an array element.
@@ -299,7 +354,12 @@ impl Gen {
                 fmt.push(' ');
             }
             if self.rng.chance(8) {
-                let (spec, arg) = format::string_conversion(&mut self.rng);
+                let (spec, mut arg) = format::string_conversion(&mut self.rng);
+                if self.cfg.pointers && self.rng.chance(70) {
+                    let (text, eff) = self.printf_string(&Forbid::none().after(&acc));
+                    acc.union_with(&eff);
+                    arg = text;
+                }
                 fmt.push_str(&spec);
                 args.push(arg);
                 continue;
