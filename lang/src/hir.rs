@@ -1100,6 +1100,24 @@ pub mod dump {
             }
             ExprKind::Puts { text } => format!("puts({})", bytes(text)),
             ExprKind::Discard(inner) => format!("(void)({})", expr(inner)),
+            _ => pointer_expr(e),
+        }
+    }
+
+    /// `decl l = {...}` of a structure's initializer, out of line so that `stmt`'s frame stays
+    /// small (it recurses as deep as statements nest).
+    #[inline(never)]
+    fn object_decl(local: LocalId, fields: &[FieldInit<Expr>]) -> String {
+        let items: Vec<String> = fields.iter().map(|f| field(f, expr(&f.value))).collect();
+        format!("decl {local} = {{{}}}", items.join(", "))
+    }
+
+    /// The pointer, structure and memory-library expressions of [`expr`], out of line so
+    /// that `expr`'s own frame stays small (it recurses as deep as the program nests).
+    #[inline(never)]
+    fn pointer_expr(e: &Expr) -> String {
+        let ty = e.ty.map_or("void", short);
+        match &e.kind {
             ExprKind::ObjectAddr(b) => format!("&{}", base(b)),
             ExprKind::ElementAddr { array, indices } => {
                 format!("&{}[{}]", base(array), list(indices))
@@ -1144,6 +1162,7 @@ pub mod dump {
                     .collect();
                 format!("(*{})({}):{ty}", expr(callee), args.join(", "))
             }
+            _ => String::new(),
         }
     }
 
@@ -1173,11 +1192,7 @@ pub mod dump {
                         .collect();
                     line(out, format!("decl {local} = {{{}}}", items.join(", ")))
                 }
-                Some(Init::Object(fields)) => {
-                    let items: Vec<String> =
-                        fields.iter().map(|f| field(f, expr(&f.value))).collect();
-                    line(out, format!("decl {local} = {{{}}}", items.join(", ")))
-                }
+                Some(Init::Object(fields)) => line(out, object_decl(*local, fields)),
             },
             StmtKind::If {
                 cond,
