@@ -514,6 +514,17 @@ impl Checker<'_> {
         }
     }
 
+    /// The C spelling of what an operand denotes, for messages.
+    pub(super) fn operand_type(&self, op: &Operand<'_>) -> String {
+        match op {
+            Operand::Value(_, t) | Operand::Place { cty: t, .. } => self.spell(t),
+            Operand::Pointed { cty, .. } => self.spell(cty),
+            Operand::Array(a) => self.spell(&a.array_type()),
+            Operand::Str(..) => "char *".to_string(),
+            Operand::Func { ty, .. } => self.spell(ty),
+        }
+    }
+
     /// The address of a named array (or of one of its rows): a pointer.
     pub(super) fn array_address(&mut self, a: &ArrayVal<'_>, span: Span) -> Option<Expr> {
         let is_param = match a.base {
@@ -740,8 +751,8 @@ impl Checker<'_> {
         span: Span,
     ) -> Option<(Expr, CType)> {
         let c = self.condition(c);
-        let a = self.typed_arith_or_void(a);
-        let b = self.typed_arith_or_void(b);
+        let a = self.typed(a);
+        let b = self.typed(b);
         let (c, (a, at), (b, bt)) = (c?, a?, b?);
         let (a, b, ty, cty) = match (&at, &bt) {
             (CType::Void, CType::Void) => (a, b, None, CType::Void),
@@ -810,12 +821,6 @@ impl Checker<'_> {
         ))
     }
 
-    /// An arm of `?:`: a value with its type (void allowed), arithmetic values promoted.
-    fn typed_arith_or_void(&mut self, e: &ast::Expr) -> Option<(Expr, CType)> {
-        let (v, t) = self.typed(e)?;
-        Some((v, t))
-    }
-
     /// `(type) x`.
     fn cast(&mut self, tn: &ast::TypeName, x: &ast::Expr, span: Span) -> Option<(Expr, CType)> {
         let target = self.type_name(tn);
@@ -836,9 +841,8 @@ impl Checker<'_> {
                 },
                 CType::Void,
             )),
-            CType::Scalar(t) if vty.is_pointer() => {
+            CType::Scalar(_) if vty.is_pointer() => {
                 let e = self.pointer_cast(v, &vty, &target, span)?;
-                let _ = t;
                 Some((e, target))
             }
             CType::Scalar(t) => {
@@ -1406,13 +1410,7 @@ impl Checker<'_> {
                 offset_pointer(ptr, offset, span)
             }
             other => {
-                let t = match &other {
-                    Operand::Value(_, t) | Operand::Place { cty: t, .. } => self.spell(t),
-                    Operand::Pointed { cty, .. } => self.spell(cty),
-                    Operand::Array(arr) => self.spell(&arr.array_type()),
-                    Operand::Str(..) => "char *".to_string(),
-                    Operand::Func { ty, .. } => self.spell(ty),
-                };
+                let t = self.operand_type(&other);
                 self.err(
                     a.span,
                     format!(

@@ -53,13 +53,7 @@ impl Checker<'_> {
                     ..
                 } => (ptr, offset, cty, is_const),
                 other => {
-                    let ty = match &other {
-                        Operand::Value(_, t) | Operand::Place { cty: t, .. } => self.spell(t),
-                        Operand::Pointed { cty, .. } => self.spell(cty),
-                        Operand::Array(a) => self.spell(&a.array_type()),
-                        Operand::Str(..) => "char *".to_string(),
-                        Operand::Func { ty, .. } => self.spell(ty),
-                    };
+                    let ty = self.operand_type(&other);
                     let hint = if ty.ends_with('*') {
                         " (use `->` for a pointer)"
                     } else {

@@ -378,7 +378,7 @@ impl FnCompiler<'_> {
             | ExprKind::CallIndirect { .. }
             | ExprKind::Memory { .. }
             | ExprKind::Sprintf { .. } => {
-                unreachable!("rejected by `pointer_construct` before code generation")
+                unreachable!("rejected by `unsupported_construct` before code generation")
             }
             ExprKind::Call { func, args } => self.call(e, *func, args, dst),
             ExprKind::Builtin { func, args } => self.builtin(e, *func, args, dst),
@@ -1967,10 +1967,11 @@ pub(super) fn sub_exprs(e: &Expr) -> Vec<&Expr> {
     }
 }
 
-/// The first construct of `e` the compiler cannot generate code for yet: structures, function
-/// pointers and the memory library.
-pub(super) fn pointer_construct(e: &Expr) -> Option<crate::span::Span> {
-    let own = matches!(
+/// Whether the node `e` itself (not its operands) is a construct the compiler cannot generate
+/// code for yet: function pointers, the memory library, and compound assignments and
+/// `++`/`--` of bit-fields.
+pub(super) fn is_unsupported(e: &Expr) -> bool {
+    matches!(
         &e.kind,
         ExprKind::FuncAddr(_)
             | ExprKind::CallIndirect { .. }
@@ -1984,11 +1985,7 @@ pub(super) fn pointer_construct(e: &Expr) -> Option<crate::span::Span> {
                 place: Place::BitField { .. },
                 ..
             }
-    );
-    if own {
-        return Some(e.span);
-    }
-    sub_exprs(e).into_iter().find_map(pointer_construct)
+    )
 }
 
 /// Whether `e` is a plain scalar global read, possibly through conversions that keep its size

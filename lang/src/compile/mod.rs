@@ -538,7 +538,7 @@ impl<'a> FnCompiler<'a> {
     }
 
     fn compile(mut self) -> Result<Function, Diagnostic> {
-        if let Some(span) = first_pointer_construct(&self.func.body.stmts) {
+        if let Some(span) = first_unsupported_construct(&self.func.body.stmts) {
             return Err(Diagnostic::error(
                 span,
                 "function pointers and the memory library are not supported by the code generator yet",
@@ -1010,48 +1010,14 @@ fn place_local(p: &hir::Place) -> Option<LocalId> {
     }
 }
 
-/// The first pointer construct in `stmts` (their expressions and initializers), which the code
-/// generator does not handle yet.
-fn first_pointer_construct(stmts: &[hir::Stmt]) -> Option<Span> {
-    use hir::StmtKind as S;
-    stmts.iter().find_map(|s| match &s.kind {
-        S::Block(b) => first_pointer_construct(&b.stmts),
-        S::Expr(e) | S::Return(Some(e)) => expr::pointer_construct(e),
-        S::Decl { init, .. } => match init {
-            Some(hir::Init::Scalar(e)) => expr::pointer_construct(e),
-            Some(hir::Init::Array(entries)) => {
-                entries.iter().find_map(|(_, e)| expr::pointer_construct(e))
-            }
-            Some(hir::Init::Object(fields)) => fields
-                .iter()
-                .find_map(|f| expr::pointer_construct(&f.value)),
-            None => None,
-        },
-        S::If {
-            cond,
-            then_branch,
-            else_branch,
-        } => expr::pointer_construct(cond)
-            .or_else(|| first_pointer_construct(std::slice::from_ref(then_branch)))
-            .or_else(|| {
-                else_branch
-                    .as_ref()
-                    .and_then(|e| first_pointer_construct(std::slice::from_ref(e)))
-            }),
-        S::While { cond, body } | S::DoWhile { body, cond } => expr::pointer_construct(cond)
-            .or_else(|| first_pointer_construct(std::slice::from_ref(body))),
-        S::For {
-            init,
-            cond,
-            step,
-            body,
-        } => first_pointer_construct(init)
-            .or_else(|| cond.as_ref().and_then(expr::pointer_construct))
-            .or_else(|| step.as_ref().and_then(expr::pointer_construct))
-            .or_else(|| first_pointer_construct(std::slice::from_ref(body))),
-        S::Switch { value, body, .. } => {
-            expr::pointer_construct(value).or_else(|| first_pointer_construct(&body.stmts))
+/// The first construct in `stmts` (their expressions and initializers) the code generator
+/// does not handle yet.
+fn first_unsupported_construct(stmts: &[hir::Stmt]) -> Option<Span> {
+    let mut found = None;
+    for_each_expr(stmts, &mut |e| {
+        if found.is_none() && expr::is_unsupported(e) {
+            found = Some(e.span);
         }
-        _ => None,
-    })
+    });
+    found
 }
