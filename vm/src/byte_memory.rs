@@ -56,6 +56,7 @@ macro_rules! scalar {
 scalar!(u8, u16, u32, u64);
 
 /// The VM's memory (see the module docs).
+#[derive(Clone)]
 pub struct Memory {
     /// The bytes, 8-byte aligned; `words.len() * 8 >= end + PAD`.
     words: Vec<u64>,

@@ -52,8 +52,8 @@ use lang::bytecode::{
 use lang::bytecode::verify::{verify_instrumented, Body, VerifyError};
 
 use crate::branch_counts::{BranchCounts, Counters};
-use crate::byte_memory::{Memory, MAX_BYTES};
-use crate::memory::{AccessKind, Decl, DeclId, DeclKind, ObjectTable};
+use crate::byte_memory::Memory as Store;
+use crate::memory::{AccessKind, Decl, DeclId, DeclKind, Memory, MemoryOptions, ObjectTable};
 use crate::printf::{self, PrintfArg};
 use crate::probes::{Osr, Probes};
 use crate::trap::{TraceEntry, Trap, TrapKind};
@@ -122,7 +122,10 @@ pub struct Machine<'p> {
     /// Program output not yet written to the writer.
     pub out: Vec<u8>,
     stack: Vec<u64>,
-    mem: Memory,
+    /// The checked memory: the bytes (globals, the array stack, the heap), the objects
+    /// pointers may point to (globals, string literals, frame objects, heap blocks) with the
+    /// checks of every access through a pointer, and `malloc`'s heap.
+    memory: Memory,
     frames: Vec<Frame>,
     /// The running frame's cold state, kept in memory so the dispatch loop's registers go to
     /// the hot values (code, pc, register window): window start, array area, array stack top.
@@ -137,9 +140,6 @@ pub struct Machine<'p> {
     pending: bool,
     /// The state of `rand` and `srand`.
     rand: crate::rand::GlibcRand,
-    /// The objects pointers may point to (globals, string literals, frame objects), and
-    /// the checks of every access through a pointer.
-    objects: ObjectTable,
     /// Per function, the declarations of its frame objects (for messages).
     frame_decls: Vec<Vec<DeclId>>,
     /// The frames that registered frame objects: frame depth and the object depth to return
@@ -148,8 +148,31 @@ pub struct Machine<'p> {
 }
 
 impl<'p> Machine<'p> {
-    /// A machine for a verified `program`, with one version (the compiled code) per function.
+    /// A machine for a verified `program`, with one version (the compiled code) per function,
+    /// and memory as large as the address space allows (at most [`DEFAULT_STACK_SIZE`] of
+    /// array stack, no heap limit below the 4 GiB of addresses).
+    ///
+    /// [`DEFAULT_STACK_SIZE`]: crate::memory::DEFAULT_STACK_SIZE
     pub fn new(program: &'p Program, max_depth: u32) -> Machine<'p> {
+        let globals_end = u64::from(program.globals_end).next_multiple_of(16);
+        let room = u64::from(crate::memory::MAX_MEMORY).saturating_sub(globals_end);
+        let options = MemoryOptions {
+            globals_size: 0,
+            stack_size: u64::from(crate::memory::DEFAULT_STACK_SIZE).min(room) as u32 & !15,
+            max_memory: crate::memory::MAX_MEMORY,
+        };
+        Machine::with_memory(program, max_depth, options)
+            .expect("a verified program's globals fit in the address space")
+    }
+
+    /// A machine for a verified `program` with the array stack size and memory limit of
+    /// `options` (its `globals_size` is the program's); the error if the program's globals
+    /// and the stack do not fit in the limit.
+    pub fn with_memory(
+        program: &'p Program,
+        max_depth: u32,
+        options: MemoryOptions,
+    ) -> Result<Machine<'p>, String> {
         let branch_counts = BranchCounts::new(program);
         let versions: Vec<Box<Version>> = program
             .functions
@@ -169,7 +192,13 @@ impl<'p> Machine<'p> {
             })
             .collect();
         let entry = (0..versions.len() as u32).collect();
-        let mut objects = ObjectTable::new();
+        let options = MemoryOptions {
+            globals_size: program.globals_end.saturating_sub(crate::memory::RESERVED),
+            ..options
+        };
+        let mut memory =
+            Memory::with_image(&program.memory_init, options).map_err(|f| f.to_string())?;
+        let objects = &mut memory.objects;
         for (i, o) in program.static_objects.iter().enumerate() {
             let kind = if i < program.globals.len() {
                 DeclKind::Global
@@ -216,7 +245,7 @@ impl<'p> Machine<'p> {
                 array_bytes: f.array_bytes,
             })
             .collect();
-        Machine {
+        Ok(Machine {
             program,
             versions,
             entry,
@@ -225,8 +254,7 @@ impl<'p> Machine<'p> {
             max_depth: max_depth.max(1),
             out: Vec::with_capacity(OUT_FLUSH * 2),
             stack: Vec::new(),
-            mem: Memory::new(&program.memory_init, program.globals_end as usize),
-            objects,
+            memory,
             frame_decls,
             frame_marks: Vec::new(),
             frames: Vec::new(),
@@ -237,13 +265,13 @@ impl<'p> Machine<'p> {
             rand: crate::rand::GlibcRand::default(),
             path: 0,
             pending: false,
-        }
+        })
     }
 
     /// The memory's bytes (globals, then the array stack as far as it ever grew), each value
     /// in its C representation.
     pub fn memory(&self) -> &[u8] {
-        self.mem.bytes()
+        self.memory.store.bytes()
     }
 
     /// The branch counters of the compiled versions (shared: they keep counting).
@@ -443,26 +471,32 @@ fn grow(stack: &mut Vec<u64>, need: usize) {
 }
 
 /// Reserves and zeroes `bytes` of local arrays on top of the array stack; false if they would
-/// not be addressable (`u32` byte addresses).
+/// not fit in the stack region ([`crate::memory::Layout::stack`]).
 #[inline(never)]
 fn enter_arrays(mem: &mut Memory, bytes: usize, atop: &mut usize) -> bool {
     let abase = *atop;
     let top = abase + bytes;
-    if top > MAX_BYTES {
+    if top > mem.layout().stack.end as usize {
         return false;
     }
-    // Grows by what is needed: the vector's own capacity doubling keeps this amortized, and
-    // bytes never used are never touched.
-    mem.grow(top);
-    let zeroed = mem.zero(abase, bytes);
+    // The store spans the whole stack region from the start (zero pages the system maps only
+    // when touched): only the frame's own bytes are written.
+    let zeroed = mem.store.zero(abase, bytes);
     debug_assert!(zeroed);
     *atop = top;
     true
 }
 
+/// The trap of a call whose locals do not fit in the array stack.
+#[cold]
+#[inline(never)]
+fn stack_overflow(m: &Machine<'_>) -> TrapKind {
+    TrapKind::StackOverflow(m.memory.layout().stack.len() as u32)
+}
+
 /// `ZeroArr`: zeroes the array `aref` of `shape` (out of line: it is rare, and a memset).
 #[inline(never)]
-fn zero_array(mem: &mut Memory, aref: u64, shape: Shape) {
+fn zero_array(mem: &mut Store, aref: u64, shape: Shape) {
     let r = ArrayRef::unpack(aref);
     let len = r.dim as usize * shape.stride as usize;
     if !mem.zero(r.base as usize, len) {
@@ -534,11 +568,12 @@ fn frame_object(
 ) -> Result<u64, String> {
     let depth = m.frames.len();
     if m.frame_marks.last().is_none_or(|&(d, _)| d != depth) {
-        m.frame_marks.push((depth, m.objects.local_depth()));
+        m.frame_marks.push((depth, m.memory.objects.local_depth()));
     }
     let o = &fdef.frame_objects[imm as usize];
     let decl = m.frame_decls[f][imm as usize];
-    m.objects
+    m.memory
+        .objects
         .push_local(decl, (m.abase + o.offset as usize) as u32, o.size)
         .map_err(|fault| fault.to_string())
 }
@@ -564,7 +599,7 @@ fn check_pointer(
 fn release_frame_objects(m: &mut Machine<'_>) {
     if let Some(&(depth, objects)) = m.frame_marks.last() {
         if depth == m.frames.len() {
-            m.objects.pop_locals_to(objects);
+            m.memory.objects.pop_locals_to(objects);
             m.frame_marks.pop();
         }
     }
@@ -579,25 +614,24 @@ fn copy_object(m: &mut Machine<'_>, to: u64, from: u64, len: u64) -> Result<(), 
         by: Some("structure assignment"),
     };
     let to = m
+        .memory
         .objects
         .check_range(to, 0, len, access(AccessKind::Write))
         .map_err(|f| f.to_string())?;
     let from = m
+        .memory
         .objects
         .check_range(from, 0, len, access(AccessKind::Read))
         .map_err(|f| f.to_string())?;
-    m.mem.bytes_mut().copy_within(from..from + len as usize, to);
+    m.memory
+        .store
+        .bytes_mut()
+        .copy_within(from..from + len as usize, to);
     Ok(())
 }
 
 #[inline(never)]
-fn do_printf(
-    out: &mut Vec<u8>,
-    site: &Site,
-    regs: &[u64],
-    mem: &Memory,
-    objects: &ObjectTable,
-) -> Result<(), String> {
+fn do_printf(out: &mut Vec<u8>, site: &Site, regs: &[u64], memory: &Memory) -> Result<(), String> {
     let Site::Printf { format, args } = site else {
         return Ok(());
     };
@@ -623,7 +657,7 @@ fn do_printf(
                 .is_some_and(|s| s.conv == lang::printf_format::Conv::Str)
             {
                 let max = specs[i].precision.map(|p| p as usize);
-                strings.push(read_c_string(mem, objects, regs[next], max)?);
+                strings.push(read_c_string(memory, regs[next], max)?);
             }
         }
         if !matches!(a, SiteArg::Str(_)) {
@@ -660,21 +694,17 @@ fn do_printf(
 }
 
 /// The characters a `char *` points to, up to its NUL (or `max` of them), each checked.
-fn read_c_string(
-    mem: &Memory,
-    objects: &ObjectTable,
-    p: u64,
-    max: Option<usize>,
-) -> Result<Vec<u8>, String> {
+fn read_c_string(memory: &Memory, p: u64, max: Option<usize>) -> Result<Vec<u8>, String> {
     let mut bytes = Vec::new();
     loop {
         if max.is_some_and(|m| bytes.len() >= m) {
             return Ok(bytes);
         }
-        let addr = objects
+        let addr = memory
+            .objects
             .check(p, bytes.len() as i64, 1, AccessKind::Read)
             .map_err(|f| f.to_string())?;
-        match mem.load::<u8>(addr) {
+        match memory.store.load::<u8>(addr) {
             Some(0) | None => return Ok(bytes),
             Some(b) => bytes.push(b),
         }
@@ -692,7 +722,7 @@ fn run_loop_inlined<P: Probes>(
     program: &Program,
     main: FuncIdx,
 ) -> Result<Exit, Trap> {
-    m.atop = program.globals_end as usize;
+    m.atop = m.memory.layout().stack.start as usize;
     if P::TIERS {
         // Versions made before the run (every function at `--tier-up 0`).
         install_versions(m, probes)?;
@@ -704,9 +734,12 @@ fn run_loop_inlined<P: Probes>(
     let mut code: *const Instr = unsafe { (*version).code.as_ptr() };
     m.base = 0;
     let main_callee = m.callees[main.index()];
-    m.abase = match enter_frame(stack, &mut m.mem, &main_callee, 0, &mut m.atop) {
+    m.abase = match enter_frame(stack, &mut m.memory, &main_callee, 0, &mut m.atop) {
         Ok(abase) => abase,
-        Err(()) => return Err(make_trap(m, version, 0, TrapKind::OutOfMemory)),
+        Err(()) => {
+            let size = m.memory.layout().stack.len() as u32;
+            return Err(make_trap(m, version, 0, TrapKind::StackOverflow(size)));
+        }
     };
     // The running frame's register window: `stack.as_mut_ptr() + base`, recomputed whenever
     // `base` changes or the stack is reallocated (only `enter_frame` grows it).
@@ -887,7 +920,7 @@ fn run_loop_inlined<P: Probes>(
     macro_rules! ptr_addr {
         ($b:expr, $imm:expr, $width:expr, $kind:ident) => {{
             match check_pointer(
-                &m.objects,
+                &m.memory.objects,
                 r!($b),
                 i64::from($imm),
                 $width,
@@ -901,7 +934,7 @@ fn run_loop_inlined<P: Probes>(
     macro_rules! load {
         ($t:ty, $addr:expr) => {{
             let addr: usize = $addr;
-            match m.mem.load::<$t>(addr) {
+            match m.memory.store.load::<$t>(addr) {
                 Some(v) => v,
                 None => memory_fault(addr),
             }
@@ -910,7 +943,7 @@ fn run_loop_inlined<P: Probes>(
     macro_rules! store {
         ($addr:expr, $v:expr) => {{
             let addr: usize = $addr;
-            if !m.mem.store(addr, $v) {
+            if !m.memory.store.store(addr, $v) {
                 memory_fault(addr);
             }
         }};
@@ -919,13 +952,13 @@ fn run_loop_inlined<P: Probes>(
     // globals, which the memory always holds.
     macro_rules! get_global {
         ($t:ty, $g:expr) => {
-            unsafe { m.mem.load_unchecked::<$t>(($g).index()) }
+            unsafe { m.memory.store.load_unchecked::<$t>(($g).index()) }
         };
     }
     macro_rules! set_global {
         ($g:expr, $v:expr) => {{
             let v = $v;
-            unsafe { m.mem.store_unchecked(($g).index(), v) }
+            unsafe { m.memory.store.store_unchecked(($g).index(), v) }
         }};
     }
     macro_rules! shift_check {
@@ -1045,7 +1078,9 @@ fn run_loop_inlined<P: Probes>(
             Instr::StEI16 { imm, b, c } => store!(elem_addr!(b, c, 2), imm as u16),
             Instr::StEI32 { imm, b, c } => store!(elem_addr!(b, c, 4), i32::from(imm) as u32),
             Instr::StEI64 { imm, b, c } => store!(elem_addr!(b, c, 8), i64::from(imm) as u64),
-            Instr::ZeroArr { a, s } => zero_array(&mut m.mem, r!(a), fdef.shapes[s.index()]),
+            Instr::ZeroArr { a, s } => {
+                zero_array(&mut m.memory.store, r!(a), fdef.shapes[s.index()])
+            }
 
             Instr::FrameObj { a, imm } => match frame_object(m, fdef, func_id!().index(), imm) {
                 Ok(p) => set!(a, p),
@@ -1351,9 +1386,9 @@ fn run_loop_inlined<P: Probes>(
                 // SAFETY: function indices are verified.
                 let callee = *unsafe { m.callees.get_unchecked(f.index()) };
                 // Before the frame record is pushed, so a trap here is the caller's.
-                let abase = match enter_frame(stack, &mut m.mem, &callee, base, &mut m.atop) {
+                let abase = match enter_frame(stack, &mut m.memory, &callee, base, &mut m.atop) {
                     Ok(abase) => abase,
-                    Err(()) => trap!(TrapKind::OutOfMemory),
+                    Err(()) => trap!(stack_overflow(m)),
                 };
                 m.frames.push(Frame {
                     version,
@@ -1429,7 +1464,7 @@ fn run_loop_inlined<P: Probes>(
                         usize::from(fdef.num_regs) - a.index(),
                     )
                 };
-                if let Err(fault) = do_printf(&mut m.out, site, args, &m.mem, &m.objects) {
+                if let Err(fault) = do_printf(&mut m.out, site, args, &m.memory) {
                     trap!(TrapKind::Memory(fault));
                 }
                 m.flush_if_full(w);
@@ -1485,15 +1520,20 @@ mod tests {
     use super::*;
 
     #[test]
-    fn local_arrays_beyond_4_gib_of_addresses_are_refused() {
-        let mut mem = Memory::new(&[], 16);
-        let mut atop = MAX_BYTES - 8;
-        // Refused before any byte is reserved: no allocation, the stack top unchanged.
+    fn local_arrays_beyond_the_stack_region_are_refused() {
+        let mut mem = Memory::new(MemoryOptions {
+            globals_size: 0,
+            stack_size: 64,
+            max_memory: 1 << 20,
+        })
+        .unwrap();
+        let stack = mem.layout().stack.clone();
+        let mut atop = stack.end as usize - 8;
+        // Refused before any byte is touched: the stack top unchanged.
         assert!(!enter_arrays(&mut mem, 16, &mut atop));
-        assert_eq!(atop, MAX_BYTES - 8);
-        assert_eq!(mem.len(), 16);
-        let mut atop = 16;
+        assert_eq!(atop, stack.end as usize - 8);
+        let mut atop = stack.start as usize;
         assert!(enter_arrays(&mut mem, 24, &mut atop));
-        assert_eq!((atop, mem.len()), (40, 40));
+        assert_eq!(atop, stack.start as usize + 24);
     }
 }

@@ -63,6 +63,28 @@ pub struct RunOptions {
     /// does only when it will write it (`--profile-out`, `--report`), since building every
     /// function's CFG and numbering costs as much as a short program's whole run.
     pub collect_profile: bool,
+    /// The sizes of the program's memory (`--stack-size`, `--max-memory`).
+    pub memory: MemoryLimits,
+}
+
+/// How much memory a program may use.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MemoryLimits {
+    /// Bytes of the array stack: the local arrays, structures and addressed locals of the
+    /// active calls (`--stack-size`); a call whose locals do not fit stops the program.
+    pub stack_size: u32,
+    /// The most bytes of memory in all: globals and string literals, the array stack and the
+    /// heap (`--max-memory`); an allocation beyond it fails with a runtime error.
+    pub max_memory: u32,
+}
+
+impl Default for MemoryLimits {
+    fn default() -> Self {
+        MemoryLimits {
+            stack_size: memory::DEFAULT_STACK_SIZE,
+            max_memory: memory::DEFAULT_MAX_MEMORY,
+        }
+    }
 }
 
 impl Default for RunOptions {
@@ -71,6 +93,7 @@ impl Default for RunOptions {
             max_depth: DEFAULT_MAX_DEPTH,
             profile: ProfileSettings::default(),
             collect_profile: true,
+            memory: MemoryLimits::default(),
         }
     }
 }

@@ -85,9 +85,9 @@ fn watch_with<M: Profiler>(
     watch: WatchOptions,
     stdout: &mut dyn Write,
 ) -> (RunResult, Vec<WatchLine>) {
-    let (mut machine, probes) = match start::<M>(program, options) {
+    let (mut machine, probes) = match start::<M>(program, file_name, options) {
         Ok(started) => started,
-        Err(e) => return (internal_error(file_name, &e), Vec::new()),
+        Err(failed) => return (failed, Vec::new()),
     };
     let mut watched = Watched::<M>::new(probes, program, watch.limit);
     if watch.echo {
@@ -108,21 +108,37 @@ fn run_with<M: Profiler>(
     options: &RunOptions,
     stdout: &mut dyn Write,
 ) -> RunResult {
-    let (mut machine, probes) = match start::<M>(program, options) {
+    let (mut machine, probes) = match start::<M>(program, file_name, options) {
         Ok(started) => started,
-        Err(e) => return internal_error(file_name, &e),
+        Err(failed) => return failed,
     };
     let (result, probes) = execute(&mut machine, probes, stdout);
     settle::<M>(program, file_name, options, result, probes)
 }
 
-/// A machine for `program` and mode `M`'s probes, or why the mode could not start.
+/// A machine for `program` and mode `M`'s probes, or the result of a run that could not start
+/// (the memory limits leave no room for the program's globals, or the mode failed).
 fn start<'p, M: Profiler>(
     program: &'p Program,
+    file_name: &str,
     options: &RunOptions,
-) -> Result<(Machine<'p>, M::Probes<'p>), String> {
-    let machine = Machine::new(program, options.max_depth);
-    let probes = M::start(program, &options.profile, machine.branch_counts().clone())?;
+) -> Result<(Machine<'p>, M::Probes<'p>), RunResult> {
+    let limits = crate::memory::MemoryOptions {
+        globals_size: 0,
+        stack_size: options.memory.stack_size,
+        max_memory: options.memory.max_memory,
+    };
+    let machine =
+        Machine::with_memory(program, options.max_depth, limits).map_err(|e| RunResult {
+            exit_status: EXIT_RUNTIME_ERROR,
+            stderr: format!(
+                "{file_name}: runtime error: {e} (see --max-memory and --stack-size)\n"
+            ),
+            profile: None,
+            tier_ups: Default::default(),
+        })?;
+    let probes = M::start(program, &options.profile, machine.branch_counts().clone())
+        .map_err(|e| internal_error(file_name, &e))?;
     Ok((machine, probes))
 }
 

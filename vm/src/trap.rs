@@ -41,8 +41,8 @@ pub enum TrapKind {
     },
     /// A call would exceed the maximum call depth.
     Depth(u32),
-    /// A call's local arrays would take the array stack past the 4 GiB of byte addresses.
-    OutOfMemory,
+    /// A call's local arrays and objects would not fit in the array stack of this many bytes.
+    StackOverflow(u32),
     /// A memory access through a pointer that C leaves undefined (out of its object's bounds,
     /// null, dangling, misaligned): the checked memory's description of the fault.
     Memory(String),
@@ -72,8 +72,10 @@ impl fmt::Display for TrapKind {
                 "call depth limit exceeded: more than {max} active calls (see --max-depth)"
             ),
             TrapKind::Memory(what) => f.write_str(what),
-            TrapKind::OutOfMemory => f.write_str(
-                "out of memory: the local arrays of the active calls exceed the 4 GiB address space",
+            TrapKind::StackOverflow(size) => write!(
+                f,
+                "stack overflow: the local arrays and objects of the active calls need more than \
+                 the stack's {size} bytes (see --stack-size)"
             ),
             TrapKind::Interrupted(signal) => write!(f, "interrupted by {}", signal_name(*signal)),
             TrapKind::Internal(message) => write!(f, "internal error: {message}"),

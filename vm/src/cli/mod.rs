@@ -61,6 +61,16 @@ pub struct RunArgs {
     /// runtime error.
     #[arg(long, value_name = "N", default_value_t = DEFAULT_MAX_DEPTH)]
     max_depth: u32,
+    /// The most memory the program may use in all: globals, the array stack and `malloc`'s
+    /// heap, in bytes or with a suffix `K`, `M` or `G` (powers of 1024), at most 4G; an
+    /// allocation beyond it stops the program with a runtime error naming it.
+    #[arg(long, value_name = "SIZE", default_value = "1G", value_parser = parse_size)]
+    max_memory: u32,
+    /// The size of the array stack, where the local arrays, structures and addressed locals
+    /// of the active calls live (`K`, `M`, `G` suffixes as for --max-memory); a call whose
+    /// locals do not fit stops the program with a runtime error.
+    #[arg(long, value_name = "SIZE", default_value = "64M", value_parser = parse_size)]
+    stack_size: u32,
     /// Profiling mode: `none` (the pure interpreter), `edge` (tier-0 branch and call counters
     /// only), `bl` (Ball-Larus path counts of every function that tiers up), `trace` (every
     /// block entered; paths counted by definition; slow, for tests and teaching), `kbl:K`
@@ -125,6 +135,32 @@ pub struct RunArgs {
     watch: Option<u64>,
     #[command(flatten)]
     preprocess: preprocess_args::PreprocessArgs,
+}
+
+/// A size in bytes: a number with an optional suffix `K`, `M` or `G` (powers of 1024), below
+/// 4 GiB.
+fn parse_size(s: &str) -> Result<u32, String> {
+    let (digits, unit) = match s.char_indices().last() {
+        Some((i, c)) if c.is_ascii_alphabetic() => (&s[..i], c.to_ascii_uppercase()),
+        _ => (s, 'B'),
+    };
+    let shift = match unit {
+        'B' => 0,
+        'K' => 10,
+        'M' => 20,
+        'G' => 30,
+        _ => return Err(format!("'{s}': the size's unit must be K, M or G")),
+    };
+    let n: u64 = digits
+        .parse()
+        .map_err(|_| format!("'{s}' is not a size (a number of bytes, or with K, M or G)"))?;
+    let bytes = n.checked_shl(shift).filter(|&b| b >> shift == n);
+    match bytes {
+        Some(b) if b <= u64::from(vm::memory::MAX_MEMORY) + 16 => {
+            Ok(b.min(u64::from(vm::memory::MAX_MEMORY)) as u32)
+        }
+        _ => Err(format!("'{s}' is more than the 4G the VM can address")),
+    }
 }
 
 fn parse_min_share(s: &str) -> Result<f64, String> {
@@ -279,6 +315,10 @@ fn run(args: &RunArgs) -> i32 {
         collect_profile: args.profile_out.is_some()
             || args.report.is_some()
             || args.annotate.is_some(),
+        memory: vm::MemoryLimits {
+            stack_size: args.stack_size,
+            max_memory: args.max_memory,
+        },
     };
     if args.profile.mode == Mode::None && (args.profile_out.is_some() || args.report.is_some()) {
         eprintln!("vmrun: --profile-out and --report need a profiling mode (--profile=bl, ...)");

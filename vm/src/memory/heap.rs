@@ -20,6 +20,8 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
+use crate::byte_memory::Memory as Store;
+
 /// Capacities up to this are small (size classes).
 pub const SMALL_MAX: u32 = 512;
 /// Bytes carved at once for a small size class (rounded down to a multiple of its capacity).
@@ -109,7 +111,7 @@ impl Heap {
 
     /// A block of capacity `cap` (a multiple of 16), growing `memory` if needed; `None` if
     /// the memory limit does not leave room for it. The block's bytes are not cleared.
-    pub fn alloc(&mut self, cap: u32, memory: &mut Vec<u8>) -> Option<u32> {
+    pub fn alloc(&mut self, cap: u32, memory: &mut Store) -> Option<u32> {
         debug_assert!(cap >= 16 && cap.is_multiple_of(16));
         let addr = if cap <= SMALL_MAX {
             self.alloc_small(cap, memory)?
@@ -131,7 +133,7 @@ impl Heap {
         }
     }
 
-    fn alloc_small(&mut self, cap: u32, memory: &mut Vec<u8>) -> Option<u32> {
+    fn alloc_small(&mut self, cap: u32, memory: &mut Store) -> Option<u32> {
         let class = (cap / 16 - 1) as usize;
         if let Some(addr) = self.classes[class].free.pop() {
             return Some(addr);
@@ -157,7 +159,7 @@ impl Heap {
         Some(addr)
     }
 
-    fn alloc_large(&mut self, cap: u32, memory: &mut Vec<u8>) -> Option<u32> {
+    fn alloc_large(&mut self, cap: u32, memory: &mut Store) -> Option<u32> {
         if let Some(&(size, addr)) = self.free_by_size.range((cap, 0)..).next() {
             self.free_by_size.remove(&(size, addr));
             self.free_by_addr.remove(&addr);
@@ -172,7 +174,7 @@ impl Heap {
             let len = (end as usize)
                 .max(memory.len() + GROWTH)
                 .min(self.limit as usize);
-            memory.resize(len, 0);
+            memory.grow(len);
         }
         self.top = end;
         Some(addr)
@@ -242,7 +244,7 @@ mod tests {
 
     #[test]
     fn small_blocks_come_from_chunks_and_are_reused() {
-        let mut memory = vec![0u8; 64];
+        let mut memory = Store::new(&[], 64);
         let mut heap = Heap::new(64, 1 << 24);
         let a = heap.alloc(16, &mut memory).unwrap();
         let b = heap.alloc(16, &mut memory).unwrap();
@@ -257,7 +259,7 @@ mod tests {
 
     #[test]
     fn large_blocks_split_coalesce_and_lower_the_top() {
-        let mut memory = Vec::new();
+        let mut memory = Store::new(&[], 0);
         let mut heap = Heap::new(0, 1 << 24);
         let a = heap.alloc(1024, &mut memory).unwrap();
         let b = heap.alloc(2048, &mut memory).unwrap();
@@ -280,7 +282,7 @@ mod tests {
 
     #[test]
     fn the_limit_stops_growth() {
-        let mut memory = Vec::new();
+        let mut memory = Store::new(&[], 0);
         let mut heap = Heap::new(0, 4096);
         assert_eq!(heap.alloc(4096, &mut memory), Some(0));
         assert_eq!(memory.len(), 4096);

@@ -162,6 +162,7 @@ pub use fault::{Access, AccessKind, AccessSize, Fault, FaultKind, ObjectDesc, Ob
 pub use heap::HeapStats;
 pub use objects::{Decl, DeclId, DeclKind, ObjectTable};
 
+use crate::byte_memory::Memory as Store;
 use heap::{capacity, Heap};
 
 /// Where something happened, for messages: an opaque number the interpreter chooses (an
@@ -282,7 +283,7 @@ impl fmt::Debug for Memory {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Memory")
             .field("layout", &self.layout)
-            .field("bytes", &self.bytes.len())
+            .field("bytes", &self.store.len())
             .field("stack_top", &self.stack_top)
             .field("live_objects", &self.objects.live_objects())
             .field("slots", &self.objects.slots())
@@ -313,8 +314,8 @@ pub fn address(p: u64) -> u32 {
 pub struct Memory {
     /// Every byte, addresses `0 .. bytes.len()`. Invariant: every live object of `objects`
     /// lies inside, so a checked address indexes it without fail.
-    bytes: Vec<u8>,
-    objects: ObjectTable,
+    pub(crate) store: Store,
+    pub(crate) objects: ObjectTable,
     heap: Heap,
     layout: Layout,
     /// The frame region's first free byte.
@@ -325,10 +326,25 @@ impl Memory {
     /// A memory with the regions of `options`, all zero; the layout error if the globals and
     /// the frame region do not fit in the memory limit.
     pub fn new(options: MemoryOptions) -> Result<Memory, Fault> {
+        Memory::with_image(&[], options)
+    }
+
+    /// A memory with the regions of `options` whose bytes from address 0 start as `image`
+    /// (the compiler's initial globals, [`lang::bytecode::Program::memory_init`]), the rest
+    /// zero; the layout error as for [`Memory::new`], or if the image does not fit in the
+    /// globals.
+    pub fn with_image(image: &[u8], options: MemoryOptions) -> Result<Memory, Fault> {
         let globals_end = RESERVED as u64 + options.globals_size as u64;
         let stack_start = globals_end.next_multiple_of(16);
         let heap_start = (stack_start + options.stack_size as u64).next_multiple_of(16);
         let max_memory = options.max_memory.min(MAX_MEMORY);
+        if image.len() as u64 > globals_end {
+            return Err(FaultKind::Internal(format!(
+                "initial image of {} bytes beyond the globals' end {globals_end}",
+                image.len()
+            ))
+            .into());
+        }
         if heap_start > max_memory as u64 {
             return Err(FaultKind::Layout {
                 needed: heap_start,
@@ -343,7 +359,7 @@ impl Memory {
             max_memory,
         };
         Ok(Memory {
-            bytes: vec![0; heap_start as usize],
+            store: Store::new(image, heap_start as usize),
             objects: ObjectTable::new(),
             heap: Heap::new(heap_start as u32, max_memory),
             stack_top: layout.stack.start,
@@ -363,14 +379,14 @@ impl Memory {
 
     /// Every byte of the memory, addresses `0 ..` (unchecked: for dumps and tests).
     pub fn bytes(&self) -> &[u8] {
-        &self.bytes
+        self.store.bytes()
     }
 
     /// The globals region's bytes, for the initial values (index 0 is address
     /// `layout().globals.start`).
     pub fn global_bytes_mut(&mut self) -> &mut [u8] {
         let Range { start, end } = self.layout.globals.clone();
-        &mut self.bytes[start as usize..end as usize]
+        &mut self.store.bytes_mut()[start as usize..end as usize]
     }
 
     /// Registers a declaration (once per global, string literal or local of the program).
@@ -414,7 +430,7 @@ impl Memory {
             }
             .into());
         }
-        self.bytes[start as usize..end as usize].fill(0);
+        self.store.bytes_mut()[start as usize..end as usize].fill(0);
         self.stack_top = end as u32;
         Ok(start as u32)
     }
@@ -443,14 +459,14 @@ impl Memory {
     fn load<const N: usize>(&self, p: u64, offset: i64) -> Result<[u8; N], Fault> {
         let a = self.objects.check(p, offset, N as u32, AccessKind::Read)?;
         let mut out = [0; N];
-        out.copy_from_slice(&self.bytes[a..a + N]);
+        out.copy_from_slice(&self.store.bytes()[a..a + N]);
         Ok(out)
     }
 
     #[inline(always)]
     fn store<const N: usize>(&mut self, p: u64, offset: i64, value: [u8; N]) -> Result<(), Fault> {
         let a = self.objects.check(p, offset, N as u32, AccessKind::Write)?;
-        self.bytes[a..a + N].copy_from_slice(&value);
+        self.store.bytes_mut()[a..a + N].copy_from_slice(&value);
         Ok(())
     }
 
@@ -536,12 +552,12 @@ impl Memory {
         else {
             return Err(out_of_memory(&self.heap));
         };
-        let Some(addr) = self.heap.alloc(cap, &mut self.bytes) else {
+        let Some(addr) = self.heap.alloc(cap, &mut self.store) else {
             return Err(out_of_memory(&self.heap));
         };
         match self.objects.add_heap(site, addr, total) {
             Ok(p) => {
-                self.bytes[addr as usize..(addr + cap) as usize].fill(0);
+                self.store.bytes_mut()[addr as usize..(addr + cap) as usize].fill(0);
                 Ok(p)
             }
             Err(fault) => {
@@ -587,7 +603,8 @@ impl Memory {
             let q = self.objects.add_heap(site, old.start, size as u32)?;
             self.objects.free_heap(old.slot, site);
             if size as u32 > old.size {
-                self.bytes[(old.start + old.size) as usize..(old.start + size as u32) as usize]
+                self.store.bytes_mut()
+                    [(old.start + old.size) as usize..(old.start + size as u32) as usize]
                     .fill(0);
             }
             return Ok(q);
@@ -596,7 +613,9 @@ impl Memory {
         let new_start = address(q) as usize;
         let kept = old.size.min(size as u32) as usize;
         let from = old.start as usize;
-        self.bytes.copy_within(from..from + kept, new_start);
+        self.store
+            .bytes_mut()
+            .copy_within(from..from + kept, new_start);
         self.release_block(old, site);
         Ok(q)
     }

@@ -49,7 +49,7 @@ impl Memory {
     fn window(&self, view: &View) -> &[u8] {
         match view.avail() {
             0 => &[],
-            avail => &self.bytes[view.addr as usize..view.addr as usize + avail as usize],
+            avail => &self.store.bytes()[view.addr as usize..view.addr as usize + avail as usize],
         }
     }
 
@@ -117,7 +117,7 @@ impl Memory {
         if strict && overlaps(d, len, s, len) {
             return Err(self.overlap(by, dst, n, src, n));
         }
-        self.bytes.copy_within(s..s + len, d);
+        self.store.bytes_mut().copy_within(s..s + len, d);
         Ok(())
     }
 
@@ -139,7 +139,7 @@ impl Memory {
             let d = self
                 .span(dst, n, write("memset", AccessSize::Bytes(n)))
                 .map_err(|(_, fault)| fault)?;
-            self.bytes[d..d + n as usize].fill(c as u8);
+            self.store.bytes_mut()[d..d + n as usize].fill(c as u8);
         }
         Ok(dst)
     }
@@ -153,7 +153,7 @@ impl Memory {
         let access = read("memcmp", AccessSize::Bytes(n));
         let (x, y) = first_fault(self.span(a, n, access), self.span(b, n, access))?;
         let n = n as usize;
-        Ok(difference(&self.bytes[x..x + n], &self.bytes[y..y + n]).unwrap_or(0))
+        Ok(difference(&self.store.bytes()[x..x + n], &self.store.bytes()[y..y + n]).unwrap_or(0))
     }
 
     /// The string at `p` (without its null byte), read by `by`: the fault if `p` is not a
@@ -214,7 +214,7 @@ impl Memory {
         if overlaps(d, len + 1, s, len + 1) {
             return Err(self.overlap(by, dst, n, src, n));
         }
-        self.bytes.copy_within(s..s + len + 1, d);
+        self.store.bytes_mut().copy_within(s..s + len + 1, d);
         Ok(())
     }
 
@@ -256,8 +256,8 @@ impl Memory {
         if overlaps(d, n as usize, s, reads) {
             return Err(self.overlap(BY, dst, n, src, reads as u64));
         }
-        self.bytes.copy_within(s..s + copied, d);
-        self.bytes[d + copied..d + n as usize].fill(0);
+        self.store.bytes_mut().copy_within(s..s + copied, d);
+        self.store.bytes_mut()[d + copied..d + n as usize].fill(0);
         Ok(dst)
     }
 
@@ -331,8 +331,9 @@ impl Memory {
         let d = self
             .span(dst, n, write(by, AccessSize::Bytes(n)))
             .map_err(|(_, fault)| fault)?;
-        self.bytes[d..d + text.len()].copy_from_slice(text);
-        self.bytes[d + text.len()] = 0;
+        let bytes = self.store.bytes_mut();
+        bytes[d..d + text.len()].copy_from_slice(text);
+        bytes[d + text.len()] = 0;
         Ok(())
     }
 

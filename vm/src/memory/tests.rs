@@ -37,7 +37,7 @@ fn local_decl(m: &mut Memory, function: &str, name: &str) -> DeclId {
 /// Sets the `n` bytes of the block at `p` to `byte`.
 fn fill(m: &mut Memory, p: u64, byte: u8, n: u64) {
     let a = address(p) as usize;
-    m.bytes[a..a + n as usize].fill(byte);
+    m.store.bytes_mut()[a..a + n as usize].fill(byte);
 }
 
 fn message<T: std::fmt::Debug>(result: Result<T, Fault>) -> String {
