@@ -45,16 +45,18 @@
 
 use std::io::Write;
 
+use hashbrown::HashMap;
+use lang::builtins::memory::MemFn;
 use lang::bytecode::{
-    ArrayRef, FuncIdx, Function, Instr, JumpTable, MathFn, Pc, Program, Shape, Site, SiteArg,
+    ArrayRef, FuncIdx, Function, Instr, JumpTable, Loc, MathFn, Pc, Program, Shape, Site,
 };
 
 use lang::bytecode::verify::{verify_instrumented, Body, VerifyError};
 
 use crate::branch_counts::{BranchCounts, Counters};
 use crate::byte_memory::Memory as Store;
-use crate::memory::{AccessKind, Decl, DeclId, DeclKind, Memory, MemoryOptions, ObjectTable};
-use crate::printf::{self, PrintfArg};
+use crate::memory::{AccessKind, Decl, DeclId, DeclKind, Memory, MemoryOptions};
+use crate::memory_calls::AllocSites;
 use crate::probes::{Osr, Probes};
 use crate::trap::{TraceEntry, Trap, TrapKind};
 use crate::version::Version;
@@ -145,6 +147,11 @@ pub struct Machine<'p> {
     /// The frames that registered frame objects: frame depth and the object depth to return
     /// to when that frame returns.
     frame_marks: Vec<(usize, usize)>,
+    /// The call sites that allocated or freed heap blocks (for messages).
+    alloc_sites: AllocSites,
+    /// Profiling modes: the calls through function pointers, by calling function, call
+    /// site and callee.
+    indirect_calls: HashMap<(FuncIdx, Loc, FuncIdx), u64>,
 }
 
 impl<'p> Machine<'p> {
@@ -257,6 +264,8 @@ impl<'p> Machine<'p> {
             memory,
             frame_decls,
             frame_marks: Vec::new(),
+            alloc_sites: AllocSites::default(),
+            indirect_calls: HashMap::new(),
             frames: Vec::new(),
             base: 0,
             abase: 0,
@@ -272,6 +281,26 @@ impl<'p> Machine<'p> {
     /// in its C representation.
     pub fn memory(&self) -> &[u8] {
         self.memory.store.bytes()
+    }
+
+    /// The heap blocks never freed, as a report naming where they were allocated (`None`
+    /// if every block was freed).
+    pub fn leak_report(&self) -> Option<String> {
+        let leaks = self.memory.leaks();
+        (leaks.blocks > 0)
+            .then(|| leaks.render(&|site| self.alloc_sites.describe(self.program, site)))
+    }
+
+    /// The calls through function pointers so far (profiling modes only): calling function,
+    /// call site, callee and count, in that order.
+    pub fn indirect_calls(&self) -> Vec<(FuncIdx, Loc, FuncIdx, u64)> {
+        let mut calls: Vec<_> = self
+            .indirect_calls
+            .iter()
+            .map(|(&(caller, loc, callee), &n)| (caller, loc, callee, n))
+            .collect();
+        calls.sort_unstable();
+        calls
     }
 
     /// The branch counters of the compiled versions (shared: they keep counting).
@@ -583,15 +612,71 @@ fn frame_object(
 /// loop's code larger and the other instructions slower (measured with callgrind).
 #[inline(never)]
 fn check_pointer(
-    objects: &ObjectTable,
+    m: &Machine<'_>,
     p: u64,
     offset: i64,
     width: u32,
     kind: AccessKind,
 ) -> Result<usize, String> {
-    objects
+    m.memory
+        .objects
         .check(p, offset, width, kind)
-        .map_err(|fault| fault.to_string())
+        .map_err(|fault| m.alloc_sites.render(m.program, &fault))
+}
+
+/// `Lib`: the library function `f` at `pc` of `version`, on the argument registers `args`.
+#[inline(never)]
+fn library_call(
+    m: &mut Machine<'_>,
+    version: *const Version,
+    pc: usize,
+    f: MemFn,
+    args: &mut [u64],
+) -> Result<(), String> {
+    // SAFETY: the running version lives as long as the machine.
+    let version = unsafe { &*version };
+    let site = match f {
+        MemFn::Malloc | MemFn::Calloc | MemFn::Realloc | MemFn::Free => m.alloc_sites.id(
+            version.func,
+            version.locs.get(pc).copied().unwrap_or_default(),
+        ),
+        _ => 0,
+    };
+    crate::memory_calls::call(&mut m.memory, &mut m.out, f, args, site)
+        .map_err(|fault| m.alloc_sites.render(m.program, &fault))
+}
+
+/// `CallInd`: the function the pointer `p` points to, if it takes `n` arguments.
+#[inline(never)]
+fn callee_of(program: &Program, p: u64, n: u16) -> Result<FuncIdx, TrapKind> {
+    let Some(f) = lang::bytecode::pointer_function(p, program.functions.len()) else {
+        return Err(TrapKind::Memory(if p == 0 {
+            "call through a null function pointer".to_string()
+        } else {
+            format!("call through pointer {p:#x}, which does not point to a function")
+        }));
+    };
+    let func = &program.functions[f.index()];
+    if func.num_params != n {
+        return Err(TrapKind::Memory(format!(
+            "call of function `{}` through a pointer with {n} argument{}, but it takes {}",
+            func.name,
+            if n == 1 { "" } else { "s" },
+            func.num_params
+        )));
+    }
+    Ok(f)
+}
+
+/// Counts an indirect call from `pc` of `version` to `callee` (profiling modes).
+#[inline(never)]
+fn count_indirect_call(m: &mut Machine<'_>, version: *const Version, pc: usize, callee: FuncIdx) {
+    // SAFETY: the running version lives as long as the machine.
+    let version = unsafe { &*version };
+    let loc = version.locs.get(pc).copied().unwrap_or_default();
+    *m.indirect_calls
+        .entry((version.func, loc, callee))
+        .or_insert(0) += 1;
 }
 
 /// On a return: the frame objects of the returning frame (if it registered any) die.
@@ -628,87 +713,6 @@ fn copy_object(m: &mut Machine<'_>, to: u64, from: u64, len: u64) -> Result<(), 
         .bytes_mut()
         .copy_within(from..from + len as usize, to);
     Ok(())
-}
-
-#[inline(never)]
-fn do_printf(out: &mut Vec<u8>, site: &Site, regs: &[u64], memory: &Memory) -> Result<(), String> {
-    let Site::Printf { format, args } = site else {
-        return Ok(());
-    };
-    // The conversions that take an argument, in order (a pointer's conversion says whether
-    // it prints a string or the pointer).
-    let specs: smallvec::SmallVec<[&lang::printf_format::Spec; 8]> = format
-        .iter()
-        .filter_map(|p| match p {
-            lang::printf_format::Piece::Conversion(s)
-                if s.conv != lang::printf_format::Conv::Percent =>
-            {
-                Some(s)
-            }
-            _ => None,
-        })
-        .collect();
-    let mut strings: smallvec::SmallVec<[Vec<u8>; 2]> = smallvec::SmallVec::new();
-    let mut next = 0;
-    for (i, a) in args.iter().enumerate() {
-        if let SiteArg::Ptr = a {
-            if specs
-                .get(i)
-                .is_some_and(|s| s.conv == lang::printf_format::Conv::Str)
-            {
-                let max = specs[i].precision.map(|p| p as usize);
-                strings.push(read_c_string(memory, regs[next], max)?);
-            }
-        }
-        if !matches!(a, SiteArg::Str(_)) {
-            next += 1;
-        }
-    }
-    let mut vals: smallvec::SmallVec<[PrintfArg<'_>; 8]> = smallvec::SmallVec::new();
-    let mut next = 0;
-    let mut string = 0;
-    for (i, a) in args.iter().enumerate() {
-        let v = match a {
-            SiteArg::Str(s) => {
-                vals.push(PrintfArg::Str(s));
-                continue;
-            }
-            SiteArg::Int => PrintfArg::Int(regs[next] as i64),
-            SiteArg::UInt => PrintfArg::UInt(regs[next]),
-            SiteArg::Double => PrintfArg::Double(f64::from_bits(regs[next])),
-            SiteArg::Ptr
-                if specs
-                    .get(i)
-                    .is_some_and(|s| s.conv == lang::printf_format::Conv::Str) =>
-            {
-                string += 1;
-                PrintfArg::Str(&strings[string - 1])
-            }
-            SiteArg::Ptr => PrintfArg::UInt(regs[next]),
-        };
-        next += 1;
-        vals.push(v);
-    }
-    printf::format(format, &vals, out);
-    Ok(())
-}
-
-/// The characters a `char *` points to, up to its NUL (or `max` of them), each checked.
-fn read_c_string(memory: &Memory, p: u64, max: Option<usize>) -> Result<Vec<u8>, String> {
-    let mut bytes = Vec::new();
-    loop {
-        if max.is_some_and(|m| bytes.len() >= m) {
-            return Ok(bytes);
-        }
-        let addr = memory
-            .objects
-            .check(p, bytes.len() as i64, 1, AccessKind::Read)
-            .map_err(|f| f.to_string())?;
-        match memory.store.load::<u8>(addr) {
-            Some(0) | None => return Ok(bytes),
-            Some(b) => bytes.push(b),
-        }
-    }
 }
 
 // `!(a < b)` on doubles is deliberate: it is true for NaN operands, unlike `a >= b`.
@@ -919,13 +923,7 @@ fn run_loop_inlined<P: Probes>(
     // The address of an access through the pointer R[b] plus imm, checked against its object.
     macro_rules! ptr_addr {
         ($b:expr, $imm:expr, $width:expr, $kind:ident) => {{
-            match check_pointer(
-                &m.memory.objects,
-                r!($b),
-                i64::from($imm),
-                $width,
-                AccessKind::$kind,
-            ) {
+            match check_pointer(m, r!($b), i64::from($imm), $width, AccessKind::$kind) {
                 Ok(addr) => addr,
                 Err(fault) => trap!(TrapKind::Memory(fault)),
             }
@@ -971,6 +969,55 @@ fn run_loop_inlined<P: Probes>(
                 });
             }
             c as u32
+        }};
+    }
+    // A call of `f` with its window at `R[a]` (`Call`, `CallInd`).
+    macro_rules! call {
+        ($a:expr, $f:expr) => {{
+            let (a, f): (lang::bytecode::Reg, FuncIdx) = ($a, $f);
+            if m.frames.len() >= m.max_depth as usize - 1 {
+                trap!(TrapKind::Depth(m.max_depth));
+            }
+            poll_signal!();
+            let base = m.base + a.index();
+            // SAFETY: function indices are verified.
+            let callee = *unsafe { m.callees.get_unchecked(f.index()) };
+            // Before the frame record is pushed, so a trap here is the caller's.
+            let abase = match enter_frame(stack, &mut m.memory, &callee, base, &mut m.atop) {
+                Ok(abase) => abase,
+                Err(()) => trap!(stack_overflow(m)),
+            };
+            m.frames.push(Frame {
+                version,
+                ret_pc: pc,
+                base: m.base,
+                abase: m.abase,
+                path: m.path,
+                pending: m.pending,
+            });
+            m.base = base;
+            m.abase = abase;
+            // SAFETY: `enter_frame` made the stack hold the callee's whole window.
+            regs = unsafe { stack.as_mut_ptr().add(base) };
+            version = callee.version;
+            code = unsafe { (*version).code.as_ptr() };
+            fdef = unsafe { program.functions.get_unchecked(f.index()) };
+            pc = 0;
+            if P::ENABLED {
+                probes.on_entry(f);
+            }
+            // The call may have tiered `f` up: it starts in the new version at once.
+            if P::TIERS && install!() {
+                // SAFETY: function indices are verified.
+                version = unsafe { m.callees.get_unchecked(f.index()) }.version;
+                code = unsafe { (*version).code.as_ptr() };
+            }
+            if P::PATHS {
+                // The callee's first path starts at 0: Ball-Larus numberings start every
+                // activation at `r = 0`, so instrumented code has no `PathSet` for it.
+                m.path = 0;
+                m.pending = false;
+            }
         }};
     }
     macro_rules! ret {
@@ -1377,50 +1424,16 @@ fn run_loop_inlined<P: Probes>(
                 pc = t.index();
             }
 
-            Instr::Call { a, f } => {
-                if m.frames.len() >= m.max_depth as usize - 1 {
-                    trap!(TrapKind::Depth(m.max_depth));
-                }
-                poll_signal!();
-                let base = m.base + a.index();
-                // SAFETY: function indices are verified.
-                let callee = *unsafe { m.callees.get_unchecked(f.index()) };
-                // Before the frame record is pushed, so a trap here is the caller's.
-                let abase = match enter_frame(stack, &mut m.memory, &callee, base, &mut m.atop) {
-                    Ok(abase) => abase,
-                    Err(()) => trap!(stack_overflow(m)),
+            Instr::Call { a, f } => call!(a, f),
+            Instr::CallInd { a, b, n } => {
+                let f = match callee_of(program, r!(b), n) {
+                    Ok(f) => f,
+                    Err(kind) => trap!(kind),
                 };
-                m.frames.push(Frame {
-                    version,
-                    ret_pc: pc,
-                    base: m.base,
-                    abase: m.abase,
-                    path: m.path,
-                    pending: m.pending,
-                });
-                m.base = base;
-                m.abase = abase;
-                // SAFETY: `enter_frame` made the stack hold the callee's whole window.
-                regs = unsafe { stack.as_mut_ptr().add(base) };
-                version = callee.version;
-                code = unsafe { (*version).code.as_ptr() };
-                fdef = unsafe { program.functions.get_unchecked(f.index()) };
-                pc = 0;
                 if P::ENABLED {
-                    probes.on_entry(f);
+                    count_indirect_call(m, version, pc - 1, f);
                 }
-                // The call may have tiered `f` up: it starts in the new version at once.
-                if P::TIERS && install!() {
-                    // SAFETY: function indices are verified.
-                    version = unsafe { m.callees.get_unchecked(f.index()) }.version;
-                    code = unsafe { (*version).code.as_ptr() };
-                }
-                if P::PATHS {
-                    // The callee's first path starts at 0: Ball-Larus numberings start every
-                    // activation at `r = 0`, so instrumented code has no `PathSet` for it.
-                    m.path = 0;
-                    m.pending = false;
-                }
+                call!(a, f)
             }
             Instr::Ret { a } => {
                 let v = r!(a);
@@ -1464,10 +1477,37 @@ fn run_loop_inlined<P: Probes>(
                         usize::from(fdef.num_regs) - a.index(),
                     )
                 };
-                if let Err(fault) = do_printf(&mut m.out, site, args, &m.memory) {
-                    trap!(TrapKind::Memory(fault));
+                if let Err(fault) = crate::memory_calls::printf(&m.memory, site, args, &mut m.out) {
+                    trap!(TrapKind::Memory(m.alloc_sites.render(program, &fault)));
                 }
                 m.flush_if_full(w);
+            }
+            Instr::Lib { f, a } => {
+                // SAFETY: the verifier checked that the arguments `a .. a + nargs(f)` lie
+                // inside the window, which lies inside the stack.
+                let args = unsafe {
+                    std::slice::from_raw_parts_mut(
+                        regs.add(a.index()),
+                        usize::from(fdef.num_regs) - a.index(),
+                    )
+                };
+                if let Err(message) = library_call(m, version, pc - 1, f, args) {
+                    trap!(TrapKind::Memory(message));
+                }
+                m.flush_if_full(w);
+            }
+            Instr::Sprintf { a, p } => {
+                let site = &fdef.sites[p.index()];
+                // SAFETY: as for `Printf`.
+                let args = unsafe {
+                    std::slice::from_raw_parts_mut(
+                        regs.add(a.index()),
+                        usize::from(fdef.num_regs) - a.index(),
+                    )
+                };
+                if let Err(fault) = crate::memory_calls::sprintf(&mut m.memory, site, args) {
+                    trap!(TrapKind::Memory(m.alloc_sites.render(program, &fault)));
+                }
             }
             Instr::Puts { p } => {
                 if let Site::Puts(text) = &fdef.sites[p.index()] {

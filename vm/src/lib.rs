@@ -17,6 +17,7 @@ pub mod explain;
 pub mod interp;
 pub mod libc;
 pub mod memory;
+pub mod memory_calls;
 pub mod modes;
 pub mod printf;
 pub mod probes;

@@ -96,7 +96,7 @@ fn watch_with<M: Profiler>(
     let (result, watched) = execute(&mut machine, watched, stdout);
     let Watched { probes, lines, .. } = watched;
     (
-        settle::<M>(program, file_name, options, result, probes),
+        settle::<M>(&machine, file_name, options, result, probes),
         lines,
     )
 }
@@ -113,7 +113,7 @@ fn run_with<M: Profiler>(
         Err(failed) => return failed,
     };
     let (result, probes) = execute(&mut machine, probes, stdout);
-    settle::<M>(program, file_name, options, result, probes)
+    settle::<M>(&machine, file_name, options, result, probes)
 }
 
 /// A machine for `program` and mode `M`'s probes, or the result of a run that could not start
@@ -145,19 +145,52 @@ fn start<'p, M: Profiler>(
 /// The end of a run under mode `M`, however it ended: the mode settles its state and builds
 /// its part of the profile.
 fn settle<M: Profiler>(
-    program: &Program,
+    machine: &Machine<'_>,
     file_name: &str,
     options: &RunOptions,
     result: Result<Exit, Trap>,
     mut probes: M::Probes<'_>,
 ) -> RunResult {
+    let program = machine.program;
     let finished = M::finish(&mut probes);
     let functions = if options.collect_profile {
-        M::profile(probes, program, &options.profile).map(|r| r.map(|fs| with_files(fs, program)))
+        M::profile(probes, program, &options.profile)
+            .map(|r| r.map(|fs| with_indirect_calls(with_files(fs, program), machine)))
     } else {
         None
     };
-    finish(file_name, result, finished, functions, options)
+    // Blocks never freed are reported once the program ended normally (after a runtime
+    // error they are expected).
+    let leaks = result.as_ref().ok().and_then(|_| machine.leak_report());
+    let mut run = finish(file_name, result, finished, functions, options);
+    if let Some(leaks) = leaks {
+        run.stderr
+            .push_str(&format!("{file_name}: warning: memory leak: {leaks}\n"));
+    }
+    run
+}
+
+/// Each function's calls through function pointers, from the machine's counts.
+fn with_indirect_calls(
+    mut functions: Vec<FunctionProfile>,
+    machine: &Machine<'_>,
+) -> Vec<FunctionProfile> {
+    let program = machine.program;
+    for (caller, loc, callee, count) in machine.indirect_calls() {
+        let Some(f) = functions
+            .get_mut(caller.index())
+            .filter(|f| f.name == program.functions[caller.index()].name)
+        else {
+            continue;
+        };
+        f.indirect_calls.push(crate::profile::IndirectCallCount {
+            line: loc.line,
+            col: loc.col,
+            callee: program.functions[callee.index()].name.clone(),
+            count,
+        });
+    }
+    functions
 }
 
 /// Each function's profile names the source file of its definition (the profile lists the

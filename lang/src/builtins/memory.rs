@@ -102,6 +102,14 @@ impl MemFn {
         }
     }
 
+    /// Whether it only reads memory (gcc's `pure` functions: calling it has no side effect).
+    pub fn is_pure(self) -> bool {
+        matches!(
+            self,
+            MemFn::Memcmp | MemFn::Strlen | MemFn::Strcmp | MemFn::Strncmp | MemFn::Strchr
+        )
+    }
+
     /// The header that declares it.
     pub fn header(self) -> &'static str {
         match self {

@@ -99,6 +99,18 @@ pub fn disassemble_function(func: &Function, index: usize, out: &mut String) {
             Site::Puts(text) => {
                 let _ = writeln!(out, "  site p{i}: puts {:?}", String::from_utf8_lossy(text));
             }
+            Site::Sprintf {
+                bounded,
+                format,
+                args,
+            } => {
+                let name = if *bounded { "snprintf" } else { "sprintf" };
+                let _ = writeln!(
+                    out,
+                    "  site p{i}: {name} {} args {args:?}",
+                    format_text(format)
+                );
+            }
         }
     }
 }

@@ -189,7 +189,8 @@ pub enum SiteArg {
     Ptr,
 }
 
-/// A printf or puts call site: the static data of one `Printf`/`Puts` instruction.
+/// A printf, puts or sprintf call site: the static data of one `Printf`, `Puts` or `Sprintf`
+/// instruction.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Site {
     /// `printf`: the parsed format and the arguments (consuming registers `a ..` in order).
@@ -201,6 +202,16 @@ pub enum Site {
     },
     /// `puts`: the text (a newline is added).
     Puts(Vec<u8>),
+    /// `sprintf` (or `snprintf` if `bounded`): the parsed format and the arguments, which
+    /// consume registers after the buffer (and the limit).
+    Sprintf {
+        /// Whether a size limit (`snprintf`) follows the buffer.
+        bounded: bool,
+        /// The parsed format string.
+        format: Vec<Piece>,
+        /// One entry per argument.
+        args: Vec<SiteArg>,
+    },
 }
 
 impl Site {
@@ -212,12 +223,19 @@ impl Site {
                 .filter(|a| !matches!(a, SiteArg::Str(_)))
                 .count(),
             Site::Puts(_) => 0,
+            Site::Sprintf { bounded, args, .. } => {
+                1 + usize::from(*bounded)
+                    + args
+                        .iter()
+                        .filter(|a| !matches!(a, SiteArg::Str(_)))
+                        .count()
+            }
         }
     }
 }
 
 /// A source location (1-based line and column).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, PartialOrd, Ord)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default, PartialOrd, Ord)]
 pub struct Loc {
     /// Line.
     pub line: u32,
@@ -252,6 +270,22 @@ pub struct StaticObject {
     pub addr: u32,
     /// Its size in bytes.
     pub size: u32,
+}
+
+/// The tag (high 32 bits) of every pointer to a function: slot 0, which no object has, with
+/// generation 255, so that no access through it passes the memory's checks.
+pub const FUNCTION_TAG: u32 = 0xff00_0000;
+
+/// The pointer to function `f`: [`FUNCTION_TAG`] above the function's index (never null).
+pub fn function_pointer(f: FuncIdx) -> u64 {
+    (u64::from(FUNCTION_TAG) << 32) | u64::from(f.0)
+}
+
+/// The function `p` points to, if it is a pointer made by [`function_pointer`] for a function
+/// of a program with `functions` functions.
+pub fn pointer_function(p: u64, functions: usize) -> Option<FuncIdx> {
+    let index = p as u32 as usize;
+    ((p >> 32) as u32 == FUNCTION_TAG && index < functions).then_some(FuncIdx(index as u16))
 }
 
 /// The pointer to the start of static object `index` (slot `index + 1`, generation 0).

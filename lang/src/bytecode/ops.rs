@@ -51,6 +51,7 @@
 
 use std::fmt;
 
+use crate::builtins::memory::MemFn;
 use crate::builtins::Builtin;
 
 use super::{Addr, ConstIdx, FuncIdx, Pc, ProbeIdx, Reg, ShapeIdx, SiteIdx, TableIdx};
@@ -415,6 +416,8 @@ macro_rules! for_each_op {
             // ---- calls and library functions ----
             /// call f with arguments R[A..A+nparams(f)] (the callee's window starts at R[A]); R[A] := result
             Call { a: Reg, f: FuncIdx } => Call;
+            /// f := the function R[B] points to (else a runtime error); if nparams(f) != n a runtime error; call f with arguments R[A..A+n]; R[A] := result
+            CallInd { a: Reg, b: Reg, n: u16 } => Call;
             /// return R[A] to the caller
             Ret { a: Reg } => Return;
             /// return without a value
@@ -435,6 +438,10 @@ macro_rules! for_each_op {
             Printf { a: Reg, p: SiteIdx } => Next;
             /// writes the text of puts site p, then a newline
             Puts { p: SiteIdx } => Next;
+            /// R[A] := f(R[A], R[A+1], ...) for the library function on memory f (mem*, str*, malloc, calloc, realloc, free, puts; each byte checked as a pointer access)
+            Lib { f: MemFn, a: Reg } => Next;
+            /// R[A] := sprintf(R[A], format ...) (or snprintf(R[A], R[A+1], ...)) with the printf site p, its arguments after the buffer (and limit)
+            Sprintf { a: Reg, p: SiteIdx } => Next;
             /// R[A] := s32(|R[B]|) (abs, wrapping)
             Abs32 { a: Reg, b: Reg } => Next;
             /// R[A] := |R[B]| (labs, wrapping)
@@ -685,6 +692,7 @@ macro_rules! plain_operand {
 }
 
 plain_operand!(i16, "16-bit signed immediate");
+plain_operand!(u16, "argument count");
 plain_operand!(i32, "32-bit signed immediate");
 plain_operand!(ConstIdx, "constant pool index");
 plain_operand!(Addr, "byte address of a global");
@@ -700,6 +708,15 @@ impl Operand for MathFn {
     }
     fn kind_name() -> &'static str {
         "math function"
+    }
+}
+
+impl Operand for MemFn {
+    fn fmt_operand(&self, f: &mut dyn fmt::Write) -> fmt::Result {
+        f.write_str(self.name())
+    }
+    fn kind_name() -> &'static str {
+        "library function on memory"
     }
 }
 

@@ -29,6 +29,7 @@
 use std::fmt;
 
 use super::{ArrayRef, Function, Instr, JumpTable, Loc, Program, Site, ARRAY_ALIGN, FIRST_GLOBAL};
+use crate::builtins::memory::MemFn;
 
 /// Why a program failed verification (always a compiler bug or a corrupted program).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -242,6 +243,27 @@ pub fn verify_instrumented(
                     return Err(here(format!("arguments of {f} overflow the window")));
                 }
             }
+            Instr::CallInd { a, n, .. } => {
+                if !range_ok(a.index(), usize::from(n).max(1)) {
+                    return Err(here("indirect call arguments overflow the window".into()));
+                }
+            }
+            Instr::Lib { f, a } => {
+                if f == MemFn::Qsort {
+                    return Err(here("qsort is library code, not an instruction".into()));
+                }
+                if !range_ok(a.index(), f.signature().1.len().max(1)) {
+                    return Err(here(format!("arguments of {f} overflow the window")));
+                }
+            }
+            Instr::Sprintf { a, p } => match func.sites.get(p.index()) {
+                Some(site @ Site::Sprintf { .. }) => {
+                    if !range_ok(a.index(), site.reg_args()) {
+                        return Err(here("sprintf arguments overflow the window".into()));
+                    }
+                }
+                _ => return Err(here(format!("{p} is not a sprintf site"))),
+            },
             Instr::Printf { a, p } => match func.sites.get(p.index()) {
                 Some(site @ Site::Printf { .. }) => {
                     if !range_ok(a.index(), site.reg_args()) {

@@ -1259,6 +1259,7 @@ impl<'m> Checker<'m> {
         });
         let mut param_ids = Vec::new();
         let mut prologue = Vec::new();
+        let mut to_box = Vec::new();
         // A function returning a structure gets the address to store it at as a hidden first
         // parameter (as the System V ABI does).
         if let (CType::Record(_), Some(fs)) = (&ret_ty.0, self.fs.as_mut()) {
@@ -1301,11 +1302,15 @@ impl<'m> Checker<'m> {
             if let Some(local) = self.declare_local(&name, span, ty, cty.clone(), is_const) {
                 param_ids.push(local);
                 if boxed {
-                    // A parameter whose address is taken: copied into memory on entry, and the
-                    // name means the copy.
-                    prologue.extend(self.box_parameter(local, &name, span, cty, is_const));
+                    to_box.push((local, name, span, cty, is_const));
                 }
             }
+        }
+        // Parameters whose address is taken: copied into memory on entry, and the name means
+        // the copy. The copies are declared after every parameter (the parameters are the
+        // first locals, in order).
+        for (local, name, span, cty, is_const) in to_box {
+            prologue.extend(self.box_parameter(local, &name, span, cty, is_const));
         }
         let mut stmts = prologue;
         self.block_items(&f.body.items, &mut stmts);

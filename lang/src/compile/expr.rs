@@ -374,13 +374,23 @@ impl FnCompiler<'_> {
                 self.emit(Instr::Copy { a, b, c });
                 dst.unwrap_or(a)
             }
-            ExprKind::FuncAddr(_)
-            | ExprKind::CallIndirect { .. }
-            | ExprKind::Memory { .. }
-            | ExprKind::Sprintf { .. } => {
-                unreachable!("rejected by `unsupported_construct` before code generation")
-            }
             ExprKind::Call { func, args } => self.call(e, *func, args, dst),
+            ExprKind::CallIndirect { callee, args } => self.call_indirect(e, callee, args, dst),
+            ExprKind::FuncAddr(f) => {
+                let d = dst.unwrap_or_else(|| self.alloc());
+                self.load_bits(
+                    d,
+                    crate::bytecode::function_pointer(crate::bytecode::FuncIdx(f.0 as u16)),
+                );
+                d
+            }
+            ExprKind::Memory { func, args } => self.library_call(e, *func, args, dst),
+            ExprKind::Sprintf {
+                buffer,
+                limit,
+                format,
+                args,
+            } => self.sprintf(e, buffer, limit.as_deref(), format, args, dst),
             ExprKind::Builtin { func, args } => self.builtin(e, *func, args, dst),
             ExprKind::Printf { format, args } => {
                 let base = self.free;
@@ -393,12 +403,7 @@ impl FnCompiler<'_> {
                         (ExprKind::StringLit(s), None) => site_args.push(SiteArg::Str(s.clone())),
                         (_, ty) => {
                             regs.push((self.alloc(), a));
-                            site_args.push(match ty {
-                                Some(ScalarType::Double) => SiteArg::Double,
-                                Some(ScalarType::UInt | ScalarType::ULong) => SiteArg::UInt,
-                                Some(ScalarType::Ptr) => SiteArg::Ptr,
-                                _ => SiteArg::Int,
-                            });
+                            site_args.push(site_arg(ty));
                         }
                     }
                 }
@@ -1007,6 +1012,10 @@ impl FnCompiler<'_> {
         if !matches!(loc, Loc::Reg(_)) {
             self.store(loc, stored);
         }
+        if let Loc::Bits(..) = loc {
+            // The value is the field's new value: truncated to its width.
+            self.load(loc, stored);
+        }
         self.finish(stored, dst)
     }
 
@@ -1095,6 +1104,10 @@ impl FnCompiler<'_> {
         }
         if !matches!(loc, Loc::Reg(_)) {
             self.store(loc, cur);
+        }
+        if let (Loc::Bits(..), None) = (loc, old) {
+            // A prefix form's value is the field's new value: truncated to its width.
+            self.load(loc, cur);
         }
         match old {
             Some(t) => self.finish(t, dst),
@@ -1274,6 +1287,108 @@ impl FnCompiler<'_> {
             a,
             f: crate::bytecode::FuncIdx(func.0 as u16),
         });
+        self.free = base + 1;
+        self.finish(a, dst)
+    }
+
+    /// A call through a function pointer: the arguments as for a direct call, then the
+    /// pointer above them; `CallInd` checks at run time that it points to a function with as
+    /// many parameters.
+    fn call_indirect(&mut self, e: &Expr, callee: &Expr, args: &[Arg], dst: Option<Reg>) -> Reg {
+        if let Some(d) = dst {
+            if u32::from(d.0) + 1 == self.free && !self.is_local_reg(d) {
+                self.free = u32::from(d.0);
+            }
+        }
+        let base = self.free;
+        self.call_args(e, args);
+        let f = self.expr(callee, None);
+        let a = Reg(base.min(u32::from(u16::MAX)) as u16);
+        self.max_regs = self.max_regs.max(base + 1);
+        self.at(e.span);
+        self.emit(Instr::CallInd {
+            a,
+            b: f,
+            n: args.len().min(usize::from(u16::MAX)) as u16,
+        });
+        self.free = base + 1;
+        self.finish(a, dst)
+    }
+
+    /// A library function on memory: its arguments in consecutive registers (evaluated last
+    /// first, as gcc does), the result in the first.
+    fn library_call(
+        &mut self,
+        e: &Expr,
+        func: crate::builtins::memory::MemFn,
+        args: &[Expr],
+        dst: Option<Reg>,
+    ) -> Reg {
+        let base = self.free;
+        self.scalar_args(args);
+        let a = Reg(base.min(u32::from(u16::MAX)) as u16);
+        self.max_regs = self.max_regs.max(base + 1);
+        self.at(e.span);
+        self.emit(Instr::Lib { f: func, a });
+        self.free = base + 1;
+        self.finish(a, dst)
+    }
+
+    /// Evaluates scalar arguments into consecutive registers from the top of the register
+    /// stack, last first, and leaves `free` just above them.
+    fn scalar_args(&mut self, args: &[Expr]) {
+        let base = self.free;
+        for _ in args {
+            self.alloc();
+        }
+        let top = self.free;
+        for (k, a) in args.iter().enumerate().rev() {
+            let r = Reg((base as usize + k).min(usize::from(u16::MAX)) as u16);
+            self.expr(a, Some(r));
+            self.free = top;
+        }
+    }
+
+    /// `sprintf(buffer, format, args...)` or `snprintf(buffer, limit, format, args...)`: the
+    /// buffer, the limit and the non-literal arguments in consecutive registers, evaluated
+    /// last first; the count of characters in the first.
+    fn sprintf(
+        &mut self,
+        e: &Expr,
+        buffer: &Expr,
+        limit: Option<&Expr>,
+        format: &[crate::printf_format::Piece],
+        args: &[Expr],
+        dst: Option<Reg>,
+    ) -> Reg {
+        let base = self.free;
+        let mut site_args = Vec::with_capacity(args.len());
+        let mut values: Vec<&Expr> = vec![buffer];
+        values.extend(limit);
+        for a in args {
+            match (&a.kind, a.ty) {
+                (ExprKind::StringLit(s), None) => site_args.push(SiteArg::Str(s.clone())),
+                (_, ty) => {
+                    values.push(a);
+                    site_args.push(site_arg(ty));
+                }
+            }
+        }
+        let regs: Vec<Reg> = values.iter().map(|_| self.alloc()).collect();
+        let top = self.free;
+        for (r, a) in regs.iter().zip(&values).rev() {
+            self.expr(a, Some(*r));
+            self.free = top;
+        }
+        let p = self.site(Site::Sprintf {
+            bounded: limit.is_some(),
+            format: format.to_vec(),
+            args: site_args,
+        });
+        let a = Reg(base.min(u32::from(u16::MAX)) as u16);
+        self.max_regs = self.max_regs.max(base + 1);
+        self.at(e.span);
+        self.emit(Instr::Sprintf { a, p });
         self.free = base + 1;
         self.finish(a, dst)
     }
@@ -1844,11 +1959,14 @@ fn writes_locals(e: &Expr) -> bool {
 fn has_side_effects(e: &Expr) -> bool {
     match &e.kind {
         ExprKind::Call { .. }
+        | ExprKind::CallIndirect { .. }
+        | ExprKind::Sprintf { .. }
         | ExprKind::Printf { .. }
         | ExprKind::Puts { .. }
         | ExprKind::Assign { .. }
         | ExprKind::CompoundAssign { .. }
         | ExprKind::IncDec { .. } => true,
+        ExprKind::Memory { func, args } => !func.is_pure() || args.iter().any(has_side_effects),
         ExprKind::Builtin { func, args } => {
             !matches!(
                 func.double_form().unwrap_or(*func),
@@ -1867,11 +1985,26 @@ fn has_side_effects(e: &Expr) -> bool {
     }
 }
 
+/// How a `printf`-family argument of type `ty` is passed (a register of its kind).
+fn site_arg(ty: Option<ScalarType>) -> SiteArg {
+    match ty {
+        Some(ScalarType::Double) => SiteArg::Double,
+        Some(ScalarType::UInt | ScalarType::ULong) => SiteArg::UInt,
+        Some(ScalarType::Ptr) => SiteArg::Ptr,
+        _ => SiteArg::Int,
+    }
+}
+
 /// Whether `e` contains a call to a user function or output (something that can change
 /// globals or arrays, or print).
 fn has_call(e: &Expr) -> bool {
     match &e.kind {
-        ExprKind::Call { .. } | ExprKind::Printf { .. } | ExprKind::Puts { .. } => true,
+        ExprKind::Call { .. }
+        | ExprKind::CallIndirect { .. }
+        | ExprKind::Sprintf { .. }
+        | ExprKind::Printf { .. }
+        | ExprKind::Puts { .. } => true,
+        ExprKind::Memory { func, .. } if !func.is_pure() => true,
         ExprKind::Builtin {
             func: Builtin::Putchar | Builtin::Exit | Builtin::Rand | Builtin::Srand,
             ..
@@ -1965,27 +2098,6 @@ pub(super) fn sub_exprs(e: &Expr) -> Vec<&Expr> {
             }))
             .collect(),
     }
-}
-
-/// Whether the node `e` itself (not its operands) is a construct the compiler cannot generate
-/// code for yet: function pointers, the memory library, and compound assignments and
-/// `++`/`--` of bit-fields.
-pub(super) fn is_unsupported(e: &Expr) -> bool {
-    matches!(
-        &e.kind,
-        ExprKind::FuncAddr(_)
-            | ExprKind::CallIndirect { .. }
-            | ExprKind::Memory { .. }
-            | ExprKind::Sprintf { .. }
-            | ExprKind::CompoundAssign {
-                place: Place::BitField { .. },
-                ..
-            }
-            | ExprKind::IncDec {
-                place: Place::BitField { .. },
-                ..
-            }
-    )
 }
 
 /// Whether `e` is a plain scalar global read, possibly through conversions that keep its size

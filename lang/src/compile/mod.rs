@@ -248,7 +248,9 @@ fn relocate(
                 let p = match base {
                     hir::AddressBase::Global(g) => statics.global(*g),
                     hir::AddressBase::String(bytes) => statics.string(bytes),
-                    hir::AddressBase::Function(_) => return Err(()),
+                    hir::AddressBase::Function(f) => {
+                        crate::bytecode::function_pointer(crate::bytecode::FuncIdx(f.0 as u16))
+                    }
                 };
                 Ok(p.wrapping_add(*offset as u64))
             }
@@ -538,12 +540,6 @@ impl<'a> FnCompiler<'a> {
     }
 
     fn compile(mut self) -> Result<Function, Diagnostic> {
-        if let Some(span) = first_unsupported_construct(&self.func.body.stmts) {
-            return Err(Diagnostic::error(
-                span,
-                "function pointers and the memory library are not supported by the code generator yet",
-            ));
-        }
         self.loc = self.loc_of(self.func.span);
         let body = &self.func.body;
         self.block(body);
@@ -1008,16 +1004,4 @@ fn place_local(p: &hir::Place) -> Option<LocalId> {
         hir::Place::Local(l) => Some(*l),
         _ => None,
     }
-}
-
-/// The first construct in `stmts` (their expressions and initializers) the code generator
-/// does not handle yet.
-fn first_unsupported_construct(stmts: &[hir::Stmt]) -> Option<Span> {
-    let mut found = None;
-    for_each_expr(stmts, &mut |e| {
-        if found.is_none() && expr::is_unsupported(e) {
-            found = Some(e.span);
-        }
-    });
-    found
 }

@@ -553,6 +553,7 @@ int main(void) {
             tiered_up_at: Some(0),
             ipf: None,
             kbl_stats: None,
+            indirect_calls: Vec::new(),
         }
     }
 

@@ -116,6 +116,23 @@ pub struct FunctionProfile {
     /// `kbl` only: the statistics of its k-SF and k-IPF.
     #[serde(default, skip_serializing_if = "Option::is_none", rename = "stats")]
     pub kbl_stats: Option<KblFunctionStats>,
+    /// Its calls through function pointers: per call site and callee, how many times
+    /// (every profiling mode counts them), by site then callee.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub indirect_calls: Vec<IndirectCallCount>,
+}
+
+/// How many times one call site called one function through a pointer.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct IndirectCallCount {
+    /// The call's source line.
+    pub line: u32,
+    /// The call's source column.
+    pub col: u32,
+    /// The function called.
+    pub callee: String,
+    /// How many times.
+    pub count: u64,
 }
 
 /// A block and its source lines.
@@ -184,6 +201,7 @@ impl FunctionProfile {
             tiered_up_at,
             ipf: None,
             kbl_stats: None,
+            indirect_calls: Vec::new(),
         }
     }
 

@@ -1,0 +1,197 @@
+//! The library functions that work through pointers, as the interpreter runs them: the
+//! `Lib` instruction (`<string.h>`, `malloc` and friends, `puts` of any string), `Sprintf`,
+//! and the strings `printf` reads for `%s`. Every byte they touch is checked against its
+//! object by [`crate::memory`], so a bad argument is a runtime error naming the object and
+//! offset, never a corrupted heap.
+//!
+//! Heap blocks remember where they were allocated and freed as *sites*: [`AllocSites`] numbers
+//! the call sites (function and source location) the first time each allocates or frees, and
+//! writes them back as `file:line:col` in messages and the leak report.
+
+use hashbrown::HashMap;
+use lang::builtins::memory::MemFn;
+use lang::bytecode::{FuncIdx, Loc, Program, Site, SiteArg};
+use lang::printf_format::{Conv, Piece, Spec};
+use smallvec::SmallVec;
+
+use crate::memory::{Fault, Memory};
+use crate::printf::{self, PrintfArg};
+
+/// The call sites that allocated or freed heap blocks, numbered in order of first use.
+#[derive(Clone, Debug, Default)]
+pub struct AllocSites {
+    sites: Vec<(FuncIdx, Loc)>,
+    ids: HashMap<(FuncIdx, Loc), u32>,
+}
+
+impl AllocSites {
+    /// The number of the call site at `loc` of `func`.
+    pub fn id(&mut self, func: FuncIdx, loc: Loc) -> u32 {
+        *self.ids.entry((func, loc)).or_insert_with(|| {
+            self.sites.push((func, loc));
+            self.sites.len() as u32 - 1
+        })
+    }
+
+    /// Site `site` as `file:line:col`.
+    pub fn describe(&self, program: &Program, site: u32) -> String {
+        match self.sites.get(site as usize) {
+            Some(&(func, loc)) => {
+                let f = &program.functions[func.index()];
+                let file = program
+                    .files
+                    .get(f.file as usize)
+                    .map_or("", String::as_str);
+                format!("{file}:{loc}")
+            }
+            None => format!("site {site}"),
+        }
+    }
+
+    /// The message of `fault`, with its sites as `file:line:col`.
+    pub fn render(&self, program: &Program, fault: &Fault) -> String {
+        fault.render(&|site| self.describe(program, site))
+    }
+}
+
+/// Runs the library function `f` on the arguments in `args[0..]` (as many as its C
+/// signature has), leaving its result in `args[0]` (in the register form of its type; 0 for
+/// `free`). `site` numbers the call for the heap's records; `out` takes what `puts` writes.
+pub fn call(
+    memory: &mut Memory,
+    out: &mut Vec<u8>,
+    f: MemFn,
+    args: &mut [u64],
+    site: u32,
+) -> Result<(), Fault> {
+    let int = |v: i32| v as i64 as u64;
+    let result = match f {
+        MemFn::Memcpy => memory.memcpy(args[0], args[1], args[2])?,
+        MemFn::Memmove => memory.memmove(args[0], args[1], args[2])?,
+        MemFn::Memset => memory.memset(args[0], args[1] as i32, args[2])?,
+        MemFn::Memcmp => int(memory.memcmp(args[0], args[1], args[2])?),
+        MemFn::Strlen => memory.strlen(args[0])?,
+        MemFn::Strcpy => memory.strcpy(args[0], args[1])?,
+        MemFn::Strncpy => memory.strncpy(args[0], args[1], args[2])?,
+        MemFn::Strcmp => int(memory.strcmp(args[0], args[1])?),
+        MemFn::Strncmp => int(memory.strncmp(args[0], args[1], args[2])?),
+        MemFn::Strcat => memory.strcat(args[0], args[1])?,
+        MemFn::Strchr => memory.strchr(args[0], args[1] as i32)?,
+        MemFn::Malloc => memory.malloc(args[0], site)?,
+        MemFn::Calloc => memory.calloc(args[0], args[1], site)?,
+        MemFn::Realloc => memory.realloc(args[0], args[1], site)?,
+        MemFn::Free => {
+            memory.free(args[0], site)?;
+            0
+        }
+        MemFn::Puts => {
+            let text = memory.read_c_string(args[0], "puts")?;
+            out.extend_from_slice(text);
+            out.push(b'\n');
+            // glibc's `puts` returns the number of bytes written.
+            int((text.len() + 1).min(i32::MAX as usize) as i32)
+        }
+        // Library code in C (the prelude): the compiler never emits it as an instruction, and
+        // the verifier refuses it.
+        MemFn::Qsort => 0,
+    };
+    args[0] = result;
+    Ok(())
+}
+
+/// The conversions of `format` that take an argument, in order.
+fn argument_specs(format: &[Piece]) -> SmallVec<[&Spec; 8]> {
+    format
+        .iter()
+        .filter_map(|p| match p {
+            Piece::Conversion(s) if s.conv != Conv::Percent => Some(s),
+            _ => None,
+        })
+        .collect()
+}
+
+/// Formats `format` with the arguments of `site_args`, whose registers are `regs[0..]`, as
+/// `printf` does, appending to `out`. A `%s` of a pointer reads its string (checked, up to
+/// the precision if there is one).
+pub fn format(
+    memory: &Memory,
+    format: &[Piece],
+    site_args: &[SiteArg],
+    regs: &[u64],
+    out: &mut Vec<u8>,
+) -> Result<(), Fault> {
+    let specs = argument_specs(format);
+    let is_string = |i: usize| specs.get(i).is_some_and(|s| s.conv == Conv::Str);
+    // The strings pointers point to, read first (the values borrow them).
+    let mut strings: SmallVec<[&[u8]; 2]> = SmallVec::new();
+    let mut next = 0;
+    for (i, a) in site_args.iter().enumerate() {
+        if let SiteArg::Ptr = a {
+            if is_string(i) {
+                let s = match specs[i].precision {
+                    Some(max) => memory.read_c_string_max(regs[next], max as u64, "printf")?,
+                    None => memory.read_c_string(regs[next], "printf")?,
+                };
+                strings.push(s);
+            }
+        }
+        if !matches!(a, SiteArg::Str(_)) {
+            next += 1;
+        }
+    }
+    let mut values: SmallVec<[PrintfArg<'_>; 8]> = SmallVec::new();
+    let mut next = 0;
+    let mut string = 0;
+    for (i, a) in site_args.iter().enumerate() {
+        let v = match a {
+            SiteArg::Str(s) => {
+                values.push(PrintfArg::Str(s));
+                continue;
+            }
+            SiteArg::Int => PrintfArg::Int(regs[next] as i64),
+            SiteArg::UInt => PrintfArg::UInt(regs[next]),
+            SiteArg::Double => PrintfArg::Double(f64::from_bits(regs[next])),
+            SiteArg::Ptr if is_string(i) => {
+                string += 1;
+                PrintfArg::Str(strings[string - 1])
+            }
+            SiteArg::Ptr => PrintfArg::UInt(regs[next]),
+        };
+        next += 1;
+        values.push(v);
+    }
+    printf::format(format, &values, out);
+    Ok(())
+}
+
+/// `printf` with site `site` and its argument registers `regs[0..]`: appends to `out`.
+pub fn printf(memory: &Memory, site: &Site, regs: &[u64], out: &mut Vec<u8>) -> Result<(), Fault> {
+    match site {
+        Site::Printf { format: f, args } => format(memory, f, args, regs, out),
+        _ => Ok(()),
+    }
+}
+
+/// `sprintf(buffer, ...)` or `snprintf(buffer, limit, ...)` with site `site`: the buffer (and
+/// the limit) in `regs[0]` (`regs[1]`), the arguments after them. Leaves the length of the
+/// whole output (an `int`) in `regs[0]`.
+pub fn sprintf(memory: &mut Memory, site: &Site, regs: &mut [u64]) -> Result<(), Fault> {
+    let Site::Sprintf {
+        bounded,
+        format: f,
+        args,
+    } = site
+    else {
+        return Ok(());
+    };
+    let first = 1 + usize::from(*bounded);
+    let mut text = Vec::new();
+    format(memory, f, args, &regs[first..], &mut text)?;
+    if *bounded {
+        memory.write_c_string_bounded(regs[0], regs[1], &text, "snprintf")?;
+    } else {
+        memory.write_c_string(regs[0], &text, "sprintf")?;
+    }
+    regs[0] = text.len().min(i32::MAX as usize) as i32 as i64 as u64;
+    Ok(())
+}
