@@ -42,6 +42,15 @@ enum Meaning {
 enum Open {
     /// `(`: a parameter list, a `for` header, a call, a cast or a parenthesized expression.
     Paren,
+    /// `(` right after declaration specifiers: a parenthesized declarator (`int (*f)(int)`,
+    /// `typedef int (*fn)(void)`), whose first identifier is the name declared (a type name
+    /// if `typedef`), in the scope (or parameter list) around it.
+    DeclParen {
+        /// The declaration is a `typedef`.
+        typedef: bool,
+        /// Its name has been seen.
+        named: bool,
+    },
     /// `[`.
     Bracket,
     /// `{` of a block, function body or initializer: opens a scope.
@@ -166,9 +175,18 @@ impl Marker {
         self.open.last().map(|(o, _)| *o)
     }
 
+    /// The innermost open bracket that is not a parenthesized declarator's.
+    fn enclosing(&self) -> Option<Open> {
+        self.open
+            .iter()
+            .rev()
+            .map(|(o, _)| *o)
+            .find(|o| !matches!(o, Open::DeclParen { .. }))
+    }
+
     /// Declare `name` where a declarator here belongs.
     fn declare(&mut self, name: &str, meaning: Meaning) {
-        match self.innermost() {
+        match self.enclosing() {
             Some(Open::Paren) => self.params.push(name.to_string()),
             Some(Open::MemberBody) => {} // a member: its own namespace
             _ => {
@@ -190,6 +208,21 @@ impl Marker {
             return false;
         }
         self.tag = None;
+        if let Some((Open::DeclParen { typedef, named }, _)) = self.open.last_mut() {
+            if !*named {
+                // The name of a parenthesized declarator.
+                *named = true;
+                let typedef = *typedef;
+                self.run = None;
+                let meaning = if typedef {
+                    Meaning::Type
+                } else {
+                    Meaning::Other
+                };
+                self.declare(name, meaning);
+                return false;
+            }
+        }
         if after_list_start && self.innermost() == Some(Open::EnumBody) {
             // An enumerator: declared in the scope enclosing the enum body.
             if let Some(scope) = self.scopes.last_mut() {
@@ -319,9 +352,25 @@ impl Marker {
                 }
                 self.end_declarations_deeper_than(self.open.len());
             }
+            "(" if self.run.is_some_and(|r| r.has_type) => {
+                // Specifiers, then `(`: a parenthesized declarator.
+                let typedef = self.run.is_some_and(|r| r.typedef);
+                self.open.push((
+                    Open::DeclParen {
+                        typedef,
+                        named: false,
+                    },
+                    None,
+                ));
+                self.run = None;
+            }
             "(" => {
                 self.outer_params.push(std::mem::take(&mut self.params));
                 self.open.push((Open::Paren, None));
+                self.run = None;
+            }
+            ")" if matches!(self.innermost(), Some(Open::DeclParen { .. })) => {
+                self.open.pop();
                 self.run = None;
             }
             ")" => {
