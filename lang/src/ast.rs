@@ -617,6 +617,9 @@ pub enum ExprKind {
     Comma(Box<Expr>, Box<Expr>),
     /// `(type) expr` (the type boxed, so that expressions stay small)
     Cast(Box<TypeName>, Box<Expr>),
+    /// `(type) { initializers }`: a compound literal (C99 6.5.2.5), an unnamed object of the
+    /// type initialized by the braced list each time it is evaluated
+    CompoundLiteral(Box<TypeName>, Box<Initializer>),
     /// `sizeof expr` (not evaluated)
     SizeofExpr(Box<Expr>),
     /// `sizeof (type)`

@@ -909,6 +909,14 @@ pub enum ExprKind {
         /// The pointed-to type's size in bytes.
         scale: i64,
     },
+    /// Runs `init` (the declaration and initialization of a compound literal's unnamed
+    /// object), then evaluates `value` (its address), which gives the node its type.
+    WithInit {
+        /// The statements run first.
+        init: Vec<Stmt>,
+        /// The value.
+        value: Box<Expr>,
+    },
     /// A call through a pointer to a function: the callee is checked at run time to be a
     /// function taking as many arguments. The node has the result type (`None` for void).
     CallIndirect {
@@ -1161,6 +1169,13 @@ pub mod dump {
                     })
                     .collect();
                 format!("(*{})({}):{ty}", expr(callee), args.join(", "))
+            }
+            ExprKind::WithInit { init, value } => {
+                let mut out = String::new();
+                for s in init {
+                    stmt(s, 0, &mut out);
+                }
+                format!("({}; {})", out.trim().replace('\n', " "), expr(value))
             }
             _ => String::new(),
         }

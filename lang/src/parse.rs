@@ -1034,6 +1034,23 @@ impl ParseState {
         self.expr(ExprKind::Binary(op, Box::new(a), Box::new(b)), l, r, d)
     }
 
+    /// `(type) { ... }`.
+    pub fn compound_literal(
+        &mut self,
+        ty: TypeName,
+        init: Initializer,
+        l: usize,
+        r: usize,
+    ) -> Expr {
+        let d = init.depth();
+        self.expr(
+            ExprKind::CompoundLiteral(Box::new(ty), Box::new(init)),
+            l,
+            r,
+            d,
+        )
+    }
+
     /// `(type) e`
     pub fn cast(&mut self, ty: TypeName, e: Expr, l: usize, r: usize) -> Expr {
         let d = e.depth;

@@ -83,6 +83,7 @@ fn expr(e: &ast::Expr, out: &mut HashSet<String>) {
             expr(x, out);
         }
         K::Unary(_, x) | K::Cast(_, x) | K::SizeofExpr(x) => expr(x, out),
+        K::CompoundLiteral(_, init) => initializer(init, out),
         K::Member { base, .. } => expr(base, out),
         K::Binary(_, a, b) | K::Assign(_, a, b) | K::Comma(a, b) | K::Index(a, b) => {
             expr(a, out);

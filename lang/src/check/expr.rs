@@ -158,6 +158,7 @@ impl Checker<'_> {
     pub(super) fn operand<'a>(&mut self, e: &'a ast::Expr) -> Option<Operand<'a>> {
         match &e.kind {
             K::Ident(name) => self.name_operand(name, e.span),
+            K::CompoundLiteral(tn, init) => self.compound_literal(tn, init, e.span),
             K::Index(array, index) => self.index(array, index, e.span),
             K::Str(bytes) => Some(Operand::Str(bytes, e.span)),
             K::Unary(AstUnary::Deref, x) => {
@@ -736,7 +737,7 @@ impl Checker<'_> {
                     span,
                 )))
             }
-            K::Ident(_) | K::Index(..) | K::Str(_) => self.typed(e),
+            K::Ident(_) | K::Index(..) | K::Str(_) | K::CompoundLiteral(..) => self.typed(e),
             K::Member { .. } => self.typed(e),
             K::Error => None,
         }

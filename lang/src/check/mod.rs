@@ -16,6 +16,7 @@
 //! been checked.
 
 mod addressed;
+mod compound;
 pub mod ctype;
 mod declarators;
 mod expr;

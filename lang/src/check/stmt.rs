@@ -549,7 +549,7 @@ impl Checker<'_> {
 
     /// A local structure, union or array of them.
     #[allow(clippy::too_many_arguments)]
-    fn object_local(
+    pub(super) fn object_local(
         &mut self,
         decl: &ast::Declarator,
         init: Option<&Initializer>,

@@ -314,6 +314,7 @@ pub fn eval(e: &Expr) -> Result<Const, ConstError> {
             cerr(e.span, "a function call is not a constant")
         }
         ExprKind::CopyObject { .. } => cerr(e.span, "an assignment is not a constant"),
+        ExprKind::WithInit { .. } => cerr(e.span, "a compound literal is not a constant"),
     }
 }
 

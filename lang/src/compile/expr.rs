@@ -376,6 +376,12 @@ impl FnCompiler<'_> {
             }
             ExprKind::Call { func, args } => self.call(e, *func, args, dst),
             ExprKind::CallIndirect { callee, args } => self.call_indirect(e, callee, args, dst),
+            ExprKind::WithInit { init, value } => {
+                for s in init {
+                    self.stmt(s);
+                }
+                self.expr(value, dst)
+            }
             ExprKind::FuncAddr(f) => {
                 let d = dst.unwrap_or_else(|| self.alloc());
                 self.load_bits(
@@ -1910,7 +1916,10 @@ fn load_const(c: &mut FnCompiler<'_>, e: &Expr, dst: Option<Reg>) -> Reg {
 /// locals are not addressable.
 fn writes_locals(e: &Expr) -> bool {
     match &e.kind {
-        ExprKind::Assign { .. } | ExprKind::CompoundAssign { .. } | ExprKind::IncDec { .. } => true,
+        ExprKind::Assign { .. }
+        | ExprKind::CompoundAssign { .. }
+        | ExprKind::IncDec { .. }
+        | ExprKind::WithInit { .. } => true,
         ExprKind::IntConst(_)
         | ExprKind::DoubleConst(_)
         | ExprKind::StringLit(_)
@@ -1960,6 +1969,7 @@ fn has_side_effects(e: &Expr) -> bool {
     match &e.kind {
         ExprKind::Call { .. }
         | ExprKind::CallIndirect { .. }
+        | ExprKind::WithInit { .. }
         | ExprKind::Sprintf { .. }
         | ExprKind::Printf { .. }
         | ExprKind::Puts { .. }
@@ -2001,6 +2011,7 @@ fn has_call(e: &Expr) -> bool {
     match &e.kind {
         ExprKind::Call { .. }
         | ExprKind::CallIndirect { .. }
+        | ExprKind::WithInit { .. }
         | ExprKind::Sprintf { .. }
         | ExprKind::Printf { .. }
         | ExprKind::Puts { .. } => true,
@@ -2048,6 +2059,8 @@ pub(super) fn sub_exprs(e: &Expr) -> Vec<&Expr> {
         | ExprKind::Puts { .. } => Vec::new(),
         ExprKind::Load(p) => place(p),
         ExprKind::Convert { expr, .. } | ExprKind::Discard(expr) => vec![expr],
+        // The initialization's own expressions are not operands of the node.
+        ExprKind::WithInit { value, .. } => vec![value],
         ExprKind::Unary { operand, .. } => vec![operand],
         ExprKind::Binary { lhs, rhs, .. }
         | ExprKind::Compare { lhs, rhs, .. }

@@ -16,7 +16,7 @@ impl FnCompiler<'_> {
         }
     }
 
-    fn stmt(&mut self, s: &Stmt) {
+    pub(super) fn stmt(&mut self, s: &Stmt) {
         let mark = self.free;
         self.at(s.span);
         match &s.kind {
