@@ -2,8 +2,6 @@
 //! access out of an object's bounds, through null or a dangling pointer, or misaligned, is a
 //! [`Fault`] that names the object and the byte offset, as a sanitizer would report it.
 //!
-//! Not yet used by the interpreter: it is the memory the byte-addressed VM will run on.
-//!
 //! # Layout
 //!
 //! One linear memory of byte addresses (`u32`, C layout, little-endian), one `Vec<u8>`:
@@ -77,6 +75,8 @@
 //!   later. Sanitizers bound detection in the same way (ASan's quarantine holds 256 MiB).
 //! - accesses inside the object but outside the intended sub-object (`s.a[5]` landing in
 //!   `s.b`): bounds are per object, not per field or per row;
+//! - use of a block-scope local after its block ended but while its function still runs
+//!   (ASan's stack-use-after-scope): a local's object lives for the whole call;
 //! - reads of uninitialized memory (it reads as zero: frames and heap blocks are cleared);
 //! - pointer arithmetic beyond the object that is not used to access memory (C's
 //!   undefined behaviour, harmless here); a pointer moved beyond the 32-bit address space

@@ -4,7 +4,7 @@
 Line and column numbers are computed from the source text (so edits keep them right), and the
 sanitizer reference lines come from running the program built with
 gcc -std=c99 -fwrapv -O0 -g -fsanitize=address,undefined -fno-sanitize-recover=undefined.
-Usage: python3 tools/make_error_txt.py   (from /work/staging)
+Usage: python3 tests/runtime_errors/make_error_txt.py
 """
 import os
 import re
@@ -13,7 +13,7 @@ import sys
 import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-ERR = os.path.join(os.path.dirname(HERE), "errors")
+ERR = HERE
 
 # name: (fault line marker, expression text, offset of the operator in it, kind, object, offset, note)
 # {L:text} in object/note becomes the number of the first line containing text.
@@ -90,10 +90,6 @@ SPECS = {
         "use of a dangling pointer to a local of a returned function (read of 4 bytes; stack use after return)",
         "local 'counter' (int, 4 bytes) of make_counter, declared at line {L:int counter = start * 2;}; its lifetime ended when make_counter returned",
         "0", "gcc's ASan needs ASAN_OPTIONS=detect_stack_use_after_return=1 to report this"),
-    "dangling_scope": ("    *p += 1;", "*p", 0,
-        "use of a pointer to a block-scope local after its block ended (read, then write, of 4 bytes; stack use after scope)",
-        "local 'square' (int, 4 bytes) declared at line {L:int square = i * i;} in the for-loop body; lifetime ended at the end of that block",
-        "0", None),
     "dangling_struct": ("int h = cfg->height;", "cfg->height", 3,
         "use of a dangling pointer to a local struct of a returned function (read of 4 bytes; stack use after return)",
         "local 'c' (struct config, 20 bytes) of defaults, declared at line {L:struct config c = }",
@@ -185,7 +181,8 @@ def main():
                 txt.append("fault: none during the run; reported at exit")
             else:
                 ln = line_of(lines, marker)
-                start = lines[ln - 1].index(expr)
+                # The expression inside the marker (it may occur earlier on the line).
+                start = lines[ln - 1].index(expr, lines[ln - 1].index(marker))
                 if expr[opoff].isalpha():
                     what = "call %s()" % expr.split("(")[0]
                 elif expr[opoff:opoff + 2] == "->":
