@@ -850,14 +850,16 @@ pub enum ExprKind {
     /// `printf` with a literal format, parsed. `args` are in order, after the default argument
     /// promotions (`char` to `int`), one per conversion that takes an argument, each of the type
     /// its conversion requires (`%d` `int`, `%ld` `long`, `%u`/`%x` `unsigned int`, `%f` `double`,
-    /// `%c` `int`, `%s` a [`ExprKind::StringLit`]). The node is void.
+    /// `%c` `int`, `%s` a [`ExprKind::StringLit`] or a `char *`). The node is the `int` count
+    /// of bytes written.
     Printf {
         /// The parsed format string.
         format: Vec<Piece>,
         /// The arguments.
         args: Vec<Expr>,
     },
-    /// `puts("...")`: writes `text` then a newline. The node is void.
+    /// `puts("...")`: writes `text` then a newline. The node is the `int` count of bytes
+    /// written (glibc's result).
     Puts {
         /// The string literal's bytes, without the terminating NUL.
         text: Vec<u8>,

@@ -34,7 +34,10 @@
 //! Combinations where C99 says a flag is *ignored* are accepted (glibc ignores them too):
 //! `-` with `0`, `+` with space, and `0` with a precision on an integer conversion.
 //!
-//! Rejected with a [`FormatError`]: `*` width or precision, positional arguments (`%1$d`),
+//! A `*` width or `.*` precision takes its value from an `int` argument before the
+//! conversion's own ([`arguments`]).
+//!
+//! Rejected with a [`FormatError`]: positional arguments (`%1$d`),
 //! `%n`, `%p`, `%a`, `%A`, wide characters/strings (`%lc`, `%ls`), the lengths `L j z t q`,
 //! the `'` and `I` flags, any other conversion character, a flag/precision/length the table
 //! does not allow, a `%` at the end of the string, and an embedded NUL byte (C's `printf`
@@ -198,6 +201,12 @@ pub struct Spec {
     pub width: Option<u32>,
     /// The precision, if given (`.` alone is `Some(0)`).
     pub precision: Option<u32>,
+    /// The width is `*`: an `int` argument before the value gives it (a negative one means
+    /// the `-` flag and its absolute value).
+    pub width_star: bool,
+    /// The precision is `.*`: an `int` argument (after the width's) gives it (a negative one
+    /// means none).
+    pub precision_star: bool,
     /// The length modifier.
     pub length: Length,
     /// The conversion character.
@@ -247,10 +256,14 @@ impl fmt::Display for Spec {
                 write!(f, "{c}")?;
             }
         }
-        if let Some(w) = self.width {
+        if self.width_star {
+            f.write_str("*")?;
+        } else if let Some(w) = self.width {
             write!(f, "{w}")?;
         }
-        if let Some(p) = self.precision {
+        if self.precision_star {
+            f.write_str(".*")?;
+        } else if let Some(p) = self.precision {
             write!(f, ".{p}")?;
         }
         write!(f, "{}{}", self.length.as_str(), char::from(self.conv_char))
@@ -337,15 +350,34 @@ impl ArgKind {
     }
 }
 
-/// The arguments a parsed format consumes, in order (`%%` consumes none).
+/// The arguments a parsed format consumes, in order (`%%` consumes none): for each
+/// conversion, the `int` of a `*` width, the `int` of a `.*` precision, then its value.
 pub fn arg_kinds(pieces: &[Piece]) -> Vec<ArgKind> {
-    pieces
-        .iter()
-        .filter_map(|p| match p {
-            Piece::Conversion(spec) if spec.conv != Conv::Percent => Some(spec.arg()),
-            _ => None,
-        })
+    arguments(pieces)
+        .into_iter()
+        .map(|(_, kind)| kind)
         .collect()
+}
+
+/// The arguments a parsed format consumes, in order, each with the conversion it belongs
+/// to and its kind (see [`arg_kinds`]).
+pub fn arguments(pieces: &[Piece]) -> Vec<(&Spec, ArgKind)> {
+    let mut out = Vec::new();
+    for p in pieces {
+        if let Piece::Conversion(spec) = p {
+            if spec.conv == Conv::Percent {
+                continue;
+            }
+            if spec.width_star {
+                out.push((spec, ArgKind::Int));
+            }
+            if spec.precision_star {
+                out.push((spec, ArgKind::Int));
+            }
+            out.push((spec, spec.arg()));
+        }
+    }
+    out
 }
 
 /// A malformed or unsupported format string.
@@ -458,8 +490,12 @@ fn parse_spec(bytes: &[u8], start: usize) -> Result<(Spec, usize), FormatError> 
         i += 1;
     }
     let mut width = None;
+    let mut width_star = false;
     match bytes.get(i) {
-        Some(b'*') => return Err(err(i, "`*` width is not supported")),
+        Some(b'*') => {
+            width_star = true;
+            i += 1;
+        }
         Some(b) if b.is_ascii_digit() => {
             width = Some(number(bytes, &mut i, "width")?);
             if bytes.get(i) == Some(&b'$') {
@@ -470,11 +506,15 @@ fn parse_spec(bytes: &[u8], start: usize) -> Result<(Spec, usize), FormatError> 
     }
     let mut precision = None;
     let mut precision_pos = None;
+    let mut precision_star = false;
     if bytes.get(i) == Some(&b'.') {
         precision_pos = Some(i);
         i += 1;
         match bytes.get(i) {
-            Some(b'*') => return Err(err(i, "`*` precision is not supported")),
+            Some(b'*') => {
+                precision_star = true;
+                i += 1;
+            }
             Some(b'-') => return Err(err(i, "a negative precision is not allowed")),
             Some(b) if b.is_ascii_digit() => {
                 precision = Some(number(bytes, &mut i, "precision")?);
@@ -564,6 +604,8 @@ fn parse_spec(bytes: &[u8], start: usize) -> Result<(Spec, usize), FormatError> 
         flags,
         width,
         precision,
+        width_star,
+        precision_star,
         length,
         conv,
         conv_char: c,
@@ -586,6 +628,7 @@ fn validate(
     if conv == Conv::Percent {
         if flag_pos.iter().any(Option::is_some)
             || spec.width.is_some()
+            || spec.width_star
             || precision_pos.is_some()
             || spec.length != Length::None
         {

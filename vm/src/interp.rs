@@ -1477,9 +1477,11 @@ fn run_loop_inlined<P: Probes>(
                         usize::from(fdef.num_regs) - a.index(),
                     )
                 };
+                let before = m.out.len();
                 if let Err(fault) = crate::memory_calls::printf(&m.memory, site, args, &mut m.out) {
                     trap!(TrapKind::Memory(m.alloc_sites.render(program, &fault)));
                 }
+                set!(a, (m.out.len() - before) as u64);
                 m.flush_if_full(w);
             }
             Instr::Lib { f, a } => {
@@ -1509,10 +1511,12 @@ fn run_loop_inlined<P: Probes>(
                     trap!(TrapKind::Memory(m.alloc_sites.render(program, &fault)));
                 }
             }
-            Instr::Puts { p } => {
+            Instr::Puts { a, p } => {
                 if let Site::Puts(text) = &fdef.sites[p.index()] {
                     m.out.extend_from_slice(text);
                     m.out.push(b'\n');
+                    // glibc's `puts` returns the number of bytes written.
+                    set!(a, text.len() as u64 + 1);
                 }
                 m.flush_if_full(w);
             }

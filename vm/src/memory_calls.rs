@@ -99,15 +99,26 @@ pub fn call(
     Ok(())
 }
 
-/// The conversions of `format` that take an argument, in order.
-fn argument_specs(format: &[Piece]) -> SmallVec<[&Spec; 8]> {
-    format
-        .iter()
-        .filter_map(|p| match p {
-            Piece::Conversion(s) if s.conv != Conv::Percent => Some(s),
-            _ => None,
-        })
-        .collect()
+/// For each argument of `format`, in order: the `%s` conversion whose string it is, if it is
+/// one, and the index of the argument giving that conversion's `.*` precision, if any.
+fn string_arguments(format: &[Piece]) -> SmallVec<[Option<(&Spec, Option<usize>)>; 8]> {
+    let mut out: SmallVec<[Option<(&Spec, Option<usize>)>; 8]> = SmallVec::new();
+    for p in format {
+        if let Piece::Conversion(s) = p {
+            if s.conv == Conv::Percent {
+                continue;
+            }
+            if s.width_star {
+                out.push(None);
+            }
+            let precision = s.precision_star.then(|| {
+                out.push(None);
+                out.len() - 1
+            });
+            out.push((s.conv == Conv::Str).then_some((s, precision)));
+        }
+    }
+    out
 }
 
 /// Formats `format` with the arguments of `site_args`, whose registers are `regs[0..]`, as
@@ -120,23 +131,32 @@ pub fn format(
     regs: &[u64],
     out: &mut Vec<u8>,
 ) -> Result<(), Fault> {
-    let specs = argument_specs(format);
-    let is_string = |i: usize| specs.get(i).is_some_and(|s| s.conv == Conv::Str);
-    // The strings pointers point to, read first (the values borrow them).
-    let mut strings: SmallVec<[&[u8]; 2]> = SmallVec::new();
+    let strings_of = string_arguments(format);
+    let is_string = |i: usize| strings_of.get(i).is_some_and(Option::is_some);
+    // The register of each argument (a literal string has none).
+    let mut reg_of: SmallVec<[usize; 8]> = SmallVec::new();
     let mut next = 0;
-    for (i, a) in site_args.iter().enumerate() {
-        if let SiteArg::Ptr = a {
-            if is_string(i) {
-                let s = match specs[i].precision {
-                    Some(max) => memory.read_c_string_max(regs[next], max as u64, "printf")?,
-                    None => memory.read_c_string(regs[next], "printf")?,
-                };
-                strings.push(s);
-            }
-        }
+    for a in site_args {
+        reg_of.push(next);
         if !matches!(a, SiteArg::Str(_)) {
             next += 1;
+        }
+    }
+    // The strings pointers point to, read first (the values borrow them), each up to its
+    // precision if it has one (then it needs no terminating NUL).
+    let mut strings: SmallVec<[&[u8]; 2]> = SmallVec::new();
+    for (i, a) in site_args.iter().enumerate() {
+        if let (SiteArg::Ptr, Some(Some((spec, star)))) = (a, strings_of.get(i)) {
+            let precision = match star {
+                Some(k) => u64::try_from(regs[reg_of[*k]] as i32).ok(),
+                None => spec.precision.map(u64::from),
+            };
+            let p = regs[reg_of[i]];
+            let s = match precision {
+                Some(max) => memory.read_c_string_max(p, max, "printf")?,
+                None => memory.read_c_string(p, "printf")?,
+            };
+            strings.push(s);
         }
     }
     let mut values: SmallVec<[PrintfArg<'_>; 8]> = SmallVec::new();

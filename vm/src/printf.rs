@@ -108,6 +108,24 @@ pub fn format(pieces: &[Piece], args: &[PrintfArg<'_>], out: &mut Vec<u8>) {
                     out.push(b'%');
                     continue;
                 }
+                if spec.width_star || spec.precision_star {
+                    let mut fixed = spec.clone();
+                    let mut int = || next.next().map_or(0, |a| a.bits() as i32);
+                    if spec.width_star {
+                        // A negative width is the `-` flag and its absolute value.
+                        let w = int();
+                        fixed.flags.left |= w < 0;
+                        fixed.width = Some(w.unsigned_abs());
+                    }
+                    if spec.precision_star {
+                        // A negative precision is taken as if it were omitted.
+                        let p = int();
+                        fixed.precision = u32::try_from(p).ok();
+                    }
+                    let arg = next.next().unwrap_or(PrintfArg::Int(0));
+                    format_one(&fixed, arg, out);
+                    continue;
+                }
                 let arg = next.next().unwrap_or(PrintfArg::Int(0));
                 format_one(spec, arg, out);
             }

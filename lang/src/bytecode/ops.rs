@@ -434,10 +434,10 @@ macro_rules! for_each_op {
             Rand { a: Reg } => Next;
             /// srand(z32(R[A])) (restarts glibc's generator)
             Srand { a: Reg } => Next;
-            /// print with printf site p, arguments R[A..A+nargs(p)]
+            /// print with printf site p, arguments R[A..A+nargs(p)]; R[A] := the number of bytes printed
             Printf { a: Reg, p: SiteIdx } => Next;
-            /// writes the text of puts site p, then a newline
-            Puts { p: SiteIdx } => Next;
+            /// writes the text of puts site p, then a newline; R[A] := the number of bytes written
+            Puts { a: Reg, p: SiteIdx } => Next;
             /// R[A] := f(R[A], R[A+1], ...) for the library function on memory f (mem*, str*, malloc, calloc, realloc, free, puts; each byte checked as a pointer access)
             Lib { f: MemFn, a: Reg } => Next;
             /// R[A] := sprintf(R[A], format ...) (or snprintf(R[A], R[A+1], ...)) with the printf site p, its arguments after the buffer (and limit)

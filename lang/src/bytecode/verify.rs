@@ -272,7 +272,7 @@ pub fn verify_instrumented(
                 }
                 _ => return Err(here(format!("{p} is not a printf site"))),
             },
-            Instr::Puts { p } if !matches!(func.sites.get(p.index()), Some(Site::Puts(_))) => {
+            Instr::Puts { p, .. } if !matches!(func.sites.get(p.index()), Some(Site::Puts(_))) => {
                 return Err(here(format!("{p} is not a puts site")));
             }
             Instr::PathSet { k: q }

@@ -481,7 +481,8 @@ impl Checker<'_> {
         }
         let mut defs: Vec<MemberDef> = Vec::new();
         let mut ok = true;
-        for m in members {
+        let is_struct = kw.starts_with("struct");
+        for (mi, m) in members.iter().enumerate() {
             let Some(base) = self.specs_type(&m.specs) else {
                 ok = false;
                 continue;
@@ -491,9 +492,16 @@ impl Checker<'_> {
                 ok = false;
                 continue;
             }
-            for md in &m.declarators {
+            for (di, md) in m.declarators.iter().enumerate() {
                 let d = &md.declarator;
-                let Some(ty) = self.object_type(&base, d, false) else {
+                // C99 6.7.2.1p16: the last member of a structure with another named member
+                // may be a flexible array member (`double data[];`), which takes no space.
+                let flexible = is_struct
+                    && mi + 1 == members.len()
+                    && di + 1 == m.declarators.len()
+                    && md.bits.is_none()
+                    && defs.iter().any(|x| !x.name.is_empty());
+                let Some(ty) = self.object_type(&base, d, flexible) else {
                     ok = false;
                     continue;
                 };
@@ -504,7 +512,8 @@ impl Checker<'_> {
                 }
                 let width = match &md.bits {
                     None => {
-                        if !self.link.records.is_complete(&ty) {
+                        let is_flexible = matches!(ty, CType::Array { len: None, .. });
+                        if !is_flexible && !self.link.records.is_complete(&ty) {
                             let what = match &ty {
                                 CType::Function(_) => "a function".to_string(),
                                 CType::Record(rid) if *rid == id => {

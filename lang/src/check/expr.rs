@@ -574,16 +574,7 @@ impl Checker<'_> {
     pub(super) fn typed_scalar(&mut self, e: &ast::Expr) -> Option<(Expr, CType)> {
         let (v, t) = self.typed(e)?;
         if v.ty.is_none() {
-            let message = match v.kind {
-                ExprKind::Printf { .. } => {
-                    "the result of `printf` cannot be used in this language".to_string()
-                }
-                ExprKind::Puts { .. } => {
-                    "the result of `puts` cannot be used in this language".to_string()
-                }
-                _ => "void value not ignored as it ought to be".to_string(),
-            };
-            self.err(e.span, message);
+            self.err(e.span, "void value not ignored as it ought to be");
             return None;
         }
         Some((v, t))
@@ -1565,14 +1556,12 @@ impl Checker<'_> {
                         kind: ExprKind::Puts {
                             text: c_string(text),
                         },
-                        ty: None,
+                        ty: Some(ScalarType::Int),
                         span,
                     });
                 }
-                // `puts(p)` of any string: the library function, whose result is used or not.
-                let mut e = self.memory_call(MemFn::Puts, args, span)?;
-                e.ty = None;
-                Some(e)
+                // `puts(p)` of any string: the library function.
+                self.memory_call(MemFn::Puts, args, span)
             }
             "sprintf" | "snprintf" => self.sprintf(name == "snprintf", args, span),
             _ if MemFn::lookup(name).is_some() => {
@@ -1618,7 +1607,7 @@ impl Checker<'_> {
                 format: pieces,
                 args: out,
             },
-            ty: None,
+            ty: Some(ScalarType::Int),
             span,
         })
     }
@@ -1765,16 +1754,25 @@ impl Checker<'_> {
                 return None;
             }
         };
-        let kinds = printf_format::arg_kinds(&pieces);
-        let specs: Vec<String> = pieces
-            .iter()
-            .filter_map(|p| match p {
-                Piece::Conversion(s) if s.arg() != ArgKind::None => {
-                    Some(format!("%{}{}", s.length.as_str(), s.conv_char as char))
+        let arguments = printf_format::arguments(&pieces);
+        let kinds: Vec<ArgKind> = arguments.iter().map(|(_, k)| *k).collect();
+        // How each argument is named in messages: its conversion, or the `*` of one.
+        let mut specs: Vec<String> = Vec::with_capacity(kinds.len());
+        for p in &pieces {
+            if let Piece::Conversion(s) = p {
+                if s.arg() == ArgKind::None {
+                    continue;
                 }
-                _ => None,
-            })
-            .collect();
+                let conv = format!("%{}{}", s.length.as_str(), s.conv_char as char);
+                if s.width_star {
+                    specs.push(format!("*` width of `{conv}"));
+                }
+                if s.precision_star {
+                    specs.push(format!(".*` precision of `{conv}"));
+                }
+                specs.push(conv);
+            }
+        }
         if rest.len() != kinds.len() {
             let which = if rest.len() > kinds.len() {
                 "many"

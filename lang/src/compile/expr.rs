@@ -429,13 +429,20 @@ impl FnCompiler<'_> {
                 self.max_regs = self.max_regs.max(base + 1);
                 self.emit(Instr::Printf { a, p });
                 self.free = base;
-                dst.unwrap_or(a)
+                match dst {
+                    Some(d) if d != a => {
+                        self.emit(Instr::Mov { a: d, b: a });
+                        d
+                    }
+                    _ => a,
+                }
             }
             ExprKind::Puts { text } => {
                 let p = self.site(Site::Puts(text.clone()));
+                let a = dst.unwrap_or_else(|| self.alloc());
                 self.at(e.span);
-                self.emit(Instr::Puts { p });
-                dst.unwrap_or(Reg(0))
+                self.emit(Instr::Puts { a, p });
+                a
             }
             ExprKind::Discard(inner) => {
                 self.effect(inner);
