@@ -1193,8 +1193,16 @@ impl<'m> Checker<'m> {
     /// The value of an initializer's leaf, converted to the leaf's type, and the type it has
     /// in memory.
     fn leaf_value(&mut self, leaf: &object_init::Leaf<'_>) -> Option<(hir::Expr, ScalarType)> {
+        if let object_init::LeafValue::Object(e) = leaf.value {
+            self.err(
+                e.span,
+                "initializer element is not a constant (a structure initialized by a structure value)",
+            );
+            return None;
+        }
         let t = leaf.ty.scalar()?;
         let e = match leaf.value {
+            object_init::LeafValue::Object(_) => return None,
             object_init::LeafValue::Expr(e) => {
                 let (v, vty) = self.typed_scalar(e)?;
                 self.assign_convert(v, &vty, &leaf.ty, e.span, "initialization")?

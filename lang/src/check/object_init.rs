@@ -36,6 +36,9 @@ pub(super) enum LeafValue<'a> {
     Expr(&'a ast::Expr),
     /// A character of a string literal (or its terminating NUL).
     Byte(u8, Span),
+    /// A structure or union member (or element) initialized by an expression of its type
+    /// (C99 6.7.8p13): the whole object is copied.
+    Object(&'a ast::Expr),
 }
 
 /// Where a walk is: how many designators of the current item the enclosing levels have used,
@@ -353,6 +356,17 @@ impl Checker<'_> {
                     value: LeafValue::Expr(e),
                 });
             }
+            Initializer::Expr(e)
+                if matches!(ty, CType::Record(_)) && self.is_value_of_type(e, ty) =>
+            {
+                *idx += 1;
+                out.push(Leaf {
+                    offset: here,
+                    ty: ty.clone(),
+                    bits: None,
+                    value: LeafValue::Object(e),
+                });
+            }
             _ => {
                 // Brace elision: the aggregate takes what it needs from this list, starting
                 // with this item (whose designators are all used).
@@ -369,6 +383,21 @@ impl Checker<'_> {
                 }
             }
         }
+    }
+
+    /// Whether `e` is a structure or union compatible with `ty` (then it initializes the
+    /// member as a whole; otherwise the member's braces are elided and `e` initializes its
+    /// first scalar). Checked quietly: the diagnostics of this look are dropped, and the
+    /// expression is checked again where it is used.
+    fn is_value_of_type(&mut self, e: &ast::Expr, ty: &CType) -> bool {
+        let diags = self.diags.len();
+        let found = match self.operand(e) {
+            Some(super::expr::Operand::Pointed { cty, .. }) => Some(cty),
+            Some(super::expr::Operand::Value(_, t)) => Some(t),
+            _ => None,
+        };
+        self.diags.truncate(diags);
+        found.is_some_and(|t| self.compatible(&t, ty))
     }
 
     /// The expression of a scalar initializer: `e` or `{ e }`.

@@ -637,10 +637,19 @@ impl Checker<'_> {
         let Some(local) = self.declare_local(&decl.name, decl.name_span, ty, cty, is_const) else {
             return;
         };
+        // Members initialized by a whole structure: copied once the scalars are stored.
+        let mut copies = Vec::new();
         let init = match leaves {
             Some((leaves, _)) => {
                 let mut fields = Vec::new();
                 for leaf in &leaves {
+                    if let super::object_init::LeafValue::Object(e) = leaf.value {
+                        let Some(copy) = self.member_copy(local, leaf.offset, &leaf.ty, e) else {
+                            return;
+                        };
+                        copies.push(copy);
+                        continue;
+                    }
                     let Some((value, ty)) = self.leaf_value(leaf) else {
                         return;
                     };
@@ -659,6 +668,46 @@ impl Checker<'_> {
             kind: StmtKind::Decl { local, init },
             span,
         });
+        out.extend(copies.into_iter().map(|e| Stmt {
+            span: e.span,
+            kind: StmtKind::Expr(e),
+        }));
+    }
+
+    /// The copy of the structure `e` into the member at `offset` of the object `local`.
+    fn member_copy(
+        &mut self,
+        local: hir::LocalId,
+        offset: u64,
+        ty: &CType,
+        e: &ast::Expr,
+    ) -> Option<Expr> {
+        let Some(super::expr::Operand::Pointed {
+            ptr,
+            offset: o,
+            span: s,
+            ..
+        }) = self.operand(e)
+        else {
+            self.err(e.span, format!("a `{}` is required here", self.spell(ty)));
+            return None;
+        };
+        let src = super::expr::offset_pointer(ptr, o, s);
+        let base = super::types::mk(
+            hir::ExprKind::ObjectAddr(hir::ArrayBase::Local(local)),
+            ScalarType::Ptr,
+            e.span,
+        );
+        let dst = super::expr::offset_pointer(base, offset as i64, e.span);
+        Some(Expr {
+            kind: hir::ExprKind::CopyObject {
+                dst: Box::new(dst),
+                src: Box::new(src),
+                size: self.link.records.size_of(ty)?,
+            },
+            ty: None,
+            span: e.span,
+        })
     }
 
     /// The initializer of a scalar (`= e` or `= { e }`), converted to `ty`.
