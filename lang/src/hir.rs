@@ -601,6 +601,15 @@ pub enum Arg {
         /// Leading indices (fewer than the array's rank), each converted to `long`.
         indices: Vec<Expr>,
     },
+    /// A pointer passed to an array parameter: converted at run time to the array of the
+    /// rows (`stride` bytes each) from the pointer to the end of its object, which must be
+    /// live and aligned (a null pointer gives an empty array).
+    FromPointer {
+        /// The pointer, converted to the parameter's pointer type.
+        ptr: Expr,
+        /// Bytes per element of the parameter's first dimension.
+        stride: u64,
+    },
 }
 
 /// Unary operators on arithmetic values.
@@ -1096,6 +1105,9 @@ pub mod dump {
                         Arg::Array { base: b, indices } => {
                             format!("&{}[{}]", base(b), list(indices))
                         }
+                        Arg::FromPointer { ptr, stride } => {
+                            format!("array({}, {stride})", expr(ptr))
+                        }
                     })
                     .collect();
                 format!("{func}({}):{ty}", args.join(", "))
@@ -1167,6 +1179,9 @@ pub mod dump {
                         Arg::Scalar(e) => expr(e),
                         Arg::Array { base: b, indices } => {
                             format!("&{}[{}]", base(b), list(indices))
+                        }
+                        Arg::FromPointer { ptr, stride } => {
+                            format!("array({}, {stride})", expr(ptr))
                         }
                     })
                     .collect();

@@ -164,8 +164,9 @@ fn front_end(
     source: &str,
     options: &PreprocessOptions,
 ) -> Result<(hir::Program, preprocess::SourceMap), Diagnostics> {
-    let mut checked = front_end_files(&[(file_name, source)], options)?;
-    let map = checked.maps.pop().unwrap_or_default();
+    let checked = front_end_files(&[(file_name, source)], options)?;
+    // The program's own file is the first unit (library code in C comes after it).
+    let map = checked.maps.into_iter().next().unwrap_or_default();
     Ok((checked.program, map))
 }
 
@@ -321,8 +322,12 @@ pub fn compile_source_with(
     source: &str,
     options: &PreprocessOptions,
 ) -> Result<bytecode::Program, Diagnostics> {
-    let (program, map) = front_end(file_name, source, options)?;
-    compile::compile_program(&program, &map).map_err(|d| map.remap(d))
+    let checked = front_end_files(&[(file_name, source)], options)?;
+    if let [map] = checked.maps.as_slice() {
+        return compile::compile_program(&checked.program, map).map_err(|d| map.remap(d));
+    }
+    // Library code in C was linked in: a program of several units.
+    compile_checked(checked)
 }
 
 /// Check and compile a program of several source files, `(name, text)` in command-line
@@ -337,7 +342,11 @@ pub fn compile_sources_with(
     if let [(name, source)] = files {
         return compile_source_with(name, source, options);
     }
-    let checked = front_end_files(files, options)?;
+    compile_checked(front_end_files(files, options)?)
+}
+
+/// Compiles a checked program of one or more units, its errors mapped back to their files.
+fn compile_checked(checked: Checked) -> Result<bytecode::Program, Diagnostics> {
     let maps: Vec<&preprocess::SourceMap> = checked.maps.iter().collect();
     compile::compile_units(&checked.program, &maps, &checked.func_unit).map_err(|errors| {
         // Each error is in the preprocessed text of its unit: map it back, then index its

@@ -173,10 +173,28 @@ fn accepts_same_width_either_signedness() {
 }
 
 #[test]
+fn star_width_and_precision_take_int_arguments_before_the_value() {
+    let s = spec("%-*.*f");
+    assert!(s.width_star && s.precision_star && s.flags.left);
+    assert_eq!((s.width, s.precision), (None, None));
+    assert_eq!(s.to_string(), "%-*.*f");
+    let pieces = parse(b"%*d|%.*s|%5d").unwrap();
+    assert_eq!(
+        lang::printf_format::arg_kinds(&pieces),
+        [
+            ArgKind::Int,
+            ArgKind::Int,
+            ArgKind::Int,
+            ArgKind::Str,
+            ArgKind::Int
+        ]
+    );
+}
+
+#[test]
 fn errors_point_at_the_offending_byte() {
     let cases: &[(&str, usize, &str)] = &[
-        ("ab %*d", 4, "`*` width is not supported"),
-        ("%.*f", 2, "`*` precision is not supported"),
+        ("ab %.*c", 4, "a precision cannot be used with `%c`"),
         ("%1$d", 2, "positional arguments"),
         ("x%n", 2, "`%n` is not supported"),
         ("%.3p", 1, "a precision cannot be used with `%p`"),

@@ -646,6 +646,33 @@ fn library_call(
         .map_err(|fault| m.alloc_sites.render(m.program, &fault))
 }
 
+/// `PtrToArr`: the array reference of the rows of `stride` bytes from pointer `p`.
+#[inline(never)]
+fn pointer_to_array(m: &Machine<'_>, p: u64, stride: u64) -> Result<u64, String> {
+    let (base, dim) = m
+        .memory
+        .objects
+        .array_at(p, stride)
+        .map_err(|fault| m.alloc_sites.render(m.program, &fault))?;
+    Ok(ArrayRef { base, dim }.pack())
+}
+
+/// `ArrToPtr`: the pointer to the first element of the array reference `aref`.
+#[inline(never)]
+fn array_to_pointer(m: &Machine<'_>, aref: u64) -> Result<u64, String> {
+    let r = ArrayRef::unpack(aref);
+    if r.base == 0 && r.dim == 0 {
+        // An array parameter given a null pointer.
+        return Ok(0);
+    }
+    m.memory.objects.pointer_at(r.base).ok_or_else(|| {
+        format!(
+            "the array at address {:#x} is in no live object (it was freed or its function returned)",
+            r.base
+        )
+    })
+}
+
 /// `CallInd`: the function the pointer `p` points to, if it takes `n` arguments.
 #[inline(never)]
 fn callee_of(program: &Program, p: u64, n: u16) -> Result<FuncIdx, TrapKind> {
@@ -1138,6 +1165,14 @@ fn run_loop_inlined<P: Probes>(
                     trap!(TrapKind::Memory(fault));
                 }
             }
+            Instr::PtrToArr { a, b, c } => match pointer_to_array(m, r!(b), r!(c)) {
+                Ok(v) => set!(a, v),
+                Err(message) => trap!(TrapKind::Memory(message)),
+            },
+            Instr::ArrToPtr { a, b } => match array_to_pointer(m, r!(b)) {
+                Ok(v) => set!(a, v),
+                Err(message) => trap!(TrapKind::Memory(message)),
+            },
             Instr::PtrAdd { a, b, c } => set!(a, crate::memory::ptr_add(r!(b), r!(c) as i64)),
             Instr::PtrAddI { a, b, imm } => {
                 set!(a, crate::memory::ptr_add(r!(b), i64::from(imm)))

@@ -99,10 +99,13 @@ pub fn call(
     Ok(())
 }
 
+/// A `%s` conversion and the index of the argument giving its `.*` precision, if any.
+type StringArgument<'f> = Option<(&'f Spec, Option<usize>)>;
+
 /// For each argument of `format`, in order: the `%s` conversion whose string it is, if it is
-/// one, and the index of the argument giving that conversion's `.*` precision, if any.
-fn string_arguments(format: &[Piece]) -> SmallVec<[Option<(&Spec, Option<usize>)>; 8]> {
-    let mut out: SmallVec<[Option<(&Spec, Option<usize>)>; 8]> = SmallVec::new();
+/// one (see [`StringArgument`]).
+fn string_arguments(format: &[Piece]) -> SmallVec<[StringArgument<'_>; 8]> {
+    let mut out: SmallVec<[StringArgument<'_>; 8]> = SmallVec::new();
     for p in format {
         if let Piece::Conversion(s) = p {
             if s.conv == Conv::Percent {

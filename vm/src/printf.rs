@@ -109,7 +109,7 @@ pub fn format(pieces: &[Piece], args: &[PrintfArg<'_>], out: &mut Vec<u8>) {
                     continue;
                 }
                 if spec.width_star || spec.precision_star {
-                    let mut fixed = spec.clone();
+                    let mut fixed = *spec;
                     let mut int = || next.next().map_or(0, |a| a.bits() as i32);
                     if spec.width_star {
                         // A negative width is the `-` flag and its absolute value.

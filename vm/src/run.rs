@@ -87,7 +87,7 @@ fn watch_with<M: Profiler>(
 ) -> (RunResult, Vec<WatchLine>) {
     let (mut machine, probes) = match start::<M>(program, file_name, options) {
         Ok(started) => started,
-        Err(failed) => return (failed, Vec::new()),
+        Err(failed) => return (*failed, Vec::new()),
     };
     let mut watched = Watched::<M>::new(probes, program, watch.limit);
     if watch.echo {
@@ -110,7 +110,7 @@ fn run_with<M: Profiler>(
 ) -> RunResult {
     let (mut machine, probes) = match start::<M>(program, file_name, options) {
         Ok(started) => started,
-        Err(failed) => return failed,
+        Err(failed) => return *failed,
     };
     let (result, probes) = execute(&mut machine, probes, stdout);
     settle::<M>(&machine, file_name, options, result, probes)
@@ -122,23 +122,24 @@ fn start<'p, M: Profiler>(
     program: &'p Program,
     file_name: &str,
     options: &RunOptions,
-) -> Result<(Machine<'p>, M::Probes<'p>), RunResult> {
+) -> Result<(Machine<'p>, M::Probes<'p>), Box<RunResult>> {
     let limits = crate::memory::MemoryOptions {
         globals_size: 0,
         stack_size: options.memory.stack_size,
         max_memory: options.memory.max_memory,
     };
-    let machine =
-        Machine::with_memory(program, options.max_depth, limits).map_err(|e| RunResult {
+    let machine = Machine::with_memory(program, options.max_depth, limits).map_err(|e| {
+        Box::new(RunResult {
             exit_status: EXIT_RUNTIME_ERROR,
             stderr: format!(
                 "{file_name}: runtime error: {e} (see --max-memory and --stack-size)\n"
             ),
             profile: None,
             tier_ups: Default::default(),
-        })?;
+        })
+    })?;
     let probes = M::start(program, &options.profile, machine.branch_counts().clone())
-        .map_err(|e| internal_error(file_name, &e))?;
+        .map_err(|e| Box::new(internal_error(file_name, &e)))?;
     Ok((machine, probes))
 }
 

@@ -281,6 +281,10 @@ fn block_entry_counts(program: &lang::bytecode::Program, ends: PathEnds) -> BTre
     }
     let mut lines: BTreeMap<u32, (usize, u64)> = BTreeMap::new();
     for (f, fc) in cfgs.iter().enumerate() {
+        // The program's own file (library code in C, `qsort`, has lines of its own file).
+        if program.functions[f].file != 0 {
+            continue;
+        }
         for (pc, loc) in program.functions[f].locs.iter().enumerate() {
             let Some(b) = fc.block_of_pc(lang::bytecode::Pc(pc as u16)) else {
                 continue; // unreachable code

@@ -553,3 +553,52 @@ fn every_mode_stops_on_sigint_and_sigterm() {
         check_any_mode(libc::SIGTERM, &format!("term-{mode}"), mode, 143);
     }
 }
+
+#[test]
+fn indirect_calls_are_counted_per_site_in_every_mode() {
+    // `apply` calls through its pointer 7 times: 3 to `inc`, 4 to `dbl`; `main` calls `dbl`
+    // once through a table. The callees are profiled like any function.
+    let src = "#include <stdio.h>\n\
+               static int inc(int x) { return x + 1; }\n\
+               static int dbl(int x) { return 2 * x; }\n\
+               static int apply(int (*f)(int), int x) { return f(x); }\n\
+               int main(void) {\n\
+               \x20 int (*table[2])(int) = {inc, dbl};\n\
+               \x20 int s = 0;\n\
+               \x20 for (int i = 0; i < 7; i++) s += apply(i < 3 ? inc : dbl, i);\n\
+               \x20 s += table[1](s);\n\
+               \x20 printf(\"%d\\n\", s);\n\
+               \x20 return 0;\n\
+               }\n";
+    for mode in [Mode::Edge, Mode::Bl, Mode::Trace, Mode::Kiter, Mode::Kbl] {
+        let p = in_process("calls.c", src, mode, 0, PathEnds::Header);
+        let calls = |name: &str| {
+            p.functions
+                .iter()
+                .find(|f| f.name == name)
+                .unwrap()
+                .indirect_calls
+                .iter()
+                .map(|c| (c.line, c.callee.as_str(), c.count))
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(calls("apply"), [(4, "inc", 3), (4, "dbl", 4)], "{mode:?}");
+        assert_eq!(calls("main"), [(9, "dbl", 1)], "{mode:?}");
+        assert!(calls("inc").is_empty(), "{mode:?}");
+        let back = Profile::from_json(&p.to_json()).unwrap();
+        assert_eq!(back, p, "{mode:?}: the JSON keeps them");
+    }
+    let dir = tempdir("indirect_calls");
+    let file = write(&dir, "calls.c", src);
+    let out = vmrun(
+        &dir,
+        &["--profile=edge", "--report", file.to_str().unwrap()],
+    );
+    let report = text(&out.stderr);
+    assert!(
+        report.contains("Calls through function pointers")
+            && report.contains("4  apply at 4:")
+            && report.contains("-> dbl"),
+        "{report}"
+    );
+}

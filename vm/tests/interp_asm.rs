@@ -154,7 +154,10 @@ fn division_by_zero_traps_with_a_stack_trace() {
         0,
         3,
         vec![
-            Instr::Puts { p: SiteIdx(0) },
+            Instr::Puts {
+                a: Reg(0),
+                p: SiteIdx(0),
+            },
             Instr::LoadI { a: r(1), imm: 7 },
             Instr::LoadI { a: r(2), imm: 0 },
             Instr::Call {

@@ -42,6 +42,8 @@ fn random_spec(rng: &mut Rng) -> Spec {
         },
         width: size(rng),
         precision: size(rng),
+        width_star: false,
+        precision_star: false,
         length: *rng.pick(&[
             Length::None,
             Length::Char,
@@ -108,6 +110,8 @@ fn extreme_widths_and_precisions_stay_exact_and_cheap() {
             flags: Flags::default(),
             width: Some(width),
             precision: Some(precision),
+            width_star: false,
+            precision_star: false,
             length: Length::None,
             conv,
             conv_char,

@@ -366,3 +366,101 @@ fn accesses_through_pointers_are_checked_against_their_object() {
         );
     }
 }
+
+#[test]
+fn calls_through_bad_function_pointers_and_memory_limits_stop_the_program() {
+    let cases: &[(&str, &str)] = &[
+        (
+            "#include <stdio.h>\nint (*f)(int);\nint main(void) {\n  printf(\"x\\n\");\n  return f(1);\n}\n",
+            "p.c:5:10: runtime error: call through a null function pointer",
+        ),
+        (
+            "#include <stdio.h>\nint two(int a, int b) { return a + b; }\nint main(void) {\n  int (*f)(int) = (int (*)(int))two;\n  printf(\"x\\n\");\n  return f(1);\n}\n",
+            "p.c:6:10: runtime error: call of function `two` through a pointer with 1 argument, but it takes 2",
+        ),
+        (
+            "#include <stdio.h>\n#include <stdlib.h>\nint main(void) {\n  printf(\"x\\n\");\n  char *p = malloc(3000000000UL);\n  return p != 0;\n}\n",
+            "p.c:5:13: runtime error: out of memory: malloc of 3000000000 bytes",
+        ),
+        (
+            "#include <stdio.h>\nint deep(int n) { int a[1000]; a[n % 1000] = n; return n == 0 ? 0 : a[n % 1000] + deep(n - 1); }\nint main(void) {\n  printf(\"x\\n\");\n  return deep(90000);\n}\n",
+            "p.c:2:",
+        ),
+        (
+            "#include <stdio.h>\n#include <stdlib.h>\nint first(int a[]) { int *p = a; return *p; }\nint *keep;\nint main(void) {\n  keep = malloc(8);\n  free(keep);\n  printf(\"x\\n\");\n  return first(keep);\n}\n",
+            "p.c:9:10: runtime error: array argument: read of 4 bytes at offset 0 of heap block of 8 bytes",
+        ),
+    ];
+    for (src, expected) in cases {
+        let (status, out, err) = run(src);
+        assert_eq!(status, EXIT_RUNTIME_ERROR, "{src}\n{err}");
+        assert_eq!(out, "x\n", "{src}");
+        assert!(
+            err.starts_with(expected),
+            "{src}\nexpected: {expected}\ngot: {err}"
+        );
+    }
+    // The stack overflow names the stack's size and the option that sets it.
+    let (_, _, err) = run(cases[3].0);
+    assert!(
+        err.contains("stack overflow") && err.contains("--stack-size"),
+        "{err}"
+    );
+}
+
+#[test]
+fn max_memory_bounds_the_heap_and_leaks_are_reported_at_exit() {
+    let src = "#include <stdlib.h>\nint main(void) {\n  for (int i = 0; i < 100; i++) {\n    char *p = malloc(1 << 20);\n    if (!p) return 9;\n    p[0] = 1;\n  }\n  return 0;\n}\n";
+    let options = RunOptions {
+        memory: vm::MemoryLimits {
+            max_memory: 80 << 20,
+            stack_size: 1 << 20,
+        },
+        ..RunOptions::default()
+    };
+    let (status, _, err) = run_with(src, &options);
+    assert_eq!(status, EXIT_RUNTIME_ERROR, "{err}");
+    assert!(
+        err.starts_with("p.c:4:15: runtime error: out of memory: malloc of 1048576 bytes")
+            && err.contains("83886080"),
+        "{err}"
+    );
+    // Within the default limit the program ends normally and its blocks are reported.
+    let (status, _, err) = run(src);
+    assert_eq!(status, 0, "{err}");
+    assert!(
+        err.contains("memory leak: 100 heap blocks (104857600 bytes) never freed")
+            && err.contains("allocated at p.c:4:15"),
+        "{err}"
+    );
+}
+
+#[test]
+fn a_program_using_library_code_in_c_keeps_its_own_lines() {
+    // `qsort` links C library code after the program: the program's locations stay its own.
+    let src = "#include <stdio.h>\n#include <stdlib.h>\nstatic int up(const void *a, const void *b) { return *(const int *)a - *(const int *)b; }\nint main(void) {\n  int v[4] = {3, 1, 2, 0};\n  qsort(v, 4, sizeof v[0], up);\n  printf(\"%d\\n\", v[0]);\n  return v[1] / v[0];\n}\n";
+    let (status, out, err) = run(src);
+    assert_eq!((status, out.as_str()), (EXIT_RUNTIME_ERROR, "0\n"), "{err}");
+    assert!(
+        err.starts_with("p.c:8:10: runtime error: integer division by zero"),
+        "{err}"
+    );
+    let options = RunOptions {
+        profile: vm::ProfileSettings {
+            mode: vm::Mode::Bl,
+            tier_up: 0,
+            ..Default::default()
+        },
+        ..RunOptions::default()
+    };
+    let profile = run_source("p.c", src, &options, &mut Vec::new())
+        .profile
+        .unwrap();
+    let files: Vec<(&str, &str, u32)> = profile
+        .functions
+        .iter()
+        .map(|f| (f.name.as_str(), f.file.as_str(), f.line))
+        .collect();
+    assert_eq!(&files[..2], [("up", "p.c", 3), ("main", "p.c", 4)]);
+    assert!(files[2..].iter().all(|f| f.1 == "<qsort.c>"), "{files:?}");
+}

@@ -146,6 +146,10 @@ macro_rules! for_each_op {
             // ---- pointers (P = the address R[B] + imm, checked: inside a live object, aligned) ----
             /// R[A] := pointer to this frame's object o (its bytes in the array area; registered as an object until the function returns)
             FrameObj { a: Reg, imm: i32 } => Next;
+            /// R[A] := the array reference of the rows of R[C] bytes from the pointer R[B] to the end of its object (checked: live, aligned; null gives an empty array)
+            PtrToArr { a: Reg, b: Reg, c: Reg } => Next;
+            /// R[A] := the pointer to the first element of the array reference R[B] (the live object it lies in, found by address)
+            ArrToPtr { a: Reg, b: Reg } => Next;
             /// R[A] := R[B] with its address moved by R[C] bytes (signed; the address must stay in 32 bits)
             PtrAdd { a: Reg, b: Reg, c: Reg } => Next;
             /// R[A] := R[B] with its address moved by imm bytes

@@ -243,10 +243,8 @@ pub fn verify_instrumented(
                     return Err(here(format!("arguments of {f} overflow the window")));
                 }
             }
-            Instr::CallInd { a, n, .. } => {
-                if !range_ok(a.index(), usize::from(n).max(1)) {
-                    return Err(here("indirect call arguments overflow the window".into()));
-                }
+            Instr::CallInd { a, n, .. } if !range_ok(a.index(), usize::from(n).max(1)) => {
+                return Err(here("indirect call arguments overflow the window".into()));
             }
             Instr::Lib { f, a } => {
                 if f == MemFn::Qsort {

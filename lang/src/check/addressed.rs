@@ -1,24 +1,37 @@
-//! Which local variables have their address taken (`&x`), found before a function body is
-//! checked.
+//! Which local variables have their address taken (`&x`) or are assigned, found before a
+//! function body is checked.
 //!
 //! A scalar local lives in a register, where nothing can point to it; one whose address is
 //! taken must live in memory instead (the checker stores it as a one-element array), so this
 //! must be known when it is declared, before the `&` that needs it is seen. The scan is by
 //! name over the whole body: a name whose address is taken anywhere makes every local of
 //! that name live in memory, which is correct and costs only speed for a shadowed namesake.
+//!
+//! An array parameter (`int a[]`, passed as an array reference) that the body assigns or
+//! increments is a pointer variable there: it is converted to a pointer on entry.
 
 use std::collections::HashSet;
 
 use crate::ast::{self, BlockItem, ExprKind as K, ForInit, Initializer, StmtKind as S, UnaryOp};
 
-/// The names `x` that appear as `&x` in `body`.
-pub(super) fn addressed_names(body: &ast::Block) -> HashSet<String> {
-    let mut names = HashSet::new();
+/// What the body of a function does with names.
+#[derive(Default)]
+pub(super) struct Names {
+    /// The names `x` that appear as `&x`.
+    pub addressed: HashSet<String>,
+    /// The names assigned to (`x = ...`, `x += ...`) or incremented or decremented: an array
+    /// parameter among them is a pointer variable in the body.
+    pub modified: HashSet<String>,
+}
+
+/// The names whose address `body` takes, and those it assigns.
+pub(super) fn scan_names(body: &ast::Block) -> Names {
+    let mut names = Names::default();
     block(body, &mut names);
     names
 }
 
-fn block(b: &ast::Block, out: &mut HashSet<String>) {
+fn block(b: &ast::Block, out: &mut Names) {
     for item in &b.items {
         match item {
             BlockItem::Decl(d) => declaration(d, out),
@@ -27,7 +40,7 @@ fn block(b: &ast::Block, out: &mut HashSet<String>) {
     }
 }
 
-fn declaration(d: &ast::Declaration, out: &mut HashSet<String>) {
+fn declaration(d: &ast::Declaration, out: &mut Names) {
     for id in &d.declarators {
         if let Some(init) = &id.init {
             initializer(init, out);
@@ -35,7 +48,7 @@ fn declaration(d: &ast::Declaration, out: &mut HashSet<String>) {
     }
 }
 
-fn initializer(init: &Initializer, out: &mut HashSet<String>) {
+fn initializer(init: &Initializer, out: &mut Names) {
     match init {
         Initializer::Expr(e) => expr(e, out),
         Initializer::List { items, .. } => items.iter().for_each(|i| initializer(i, out)),
@@ -43,7 +56,7 @@ fn initializer(init: &Initializer, out: &mut HashSet<String>) {
     }
 }
 
-fn stmt(s: &ast::Stmt, out: &mut HashSet<String>) {
+fn stmt(s: &ast::Stmt, out: &mut Names) {
     match &s.kind {
         S::Block(b) => block(b, out),
         S::Expr(e) | S::Return(Some(e)) => expr(e, out),
@@ -74,18 +87,31 @@ fn stmt(s: &ast::Stmt, out: &mut HashSet<String>) {
     }
 }
 
-fn expr(e: &ast::Expr, out: &mut HashSet<String>) {
+fn expr(e: &ast::Expr, out: &mut Names) {
     match &e.kind {
         K::Unary(UnaryOp::AddrOf, x) => {
             if let K::Ident(name) = &x.kind {
-                out.insert(name.clone());
+                out.addressed.insert(name.clone());
             }
             expr(x, out);
+        }
+        K::Unary(UnaryOp::PreInc | UnaryOp::PreDec | UnaryOp::PostInc | UnaryOp::PostDec, x) => {
+            if let K::Ident(name) = &x.kind {
+                out.modified.insert(name.clone());
+            }
+            expr(x, out);
+        }
+        K::Assign(_, a, b) => {
+            if let K::Ident(name) = &a.kind {
+                out.modified.insert(name.clone());
+            }
+            expr(a, out);
+            expr(b, out);
         }
         K::Unary(_, x) | K::Cast(_, x) | K::SizeofExpr(x) => expr(x, out),
         K::CompoundLiteral(_, init) => initializer(init, out),
         K::Member { base, .. } => expr(base, out),
-        K::Binary(_, a, b) | K::Assign(_, a, b) | K::Comma(a, b) | K::Index(a, b) => {
+        K::Binary(_, a, b) | K::Comma(a, b) | K::Index(a, b) => {
             expr(a, out);
             expr(b, out);
         }

@@ -528,23 +528,6 @@ impl Checker<'_> {
 
     /// The address of a named array (or of one of its rows): a pointer.
     pub(super) fn array_address(&mut self, a: &ArrayVal<'_>, span: Span) -> Option<Expr> {
-        let is_param = match a.base {
-            ArrayBase::Local(id) => self
-                .fs
-                .as_ref()
-                .is_some_and(|fs| matches!(fs.locals[id.index()].ty, Type::ArrayRef { .. })),
-            ArrayBase::Global(_) => false,
-        };
-        if is_param {
-            self.err(
-                span,
-                format!(
-                    "the array parameter `{}` used as a pointer is not supported yet (declare it as a pointer)",
-                    a.name
-                ),
-            );
-            return None;
-        }
         Some(mk(
             if a.indices.is_empty() {
                 ExprKind::ObjectAddr(a.base)
@@ -1465,11 +1448,21 @@ impl Checker<'_> {
             } => {
                 let op = self.operand(a)?;
                 let Operand::Array(arr) = op else {
-                    self.err(
-                        a.span,
-                        format!("argument {n} of `{fname}` must be an array of type `{p}` (passing pointers to array parameters is not supported yet)"),
-                    );
-                    return None;
+                    // A pointer (or a structure's array member, which decays to one): to the
+                    // parameter's pointer type, then an array reference at run time.
+                    let (v, vty) = self.operand_value(op, a.span)?;
+                    let want = CType::Pointer {
+                        to: std::sync::Arc::new(super::declarators::array_of(
+                            CType::Scalar(*elem),
+                            inner,
+                        )),
+                        to_const: *is_const,
+                    };
+                    let what = format!("argument {n} of `{fname}`");
+                    let ptr = self.assign_convert(v, &vty, &want, a.span, &what)?;
+                    let stride = inner.iter().map(|&d| u64::from(d)).product::<u64>()
+                        * u64::from(elem.bytes());
+                    return Some(Arg::FromPointer { ptr, stride });
                 };
                 let arr_inner: Vec<Option<u32>> = arr.dims[1..].to_vec();
                 let want: Vec<Option<u32>> = inner.iter().map(|&d| Some(d)).collect();

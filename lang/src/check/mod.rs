@@ -691,11 +691,11 @@ impl<'m> Checker<'m> {
             Some((StorageClass::Static, _)) => true,
             _ => false,
         };
-        if name == "main" && (sig.ret != Some(ScalarType::Int) || !sig.params.is_empty()) {
+        if name == "main" && (sig.ret != Some(ScalarType::Int) || !is_main_params(&sig.params)) {
             self.main_reported = true;
             self.err(
                 span,
-                "`main` must be declared as `int main(void)` in this language",
+                "`main` must be declared as `int main(void)` or `int main(int argc, char **argv)`",
             );
             return None;
         }
@@ -1238,9 +1238,12 @@ impl<'m> Checker<'m> {
         let Some(ret_ty) = self.result_type(&base, decl) else {
             return;
         };
-        let Some(params) = self.params(params, true) else {
+        let Some(mut params) = self.params(params, true) else {
             return;
         };
+        if decl.name == "main" {
+            main_arguments(&mut params);
+        }
         let ret = ret_ty.0.scalar();
         let sig = Signature {
             ret,
@@ -1263,12 +1266,17 @@ impl<'m> Checker<'m> {
             loops: 0,
             switches: Vec::new(),
             labels: goto::Labels::default(),
-            addressed: addressed::addressed_names(&f.body),
+            addressed: std::collections::HashSet::new(),
             result: None,
         });
+        let names = addressed::scan_names(&f.body);
+        if let Some(fs) = self.fs.as_mut() {
+            fs.addressed = names.addressed;
+        }
         let mut param_ids = Vec::new();
         let mut prologue = Vec::new();
         let mut to_box = Vec::new();
+        let mut to_pointers = Vec::new();
         // A function returning a structure gets the address to store it at as a hidden first
         // parameter (as the System V ABI does).
         if let (CType::Record(_), Some(fs)) = (&ret_ty.0, self.fs.as_mut()) {
@@ -1308,12 +1316,24 @@ impl<'m> Checker<'m> {
             };
             let boxed =
                 matches!(ty, Type::Scalar(_)) && cty.is_scalar() && self.is_addressed(&name);
+            let to_pointer = matches!(ty, Type::ArrayRef { .. }) && names.modified.contains(&name);
             if let Some(local) = self.declare_local(&name, span, ty, cty.clone(), is_const) {
                 param_ids.push(local);
                 if boxed {
                     to_box.push((local, name, span, cty, is_const));
+                } else if to_pointer {
+                    to_pointers.push((local, name, span, cty));
                 }
             }
+        }
+        // Array parameters the body assigns or steps (`a++`, `a = b`): pointer variables,
+        // converted from the array references on entry; the name means the pointer.
+        for (local, name, span, cty) in to_pointers {
+            prologue.extend(self.pointer_parameter(local, &name, span, cty));
+        }
+        // `main(argc, argv)`: the program has no command-line arguments; its name is `a.out`.
+        if decl.name == "main" && param_ids.len() == 2 {
+            prologue.extend(self.main_prologue(param_ids[0], param_ids[1], decl.name_span));
         }
         // Parameters whose address is taken: copied into memory on entry, and the name means
         // the copy. The copies are declared after every parameter (the parameters are the
@@ -1427,6 +1447,111 @@ impl<'m> Checker<'m> {
         })
     }
 
+    /// The statements that give `main`'s parameters their values: `argc = 1` and `argv` the
+    /// address of a hidden static `{"a.out", NULL}`.
+    fn main_prologue(&mut self, argc: LocalId, argv: LocalId, span: Span) -> Vec<hir::Stmt> {
+        let ty = Type::Array {
+            elem: ScalarType::Ptr,
+            dims: vec![2],
+        };
+        let global = self.link.new_global(
+            hir::Global {
+                name: "<argv>".to_string(),
+                ty: ty.clone(),
+                init: Vec::new(),
+                fields: Vec::new(),
+                span,
+            },
+            VarInfo {
+                ty,
+                cty: CType::Array {
+                    elem: std::sync::Arc::new(CType::pointer_to(
+                        CType::Scalar(ScalarType::Char),
+                        false,
+                    )),
+                    len: Some(2),
+                },
+                is_const: false,
+            },
+        );
+        let init = StaticInit {
+            values: vec![
+                hir::ConstValue::Address {
+                    base: hir::AddressBase::String(b"a.out\0".to_vec()),
+                    offset: 0,
+                },
+                hir::ConstValue::Int(0),
+            ],
+            fields: Vec::new(),
+        };
+        self.link.define_global(global, init, span);
+        let assign = |place: LocalId, value: hir::Expr| hir::Stmt {
+            kind: hir::StmtKind::Expr(hir::Expr {
+                ty: value.ty,
+                kind: hir::ExprKind::Assign {
+                    place: hir::Place::Local(place),
+                    value: Box::new(value),
+                },
+                span,
+            }),
+            span,
+        };
+        vec![
+            assign(
+                argc,
+                types::mk(hir::ExprKind::IntConst(1), ScalarType::Int, span),
+            ),
+            assign(
+                argv,
+                types::mk(
+                    hir::ExprKind::ObjectAddr(hir::ArrayBase::Global(global)),
+                    ScalarType::Ptr,
+                    span,
+                ),
+            ),
+        ]
+    }
+
+    /// The pointer variable an array parameter `param` is in a body that assigns it: declared
+    /// with the parameter's name and pointer type `cty`, initialized with the pointer to the
+    /// array's first element.
+    fn pointer_parameter(
+        &mut self,
+        param: LocalId,
+        name: &str,
+        span: Span,
+        cty: CType,
+    ) -> Option<hir::Stmt> {
+        let fs = self.fs.as_mut()?;
+        let id = LocalId::new(fs.locals.len());
+        let ty = Type::Scalar(ScalarType::Ptr);
+        fs.locals.push(hir::Local {
+            name: name.to_string(),
+            ty: ty.clone(),
+            span,
+        });
+        fs.local_info.push(VarInfo {
+            ty,
+            cty,
+            is_const: false,
+        });
+        fs.scopes
+            .last_mut()?
+            .insert(name.to_string(), Scoped::Local(id));
+        let value = types::mk(
+            hir::ExprKind::ObjectAddr(hir::ArrayBase::Local(param)),
+            ScalarType::Ptr,
+            span,
+        );
+        Some(hir::Stmt {
+            kind: hir::StmtKind::Decl {
+                local: id,
+                init: Some(hir::Init::Scalar(value)),
+            },
+            span,
+        })
+    }
+
     /// A local the checker introduces (a structure argument's copy, a call's structure
     /// result): not in any scope.
     fn hidden_local(&mut self, ty: Type, cty: CType, span: Span) -> Option<LocalId> {
@@ -1517,5 +1642,39 @@ fn is_integer_constant_expression(e: &hir::Expr) -> bool {
             .iter()
             .all(|e| is_integer_constant_expression(e)),
         _ => false,
+    }
+}
+
+/// Whether `params` are those `main` may have: none, or `int argc, char **argv`.
+fn is_main_params(params: &[ParamTy]) -> bool {
+    let char_pointer = CType::pointer_to(CType::Scalar(ScalarType::Char), false);
+    match params {
+        [] => true,
+        [ParamTy::Scalar(ScalarType::Int), ParamTy::Pointer { ty, .. }] => {
+            matches!(ty, CType::Pointer { to, .. } if **to == char_pointer)
+        }
+        _ => false,
+    }
+}
+
+/// `char *argv[]` as `main`'s parameter is `char **argv` (an array parameter of pointers
+/// would be an array reference, which the VM's start does not make).
+fn main_arguments(params: &mut [ParamDecl]) {
+    if let [_, argv] = params {
+        if let ParamTy::Array {
+            elem: ScalarType::Ptr,
+            inner,
+            is_const,
+        } = &argv.ty
+        {
+            if inner.is_empty() {
+                let char_pointer = CType::pointer_to(CType::Scalar(ScalarType::Char), false);
+                let ty = CType::pointer_to(char_pointer, *is_const);
+                argv.ty = ParamTy::Pointer {
+                    spelled: "char **".to_string(),
+                    ty,
+                };
+            }
+        }
     }
 }

@@ -113,13 +113,6 @@ impl Checker<'_> {
                 );
                 continue;
             }
-            if decl.function().is_some() {
-                self.err(
-                    decl.span,
-                    "function typedefs are not supported (declare the function instead)",
-                );
-                continue;
-            }
             let Some(ty) = self.object_type(&base, decl, false) else {
                 continue;
             };

@@ -1134,6 +1134,14 @@ impl FnCompiler<'_> {
     /// object, or a global.
     fn object_pointer(&mut self, base: crate::hir::ArrayBase, d: Reg) {
         match base {
+            // An array parameter: its array reference, converted (the object it is in is
+            // found at run time).
+            crate::hir::ArrayBase::Local(l)
+                if matches!(self.func.local(l).ty, crate::hir::Type::ArrayRef { .. }) =>
+            {
+                let r = self.local_reg[l.index()];
+                self.emit(Instr::ArrToPtr { a: d, b: r });
+            }
             crate::hir::ArrayBase::Local(l) => match self.frame_obj[l.index()] {
                 Some(r) => {
                     if r != d {
@@ -1160,6 +1168,12 @@ impl FnCompiler<'_> {
         let (elem, dims) = match array {
             crate::hir::ArrayBase::Local(l) => match &self.func.local(l).ty {
                 crate::hir::Type::Array { elem, dims } => (*elem, dims.clone()),
+                // An array parameter: its first dimension is unknown (only its inner ones
+                // scale the indices).
+                crate::hir::Type::ArrayRef { elem, inner } => (
+                    *elem,
+                    std::iter::once(1).chain(inner.iter().copied()).collect(),
+                ),
                 t => (t.elem(), vec![1]),
             },
             crate::hir::ArrayBase::Global(g) => match &self.program.global(g).ty {
@@ -1424,6 +1438,13 @@ impl FnCompiler<'_> {
                 Arg::Array { base: ab, indices } => {
                     self.at(call.span);
                     self.sub_array(*ab, indices, Some(r));
+                }
+                Arg::FromPointer { ptr, stride } => {
+                    let p = self.expr(ptr, None);
+                    let s = self.alloc();
+                    self.load_bits(s, *stride);
+                    self.at(call.span);
+                    self.emit(Instr::PtrToArr { a: r, b: p, c: s });
                 }
             }
             // Temporaries above the arguments are dead now.
@@ -1960,6 +1981,7 @@ fn writes_locals(e: &Expr) -> bool {
         ExprKind::Call { args, .. } => args.iter().any(|a| match a {
             Arg::Scalar(x) => writes_locals(x),
             Arg::Array { indices, .. } => indices.iter().any(writes_locals),
+            Arg::FromPointer { ptr, .. } => writes_locals(ptr),
         }),
         ExprKind::Builtin { args, .. } | ExprKind::Printf { args, .. } => {
             args.iter().any(writes_locals)
@@ -2093,6 +2115,7 @@ pub(super) fn sub_exprs(e: &Expr) -> Vec<&Expr> {
             .flat_map(|a| match a {
                 Arg::Scalar(x) => vec![x],
                 Arg::Array { indices, .. } => indices.iter().collect(),
+                Arg::FromPointer { ptr, .. } => vec![ptr],
             })
             .collect(),
         ExprKind::Builtin { args, .. } | ExprKind::Printf { args, .. } => args.iter().collect(),
@@ -2115,6 +2138,7 @@ pub(super) fn sub_exprs(e: &Expr) -> Vec<&Expr> {
             .chain(args.iter().flat_map(|a| match a {
                 Arg::Scalar(x) => vec![x],
                 Arg::Array { indices, .. } => indices.iter().collect(),
+                Arg::FromPointer { ptr, .. } => vec![ptr],
             }))
             .collect(),
     }

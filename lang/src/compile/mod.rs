@@ -935,6 +935,19 @@ fn addressed_locals(stmts: &[hir::Stmt]) -> std::collections::HashSet<LocalId> {
         } => {
             out.insert(*l);
         }
+        // An array passed to an array parameter: the callee may turn its reference into a
+        // pointer, which must find the array's object.
+        hir::ExprKind::Call { args, .. } | hir::ExprKind::CallIndirect { args, .. } => {
+            for a in args {
+                if let hir::Arg::Array {
+                    base: hir::ArrayBase::Local(l),
+                    ..
+                } = a
+                {
+                    out.insert(*l);
+                }
+            }
+        }
         _ => {}
     });
     out

@@ -75,6 +75,12 @@
 //!   later. Sanitizers bound detection in the same way (ASan's quarantine holds 256 MiB).
 //! - accesses inside the object but outside the intended sub-object (`s.a[5]` landing in
 //!   `s.b`): bounds are per object, not per field or per row;
+//! - accesses through an array parameter (`int a[]`, an array reference of address and
+//!   length, checked against the length) to a heap block freed or a local returned while the
+//!   callee runs: the reference carries no tag. Passing a dead pointer to an array parameter
+//!   is caught (`PtrToArr` checks it), and so is an access through the parameter outside the
+//!   rows from the pointer to the end of its object, including before the pointer (`a[-1]`,
+//!   which C allows when `a` points inside an array);
 //! - use of a block-scope local after its block ended but while its function still runs
 //!   (ASan's stack-use-after-scope): a local's object lives for the whole call;
 //! - reads of uninitialized memory (it reads as zero: frames and heap blocks are cleared);

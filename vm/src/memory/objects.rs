@@ -22,7 +22,7 @@
 //! that a pointer to it is reported precisely ("after it was freed at site 9", "after f
 //! returned"); a pointer to an older occupant gets the generic "dangling pointer" message.
 
-use std::collections::VecDeque;
+use std::collections::{BTreeMap, VecDeque};
 
 use super::fault::{
     Access, AccessKind, AccessSize, BadFree, DeadKind, Fault, FaultKind, ObjectDesc, ObjectKind,
@@ -170,6 +170,10 @@ pub struct ObjectTable {
     frame_depth: usize,
     /// Freed heap slots, least recently freed first.
     free_heap_slots: VecDeque<u32>,
+    /// The static objects' slots by start address, sorted (for [`ObjectTable::pointer_at`]).
+    statics_by_address: Vec<(u32, u32)>,
+    /// The live heap blocks' slots by start address.
+    heap_by_address: BTreeMap<u32, u32>,
     /// Live objects of every kind.
     live: u32,
     /// The most slots (slot 0 excluded): [`MAX_OBJECTS`], less in tests.
@@ -195,6 +199,8 @@ impl ObjectTable {
             frame_slots: Vec::new(),
             frame_depth: 0,
             free_heap_slots: VecDeque::new(),
+            statics_by_address: Vec::new(),
+            heap_by_address: BTreeMap::new(),
             live: 0,
             limit: MAX_OBJECTS,
         }
@@ -511,6 +517,10 @@ impl ObjectTable {
     /// returns the pointer to it. The caller checked the range is memory.
     pub fn add_static(&mut self, decl: DeclId, start: u32, size: u32) -> Result<u64, Fault> {
         let slot = self.new_slot()?;
+        let at = self
+            .statics_by_address
+            .partition_point(|&(s, _)| s <= start);
+        self.statics_by_address.insert(at, (start, slot));
         Ok(self.occupy(slot, CLASS_STATIC, decl.0, start, size))
     }
 
@@ -553,11 +563,16 @@ impl ObjectTable {
                 Err(fault) => self.free_heap_slots.pop_front().ok_or(fault)?,
             },
         };
+        self.heap_by_address.insert(start, slot);
         Ok(self.occupy(slot, CLASS_HEAP, site, start, size))
     }
 
     /// Frees the heap block of `slot` at `site`.
     pub(super) fn free_heap(&mut self, slot: u32, site: Site) {
+        let start = self.entries[slot as usize].start;
+        if self.heap_by_address.get(&start) == Some(&slot) {
+            self.heap_by_address.remove(&start);
+        }
         self.kill(slot, site);
         self.free_heap_slots.push_back(slot);
     }
@@ -598,6 +613,62 @@ impl ObjectTable {
                 _ => bad(BadFree::Invalid(p)),
             }),
         }
+    }
+
+    /// The pointer to byte address `addr` derived from the live object that contains it (or,
+    /// failing that, ends just before it), if one does: how an array reference, which has
+    /// only an address, becomes a pointer again. Statics and heap blocks are found by
+    /// address in O(log n); locals by searching the frame stack from its top (the array is
+    /// usually the caller's).
+    pub fn pointer_at(&self, addr: u32) -> Option<u64> {
+        let live = |slot: u32| {
+            let e = &self.entries[slot as usize];
+            (e.flags & LIVE != 0).then_some(e)
+        };
+        let inside = |slot: u32, one_past: bool| {
+            live(slot).is_some_and(|e| {
+                e.start <= addr && (addr < e.end || e.start == addr || (one_past && addr == e.end))
+            })
+        };
+        let found = |one_past: bool| {
+            let static_slot = self
+                .statics_by_address
+                .partition_point(|&(s, _)| s <= addr)
+                .checked_sub(1)
+                .map(|i| self.statics_by_address[i].1);
+            let heap_slot = self
+                .heap_by_address
+                .range(..=addr)
+                .next_back()
+                .map(|(_, &slot)| slot);
+            static_slot
+                .into_iter()
+                .chain(heap_slot)
+                .chain(self.frame_slots[..self.frame_depth].iter().rev().copied())
+                .find(|&slot| inside(slot, one_past))
+        };
+        let slot = found(false).or_else(|| found(true))?;
+        Some((u64::from(self.entries[slot as usize].tag) << 32) | u64::from(addr))
+    }
+
+    /// The array reference `(address, rows)` of the rows of `stride` bytes from `p` to the
+    /// end of its object: how a pointer is passed to an array parameter. A null pointer gives
+    /// an empty array; a pointer outside its object, one with no rows left.
+    pub fn array_at(&self, p: u64, stride: u64) -> Result<(u32, u32), Fault> {
+        if p == 0 {
+            return Ok((0, 0));
+        }
+        let access = Access {
+            kind: AccessKind::Read,
+            size: AccessSize::Bytes(stride),
+            by: Some("array argument"),
+        };
+        let view = self.resolve(p, access)?;
+        let rows = match view.addr >= view.start && view.addr <= view.end {
+            true => u64::from(view.end - view.addr) / stride.max(1),
+            false => 0,
+        };
+        Ok((view.addr, rows.min(u64::from(u32::MAX)) as u32))
     }
 
     /// Every live heap block: its allocation site, start and size.

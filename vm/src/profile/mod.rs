@@ -394,12 +394,35 @@ impl Profile {
             } else {
                 "\n      ],\n"
             });
-            let more = f.ipf.is_some() || f.kbl_stats.is_some();
+            let kbl_more = f.ipf.is_some() || f.kbl_stats.is_some();
+            let more = kbl_more || !f.indirect_calls.is_empty();
             o.push_str(&format!(
                 "      \"tiered_up_at\": {}{}\n",
                 opt(f.tiered_up_at),
                 if more { "," } else { "" }
             ));
+            if !f.indirect_calls.is_empty() {
+                o.push_str("      \"indirect_calls\": [");
+                for (j, c) in f.indirect_calls.iter().enumerate() {
+                    let sep = if j + 1 < f.indirect_calls.len() {
+                        ","
+                    } else {
+                        ""
+                    };
+                    o.push_str(&format!(
+                        "\n        {{\"line\": {}, \"col\": {}, \"callee\": {}, \"count\": {}}}{sep}",
+                        c.line,
+                        c.col,
+                        q(&c.callee),
+                        c.count
+                    ));
+                }
+                o.push_str(if kbl_more {
+                    "\n      ],\n"
+                } else {
+                    "\n      ]\n"
+                });
+            }
             kbl::write_json(&mut o, f);
             o.push_str(if i + 1 < self.functions.len() {
                 "    },\n"

@@ -150,5 +150,25 @@ pub fn render(profile: &Profile, options: &ReportOptions) -> String {
     if !idle.is_empty() {
         let _ = writeln!(out, "No paths completed in: {}", idle.join(", "));
     }
+    let indirect: Vec<&FunctionProfile> = profile
+        .functions
+        .iter()
+        .filter(|f| !f.indirect_calls.is_empty())
+        .collect();
+    if !indirect.is_empty() {
+        let _ = writeln!(
+            out,
+            "\nCalls through function pointers (caller at line:col -> callee):"
+        );
+        for f in indirect {
+            for c in &f.indirect_calls {
+                let _ = writeln!(
+                    out,
+                    "{:>10}  {} at {}:{} -> {}",
+                    c.count, f.name, c.line, c.col, c.callee
+                );
+            }
+        }
+    }
     out
 }
