@@ -168,6 +168,12 @@ pub fn annotate(
     code: &CodeLines,
     options: &AnnotateOptions,
 ) -> String {
+    // Library code in C linked after the program (`qsort`, in a file named like
+    // `<qsort.c>`) has lines of its own file: left out.
+    if profile.functions.iter().any(is_library) {
+        let (part, lines) = functions_of(profile, code, |f| !is_library(f));
+        return annotate(&part, source, &lines, options);
+    }
     let text: Vec<&str> = source.lines().collect();
     let exact = exact_counts(profile);
     // Each function owns the lines from its definition to the next definition.
@@ -239,17 +245,7 @@ pub fn annotate_files(
     }
     let mut out = String::new();
     for (n, (name, source)) in files.iter().enumerate() {
-        let keep: Vec<usize> = (0..profile.functions.len())
-            .filter(|&i| profile.functions[i].file == *name)
-            .collect();
-        let mut part = profile.clone();
-        part.functions = keep.iter().map(|&i| profile.functions[i].clone()).collect();
-        let lines = CodeLines {
-            functions: keep
-                .iter()
-                .map(|&i| code.functions.get(i).cloned().unwrap_or_default())
-                .collect(),
-        };
+        let (part, lines) = functions_of(profile, code, |f| f.file == *name);
         if n > 0 {
             out.push('\n');
         }
@@ -257,6 +253,31 @@ pub fn annotate_files(
         out.push_str(&annotate(&part, source, &lines, options));
     }
     out
+}
+
+/// Whether `f` is library code in C (its file is named `<...>`).
+fn is_library(f: &FunctionProfile) -> bool {
+    f.file.starts_with('<')
+}
+
+/// The profile and code lines of the functions `keep` selects.
+fn functions_of(
+    profile: &Profile,
+    code: &CodeLines,
+    keep: impl Fn(&FunctionProfile) -> bool,
+) -> (Profile, CodeLines) {
+    let kept: Vec<usize> = (0..profile.functions.len())
+        .filter(|&i| keep(&profile.functions[i]))
+        .collect();
+    let mut part = profile.clone();
+    part.functions = kept.iter().map(|&i| profile.functions[i].clone()).collect();
+    let lines = CodeLines {
+        functions: kept
+            .iter()
+            .map(|&i| code.functions.get(i).cloned().unwrap_or_default())
+            .collect(),
+    };
+    (part, lines)
 }
 
 /// The title, the run's settings and the legend of the columns.
