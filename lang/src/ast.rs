@@ -186,6 +186,8 @@ pub enum Derived {
         /// True for an old-style identifier list `f(a, b)` (the parameters' types come from
         /// the declarations before the body; until then each is an `int`).
         old_style: bool,
+        /// Where `, ...` is, if the parameter list ends with it (a variadic function).
+        variadic: Option<Span>,
         /// From `(` to `)`.
         span: Span,
     },
@@ -218,6 +220,15 @@ impl Declarator {
                 _ => None,
             })
             .collect()
+    }
+
+    /// Where the `...` of a variadic function's parameter list is, if the declarator
+    /// declares one.
+    pub fn variadic(&self) -> Option<Span> {
+        match self.derived.first() {
+            Some(Derived::Function { variadic, .. }) => *variadic,
+            _ => None,
+        }
     }
 
     /// The parameters and `empty_parens` if the declarator declares a function (its first

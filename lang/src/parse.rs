@@ -661,15 +661,16 @@ impl ParseState {
     pub fn function_declarator(
         &mut self,
         mut d: Declarator,
-        params: (Vec<Param>, bool),
+        params: (Vec<Param>, bool, Option<Span>),
         pl: usize,
         r: usize,
     ) -> Declarator {
-        let (params, empty_parens) = params;
+        let (params, empty_parens, variadic) = params;
         d.derived.push(Derived::Function {
             params,
             empty_parens,
             old_style: false,
+            variadic,
             span: Span::new(pl, r),
         });
         d.span = Span::new((d.span.start as usize).min(pl), r);
@@ -700,6 +701,7 @@ impl ParseState {
             params,
             empty_parens: false,
             old_style: true,
+            variadic: None,
             span: Span::new(pl, r),
         });
         d.span = Span::new((d.span.start as usize).min(pl), r);

@@ -195,6 +195,13 @@ fn types_array_arguments() {
 }
 
 #[test]
+fn names_variadic_functions() {
+    assert_snapshot!(check(
+        "int sum(int n, ...);\nint (*f)(const char *, ...);\nint main(void) {\n    return 0;\n}\n"
+    ));
+}
+
+#[test]
 fn types_void_values() {
     assert_snapshot!(check(
         "#include <stdio.h>\nvoid f(void) { }\nint g(void) { return; }\nvoid h(void) { return 1; }\nint main(void) {\n    int x = f();\n    int n = printf(\"hi\\n\");\n    return x ? f() : 1;\n}\n"
@@ -280,13 +287,6 @@ fn lex_trigraphs_and_line_splices() {
 #[test]
 fn names_duplicate_parameters() {
     assert_snapshot!(check("int f(int a, int a);\nint g(int b, double b) { return b; }\nint main(void) { return 0; }\n"));
-}
-
-#[test]
-fn types_case_label_inside_a_loop() {
-    assert_snapshot!(check(
-        "int main(void) {\n    int n = 3, x = 0;\n    switch (n % 2) {\n    case 0:\n        while (n > 0) {\n    case 1:\n            x++;\n            n--;\n        }\n    }\n    return x;\n}\n"
-    ));
 }
 
 #[test]

@@ -185,6 +185,12 @@ impl Checker<'_> {
                         len,
                     }
                 }
+                Derived::Function {
+                    variadic: Some(at), ..
+                } => {
+                    self.err(*at, "variadic functions (`...`) are not supported");
+                    return None;
+                }
                 Derived::Function { params, span, .. } => {
                     if matches!(ty, CType::Array { .. } | CType::Function(_)) {
                         let what = if matches!(ty, CType::Array { .. }) {

@@ -1524,7 +1524,7 @@ impl Checker<'_> {
                 }
             },
         };
-        if !self.headers.has(header) {
+        if !self.headers.has(header) && !self.declared_library.contains(name) {
             self.error(
                 Diagnostic::error(
                     name_span,

@@ -271,8 +271,6 @@ struct VarInfo {
 /// The labels of the innermost switch being checked.
 struct SwitchCtx {
     ty: ScalarType,
-    /// The loop depth at the switch (labels must not be inside a loop inside the switch).
-    loops: u32,
     cases: Vec<(i64, Span)>,
     default: Option<Span>,
 }
@@ -313,6 +311,9 @@ enum Sym {
 struct Checker<'m> {
     diags: Diagnostics,
     headers: Headers,
+    /// Library functions this unit declares itself (`int printf(const char *, ...);`
+    /// without `<stdio.h>`): callable as if their header were included.
+    declared_library: std::collections::HashSet<String>,
     file_scope: HashMap<String, FileSym>,
     /// Typedef names, enumerators and enum tags declared at file scope.
     file_names: HashMap<String, Named>,
@@ -402,6 +403,7 @@ impl<'m> Checker<'m> {
         Checker {
             diags: Diagnostics::new(),
             headers: Headers::default(),
+            declared_library: std::collections::HashSet::new(),
             file_scope: HashMap::new(),
             file_names: HashMap::new(),
             typedefs: Vec::new(),
@@ -841,6 +843,16 @@ impl<'m> Checker<'m> {
         let Some((params, empty_parens)) = decl.function() else {
             return;
         };
+        // A prototype of a library function (`int printf(const char *restrict, ...);`, as
+        // programs without the header write): the library's own signature applies.
+        if is_library_function(&decl.name) && !self.ctx.library {
+            self.declared_library.insert(decl.name.clone());
+            return;
+        }
+        if let Some(at) = decl.variadic() {
+            self.err(at, "variadic functions (`...`) are not supported");
+            return;
+        }
         if let Some(init) = &id.init {
             self.err(
                 init.span(),
@@ -1232,6 +1244,10 @@ impl<'m> Checker<'m> {
         let Some((params, _)) = decl.function() else {
             return;
         };
+        if let Some(at) = decl.variadic() {
+            self.err(at, "variadic functions (`...`) are not supported");
+            return;
+        }
         let Some(base) = self.specs_type(&f.specs) else {
             return;
         };
@@ -1677,4 +1693,11 @@ fn main_arguments(params: &mut [ParamDecl]) {
             }
         }
     }
+}
+
+/// Whether `name` is a function of the library (whose signature the library gives).
+fn is_library_function(name: &str) -> bool {
+    matches!(name, "printf" | "puts" | "sprintf" | "snprintf")
+        || crate::builtins::Builtin::lookup(name).is_some()
+        || crate::builtins::memory::MemFn::lookup(name).is_some()
 }

@@ -321,10 +321,8 @@ impl Checker<'_> {
             None => ScalarType::Int,
         };
         if let Some(fs) = self.fs.as_mut() {
-            let loops = fs.loops;
             fs.switches.push(SwitchCtx {
                 ty,
-                loops,
                 cases: Vec::new(),
                 default: None,
             });
@@ -373,24 +371,6 @@ impl Checker<'_> {
             }
             return None;
         };
-        let in_inner_loop = self
-            .fs
-            .as_ref()
-            .is_some_and(|fs| fs.switches.last().is_some_and(|s| fs.loops > s.loops));
-        if in_inner_loop {
-            let at = match value {
-                Some(v) => Span::new(span.start as usize, v.span.end as usize),
-                None => Span::new(span.start as usize, span.start as usize + 7),
-            };
-            self.error(
-                Diagnostic::error(
-                    at,
-                    "a label of a switch inside a loop nested in that switch is not supported",
-                )
-                .with_label("it would jump into the middle of the loop"),
-            );
-            return None;
-        }
         let Some(value) = value else {
             let prev = self
                 .fs
