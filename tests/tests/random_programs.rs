@@ -8,7 +8,7 @@
 
 use std::time::Duration;
 
-use e2e::gen::{base_seed, generate, generate_units};
+use e2e::gen::{base_seed, generate, generate_units, generate_with, Config};
 use e2e::reference::{gcc_outcome_files, gcc_outcome_of_text, require_gcc};
 use e2e::vmrun::{vm_outcome, vm_outcome_files, vm_time_limit};
 
@@ -21,11 +21,28 @@ fn count() -> u64 {
 
 #[test]
 fn generated_programs_match_gcc() {
+    check_single_files("random_programs", count(), "", generate);
+}
+
+/// With the pointer features on (`Config::pointers`: structures, unions, pointers, strings,
+/// function pointers, the heap and `qsort`, all well defined): half as many seeds.
+#[test]
+fn generated_programs_with_pointers_match_gcc() {
+    check_single_files(
+        "random_programs (pointers)",
+        (count() / 2).max(1),
+        "--pointers ",
+        |seed| generate_with(seed, &Config::varied(seed).with_pointers()),
+    );
+}
+
+/// Generates the programs of `n` seeds with `generate` (printed by the example `gen` with
+/// `flag`), and compares each with gcc's build.
+fn check_single_files(label: &str, n: u64, flag: &str, generate: impl Fn(u64) -> String + Sync) {
     require_gcc();
     let base = base_seed();
-    let n = count();
     eprintln!(
-        "random_programs: seeds {base}..{} (set E2E_SEED={base} to reproduce)",
+        "{label}: seeds {base}..{} (set E2E_SEED={base} to reproduce)",
         base.wrapping_add(n)
     );
     let seeds: Vec<u64> = (0..n).map(|i| base.wrapping_add(i)).collect();
@@ -47,7 +64,7 @@ fn generated_programs_match_gcc() {
         let shown: Vec<&str> = failures.iter().take(20).map(|s| s.as_str()).collect();
         panic!(
             "{} of {n} generated programs differ from gcc (base seed {base}; rerun with E2E_SEED={base}; \
-             print one with `cargo run -p e2e --example gen -- SEED`):\n\n{}{}",
+             print one with `cargo run -p e2e --example gen -- {flag}SEED`):\n\n{}{}",
             failures.len(),
             shown.join("\n"),
             if failures.len() > 20 { "\n(only the first 20 shown)" } else { "" }

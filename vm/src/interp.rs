@@ -648,7 +648,7 @@ fn library_call(
 
 /// `PtrToArr`: the array reference of the rows of `stride` bytes from pointer `p`.
 #[inline(never)]
-fn pointer_to_array(m: &Machine<'_>, p: u64, stride: u64) -> Result<u64, String> {
+fn pointer_to_array(m: &mut Machine<'_>, p: u64, stride: u64) -> Result<u64, String> {
     let (base, dim) = m
         .memory
         .objects

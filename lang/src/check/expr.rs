@@ -451,19 +451,9 @@ impl Checker<'_> {
                 span,
                 ..
             } => {
-                // A bit-field narrower than `int` is promoted as an `int` would hold it
-                // (C99 6.3.1.1p2), as gcc does for any integer bit-field type.
-                let narrow = match &place {
-                    Place::BitField { width, unit, .. } => {
-                        *width < 32 || (*width == 32 && unit.is_signed())
-                    }
-                    _ => false,
-                };
+                let narrow = promotes_to_int(&place, ty);
                 let load = mk(ExprKind::Load(place), ty, span);
-                if narrow && ty != ScalarType::Bool {
-                    return Some((convert(load, ScalarType::Int), CType::INT));
-                }
-                Some((load, cty))
+                Some(read_as(load, cty, narrow))
             }
             Operand::Array(a) => {
                 let e = self.array_address(&a, a.span)?;
@@ -916,7 +906,8 @@ impl Checker<'_> {
         } else {
             1
         };
-        Some((
+        let narrow = promotes_to_int(&place, ty);
+        Some(read_as(
             mk(
                 ExprKind::IncDec {
                     place,
@@ -928,6 +919,7 @@ impl Checker<'_> {
                 span,
             ),
             cty,
+            narrow,
         ))
     }
 
@@ -1068,7 +1060,8 @@ impl Checker<'_> {
             let v = self.typed_scalar(b);
             let ((place, ty, cty), (v, vty)) = (place?, v?);
             let v = self.assign_convert(v, &vty, &cty, b.span, "assignment")?;
-            return Some((
+            let narrow = promotes_to_int(&place, ty);
+            return Some(read_as(
                 mk(
                     ExprKind::Assign {
                         place,
@@ -1078,6 +1071,7 @@ impl Checker<'_> {
                     span,
                 ),
                 cty,
+                narrow,
             ));
         };
         let place = self.modifiable(a, "assignment");
@@ -1135,13 +1129,16 @@ impl Checker<'_> {
             return None;
         }
         let op = binop(op);
-        // Type the operation as `place op value` would be, then keep its operand type.
-        let probe = self.arithmetic(op, mk(ExprKind::IntConst(0), promote(ty), a.span), v, span)?;
+        // Type the operation as `place op value` would be (a narrow bit-field reads as an
+        // `int`), then keep its operand type.
+        let narrow = promotes_to_int(&place, ty);
+        let read = if narrow { ScalarType::Int } else { promote(ty) };
+        let probe = self.arithmetic(op, mk(ExprKind::IntConst(0), read, a.span), v, span)?;
         let ExprKind::Binary { rhs, .. } = probe.kind else {
             return None;
         };
         let op_ty = probe.ty?;
-        Some((
+        Some(read_as(
             mk(
                 ExprKind::CompoundAssign {
                     place,
@@ -1153,6 +1150,7 @@ impl Checker<'_> {
                 span,
             ),
             cty,
+            narrow,
         ))
     }
 
@@ -1841,5 +1839,27 @@ impl Checker<'_> {
             }
         }
         ok.then_some((pieces, out))
+    }
+}
+
+/// Whether reading the place `place` of type `ty` gives an `int`: a bit-field narrower than
+/// `int` is promoted as an `int` would hold it (C99 6.3.1.1p2), as gcc does for any integer
+/// bit-field type (a `_Bool` one stays `_Bool`).
+fn promotes_to_int(place: &Place, ty: ScalarType) -> bool {
+    match place {
+        Place::BitField { width, unit, .. } => {
+            (*width < 32 || (*width == 32 && unit.is_signed())) && ty != ScalarType::Bool
+        }
+        _ => false,
+    }
+}
+
+/// The value `e` of a place of C type `cty` as an expression reads it: converted to `int` if
+/// the place is a narrow bit-field ([`promotes_to_int`]).
+fn read_as(e: Expr, cty: CType, narrow: bool) -> (Expr, CType) {
+    if narrow {
+        (convert(e, ScalarType::Int), CType::INT)
+    } else {
+        (e, cty)
     }
 }

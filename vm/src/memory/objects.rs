@@ -22,7 +22,7 @@
 //! that a pointer to it is reported precisely ("after it was freed at site 9", "after f
 //! returned"); a pointer to an older occupant gets the generic "dangling pointer" message.
 
-use std::collections::{BTreeMap, VecDeque};
+use std::collections::VecDeque;
 
 use super::fault::{
     Access, AccessKind, AccessSize, BadFree, DeadKind, Fault, FaultKind, ObjectDesc, ObjectKind,
@@ -36,6 +36,14 @@ pub const SLOT_MASK: u32 = (1 << SLOT_BITS) - 1;
 /// The most objects that can exist at once: slots `1 ..= SLOT_MASK` (slot 0 is the null
 /// pointer's, and matches no pointer).
 pub const MAX_OBJECTS: u32 = SLOT_MASK;
+/// Entries of [`ObjectTable`]'s cache of pointers recently made array references.
+const RECENT_ARRAYS: usize = 64;
+
+/// The entry of the cache of recent array references for address `addr`.
+fn recent_index(addr: u32) -> usize {
+    (addr.wrapping_mul(0x9e37_79b1) >> 26) as usize % RECENT_ARRAYS
+}
+
 /// A freed heap slot is reused only when more than this many freed slots wait (see the module
 /// docs): 4096 slots of table (160 KiB) keep a pointer to a freed block detectable across at
 /// least 4096 × 255 frees.
@@ -172,8 +180,10 @@ pub struct ObjectTable {
     free_heap_slots: VecDeque<u32>,
     /// The static objects' slots by start address, sorted (for [`ObjectTable::pointer_at`]).
     statics_by_address: Vec<(u32, u32)>,
-    /// The live heap blocks' slots by start address.
-    heap_by_address: BTreeMap<u32, u32>,
+    /// Pointers recently converted to array references (`array_at`), by a hash of their
+    /// address: the pointer an array reference at that address came from, tried first by
+    /// [`ObjectTable::pointer_at`] (a callee turning its array parameter back into a pointer).
+    recent_arrays: Box<[(u32, u64); RECENT_ARRAYS]>,
     /// Live objects of every kind.
     live: u32,
     /// The most slots (slot 0 excluded): [`MAX_OBJECTS`], less in tests.
@@ -200,7 +210,7 @@ impl ObjectTable {
             frame_depth: 0,
             free_heap_slots: VecDeque::new(),
             statics_by_address: Vec::new(),
-            heap_by_address: BTreeMap::new(),
+            recent_arrays: Box::new([(0, 0); RECENT_ARRAYS]),
             live: 0,
             limit: MAX_OBJECTS,
         }
@@ -563,16 +573,11 @@ impl ObjectTable {
                 Err(fault) => self.free_heap_slots.pop_front().ok_or(fault)?,
             },
         };
-        self.heap_by_address.insert(start, slot);
         Ok(self.occupy(slot, CLASS_HEAP, site, start, size))
     }
 
     /// Frees the heap block of `slot` at `site`.
     pub(super) fn free_heap(&mut self, slot: u32, site: Site) {
-        let start = self.entries[slot as usize].start;
-        if self.heap_by_address.get(&start) == Some(&slot) {
-            self.heap_by_address.remove(&start);
-        }
         self.kill(slot, site);
         self.free_heap_slots.push_back(slot);
     }
@@ -617,10 +622,19 @@ impl ObjectTable {
 
     /// The pointer to byte address `addr` derived from the live object that contains it (or,
     /// failing that, ends just before it), if one does: how an array reference, which has
-    /// only an address, becomes a pointer again. Statics and heap blocks are found by
-    /// address in O(log n); locals by searching the frame stack from its top (the array is
-    /// usually the caller's).
+    /// only an address, becomes a pointer again. A pointer recently made an array reference
+    /// at that address is found at once; statics by address in O(log n); locals by searching
+    /// the frame stack from its top (the array is usually the caller's); heap blocks, last,
+    /// by a scan of the table.
     pub fn pointer_at(&self, addr: u32) -> Option<u64> {
+        let (at, p) = self.recent_arrays[recent_index(addr)];
+        if at == addr && p != 0 {
+            let slot = (p >> 32) as u32 & SLOT_MASK;
+            let e = &self.entries[slot as usize];
+            if e.tag == (p >> 32) as u32 && e.flags & LIVE != 0 {
+                return Some(p);
+            }
+        }
         let live = |slot: u32| {
             let e = &self.entries[slot as usize];
             (e.flags & LIVE != 0).then_some(e)
@@ -636,15 +650,12 @@ impl ObjectTable {
                 .partition_point(|&(s, _)| s <= addr)
                 .checked_sub(1)
                 .map(|i| self.statics_by_address[i].1);
-            let heap_slot = self
-                .heap_by_address
-                .range(..=addr)
-                .next_back()
-                .map(|(_, &slot)| slot);
+            let heap_slots = (1..self.entries.len() as u32)
+                .filter(|&slot| self.entries[slot as usize].flags & CLASS_MASK == CLASS_HEAP);
             static_slot
                 .into_iter()
-                .chain(heap_slot)
                 .chain(self.frame_slots[..self.frame_depth].iter().rev().copied())
+                .chain(heap_slots)
                 .find(|&slot| inside(slot, one_past))
         };
         let slot = found(false).or_else(|| found(true))?;
@@ -654,7 +665,7 @@ impl ObjectTable {
     /// The array reference `(address, rows)` of the rows of `stride` bytes from `p` to the
     /// end of its object: how a pointer is passed to an array parameter. A null pointer gives
     /// an empty array; a pointer outside its object, one with no rows left.
-    pub fn array_at(&self, p: u64, stride: u64) -> Result<(u32, u32), Fault> {
+    pub fn array_at(&mut self, p: u64, stride: u64) -> Result<(u32, u32), Fault> {
         if p == 0 {
             return Ok((0, 0));
         }
@@ -668,6 +679,7 @@ impl ObjectTable {
             true => u64::from(view.end - view.addr) / stride.max(1),
             false => 0,
         };
+        self.recent_arrays[recent_index(view.addr)] = (view.addr, p);
         Ok((view.addr, rows.min(u64::from(u32::MAX)) as u32))
     }
 
