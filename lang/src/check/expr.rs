@@ -1165,6 +1165,13 @@ impl Checker<'_> {
         if let K::Ident(name) = &callee.kind {
             match self.lookup(name) {
                 Some(Sym::Func) => return self.user_call(name, callee.span, args, span),
+                // C89's implicit declaration `int f();` of a function this unit defines
+                // later (as old benchmark programs call them; gcc 12 accepts it with a
+                // warning): the definition's parameters apply.
+                None if self.defined_params.contains_key(name) => {
+                    self.implicit_declaration(name, callee.span);
+                    return self.user_call(name, callee.span, args, span);
+                }
                 None => {
                     let e = self.library_call(name, callee.span, args, span)?;
                     let t = match (&e.kind, e.ty) {

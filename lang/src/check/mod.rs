@@ -367,25 +367,13 @@ impl<'m> Checker<'m> {
                 Item::Error => {}
             }
         }
-        // `int f();` leaves f's parameters unspecified: its definition in this unit gives them.
-        let unspecified: Vec<&str> = unit
-            .items
-            .iter()
-            .filter_map(|item| match item {
-                Item::Decl(d) => Some(&d.declarators),
-                _ => None,
-            })
-            .flatten()
-            .filter(|id| matches!(id.declarator.function(), Some((_, true))))
-            .map(|id| id.declarator.name.as_str())
-            .collect();
+        // `int f();` (or a call of f before any declaration, C89's implicit declaration)
+        // leaves f's parameters unspecified: its definition in this unit gives them.
         let mut defined_params = HashMap::new();
         for item in &unit.items {
             if let Item::Function(f) = item {
                 if let Some((params, _)) = f.declarator.function() {
-                    if unspecified.contains(&f.declarator.name.as_str()) {
-                        defined_params.insert(f.declarator.name.clone(), params.to_vec());
-                    }
+                    defined_params.insert(f.declarator.name.clone(), params.to_vec());
                 }
             }
         }
@@ -1461,6 +1449,33 @@ impl<'m> Checker<'m> {
             },
             span,
         })
+    }
+
+    /// Declares `int name();` at file scope, as a call of an undeclared function did in C89.
+    pub(super) fn implicit_declaration(&mut self, name: &str, span: Span) {
+        let id = ast::InitDeclarator {
+            declarator: ast::Declarator {
+                name: name.to_string(),
+                name_span: span,
+                derived: vec![ast::Derived::Function {
+                    params: Vec::new(),
+                    empty_parens: true,
+                    old_style: false,
+                    variadic: None,
+                    span,
+                }],
+                span,
+            },
+            init: None,
+            span,
+        };
+        let base = declarators::Resolved {
+            ty: CType::INT,
+            is_const: false,
+        };
+        let fs = self.fs.take();
+        self.function_declaration(&base, None, &id);
+        self.fs = fs;
     }
 
     /// The statements that give `main`'s parameters their values: `argc = 1` and `argv` the
