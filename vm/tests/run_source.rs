@@ -356,15 +356,7 @@ fn accesses_through_pointers_are_checked_against_their_object() {
             "p.c:6:10: runtime error: misaligned read of 4 bytes at offset 1 of 'c'",
         ),
     ];
-    for (src, expected) in cases {
-        let (status, out, err) = run(src);
-        assert_eq!(status, EXIT_RUNTIME_ERROR, "{src}\n{err}");
-        assert_eq!(out, "x\n", "{src}");
-        assert!(
-            err.starts_with(expected),
-            "{src}\nexpected: {expected}\ngot: {err}"
-        );
-    }
+    assert_traps_after_x(cases);
 }
 
 #[test]
@@ -391,15 +383,7 @@ fn calls_through_bad_function_pointers_and_memory_limits_stop_the_program() {
             "p.c:9:10: runtime error: array argument: read of 4 bytes at offset 0 of heap block of 8 bytes",
         ),
     ];
-    for (src, expected) in cases {
-        let (status, out, err) = run(src);
-        assert_eq!(status, EXIT_RUNTIME_ERROR, "{src}\n{err}");
-        assert_eq!(out, "x\n", "{src}");
-        assert!(
-            err.starts_with(expected),
-            "{src}\nexpected: {expected}\ngot: {err}"
-        );
-    }
+    assert_traps_after_x(cases);
     // The stack overflow names the stack's size and the option that sets it.
     let (_, _, err) = run(cases[3].0);
     assert!(
@@ -463,4 +447,17 @@ fn a_program_using_library_code_in_c_keeps_its_own_lines() {
         .collect();
     assert_eq!(&files[..2], [("up", "p.c", 3), ("main", "p.c", 4)]);
     assert!(files[2..].iter().all(|f| f.1 == "<qsort.c>"), "{files:?}");
+}
+
+/// Each program prints `x` then stops with a runtime error whose report starts as expected.
+fn assert_traps_after_x(cases: &[(&str, &str)]) {
+    for (src, expected) in cases {
+        let (status, out, err) = run(src);
+        assert_eq!(status, EXIT_RUNTIME_ERROR, "{src}\n{err}");
+        assert_eq!(out, "x\n", "{src}");
+        assert!(
+            err.starts_with(expected),
+            "{src}\nexpected: {expected}\ngot: {err}"
+        );
+    }
 }

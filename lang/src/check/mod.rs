@@ -1553,20 +1553,10 @@ impl<'m> Checker<'m> {
         span: Span,
         cty: CType,
     ) -> Option<hir::Stmt> {
-        let fs = self.fs.as_mut()?;
-        let id = LocalId::new(fs.locals.len());
-        let ty = Type::Scalar(ScalarType::Ptr);
-        fs.locals.push(hir::Local {
-            name: name.to_string(),
-            ty: ty.clone(),
-            span,
-        });
-        fs.local_info.push(VarInfo {
-            ty,
-            cty,
-            is_const: false,
-        });
-        fs.scopes
+        let id = self.new_local(name, Type::Scalar(ScalarType::Ptr), cty, span)?;
+        self.fs
+            .as_mut()?
+            .scopes
             .last_mut()?
             .insert(name.to_string(), Scoped::Local(id));
         let value = types::mk(
@@ -1586,10 +1576,15 @@ impl<'m> Checker<'m> {
     /// A local the checker introduces (a structure argument's copy, a call's structure
     /// result): not in any scope.
     fn hidden_local(&mut self, ty: Type, cty: CType, span: Span) -> Option<LocalId> {
+        self.new_local("<temporary>", ty, cty, span)
+    }
+
+    /// A new local of the function being checked, in no scope.
+    fn new_local(&mut self, name: &str, ty: Type, cty: CType, span: Span) -> Option<LocalId> {
         let fs = self.fs.as_mut()?;
         let id = LocalId::new(fs.locals.len());
         fs.locals.push(hir::Local {
-            name: "<temporary>".to_string(),
+            name: name.to_string(),
             ty: ty.clone(),
             span,
         });

@@ -1352,7 +1352,9 @@ impl FnCompiler<'_> {
         dst: Option<Reg>,
     ) -> Reg {
         let base = self.free;
-        self.scalar_args(args);
+        self.consecutive(args, |c, a, r| {
+            c.expr(a, Some(r));
+        });
         let a = Reg(base.min(u32::from(u16::MAX)) as u16);
         self.max_regs = self.max_regs.max(base + 1);
         self.at(e.span);
@@ -1361,17 +1363,19 @@ impl FnCompiler<'_> {
         self.finish(a, dst)
     }
 
-    /// Evaluates scalar arguments into consecutive registers from the top of the register
-    /// stack, last first, and leaves `free` just above them.
-    fn scalar_args(&mut self, args: &[Expr]) {
+    /// Evaluates `items` into consecutive registers from the top of the register stack, last
+    /// first (gcc's order for arguments, see the module docs), each by `eval` into its
+    /// register, and leaves `free` just above them.
+    fn consecutive<T>(&mut self, items: &[T], mut eval: impl FnMut(&mut Self, &T, Reg)) {
         let base = self.free;
-        for _ in args {
+        for _ in items {
             self.alloc();
         }
         let top = self.free;
-        for (k, a) in args.iter().enumerate().rev() {
+        for (k, item) in items.iter().enumerate().rev() {
             let r = Reg((base as usize + k).min(usize::from(u16::MAX)) as u16);
-            self.expr(a, Some(r));
+            eval(self, item, r);
+            // Temporaries above the registers are dead now.
             self.free = top;
         }
     }
@@ -1401,12 +1405,9 @@ impl FnCompiler<'_> {
                 }
             }
         }
-        let regs: Vec<Reg> = values.iter().map(|_| self.alloc()).collect();
-        let top = self.free;
-        for (r, a) in regs.iter().zip(&values).rev() {
-            self.expr(a, Some(*r));
-            self.free = top;
-        }
+        self.consecutive(&values, |c, a, r| {
+            c.expr(a, Some(r));
+        });
         let p = self.site(Site::Sprintf {
             bounded: limit.is_some(),
             format: format.to_vec(),
@@ -1424,32 +1425,22 @@ impl FnCompiler<'_> {
     /// stack, last argument first (gcc's order, see the module docs), and leaves `free` just
     /// above them.
     fn call_args(&mut self, call: &Expr, args: &[Arg]) {
-        let base = self.free;
-        for _ in args {
-            self.alloc();
-        }
-        let top = self.free;
-        for (k, a) in args.iter().enumerate().rev() {
-            let r = Reg((base as usize + k).min(usize::from(u16::MAX)) as u16);
-            match a {
-                Arg::Scalar(x) => {
-                    self.expr(x, Some(r));
-                }
-                Arg::Array { base: ab, indices } => {
-                    self.at(call.span);
-                    self.sub_array(*ab, indices, Some(r));
-                }
-                Arg::FromPointer { ptr, stride } => {
-                    let p = self.expr(ptr, None);
-                    let s = self.alloc();
-                    self.load_bits(s, *stride);
-                    self.at(call.span);
-                    self.emit(Instr::PtrToArr { a: r, b: p, c: s });
-                }
+        self.consecutive(args, |c, a, r| match a {
+            Arg::Scalar(x) => {
+                c.expr(x, Some(r));
             }
-            // Temporaries above the arguments are dead now.
-            self.free = top;
-        }
+            Arg::Array { base: ab, indices } => {
+                c.at(call.span);
+                c.sub_array(*ab, indices, Some(r));
+            }
+            Arg::FromPointer { ptr, stride } => {
+                let p = c.expr(ptr, None);
+                let s = c.alloc();
+                c.load_bits(s, *stride);
+                c.at(call.span);
+                c.emit(Instr::PtrToArr { a: r, b: p, c: s });
+            }
+        });
     }
 
     fn builtin(&mut self, e: &Expr, func: Builtin, args: &[Expr], dst: Option<Reg>) -> Reg {
