@@ -484,10 +484,13 @@ impl<'m> Checker<'m> {
             return false;
         }
         if file_scope {
-            let library = crate::builtins::Builtin::lookup(name).is_some()
-                || name == "printf"
-                || name == "puts";
-            if library {
+            // A library function is the library's once its header is included (a program
+            // that does not include it may define its own `fabs`, as C allows).
+            let header = match name {
+                "printf" | "puts" => Some("stdio.h"),
+                _ => crate::builtins::Builtin::lookup(name).map(crate::builtins::Builtin::header),
+            };
+            if header.is_some_and(|h| self.headers.has(h)) {
                 self.err(
                     span,
                     format!("`{name}` is a library function and cannot be redeclared"),
