@@ -364,7 +364,15 @@ impl Checker<'_> {
                 None
             }
             CType::Function(_) => {
-                self.err(d.span, "function declarations inside functions are not supported (declare it at file scope)");
+                // Only a typedef of a function type can give a declarator without its own
+                // parameter list a function type (`fn g;`).
+                self.err(
+                    d.span,
+                    format!(
+                        "`{}` declared through a function typedef is not supported (write its prototype)",
+                        d.name
+                    ),
+                );
                 None
             }
             _ => {
