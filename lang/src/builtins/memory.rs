@@ -37,6 +37,18 @@ pub enum MemFn {
     /// `char *strchr(const char *s, int c)`: the first `(char)c` in `s` (the terminating NUL
     /// counts), or null.
     Strchr,
+    /// `char *strrchr(const char *s, int c)`: the last `(char)c` in `s` (the terminating NUL
+    /// counts), or null.
+    Strrchr,
+    /// `char *strstr(const char *haystack, const char *needle)`: the first occurrence of
+    /// `needle` in `haystack` (`haystack` itself for an empty `needle`), or null.
+    Strstr,
+    /// `char *strncat(char *dst, const char *src, size_t n)`: appends at most `n` bytes of
+    /// `src` and a NUL.
+    Strncat,
+    /// `void *memchr(const void *s, int c, size_t n)`: the first `(unsigned char)c` in the `n`
+    /// bytes at `s`, or null.
+    Memchr,
     /// `void *malloc(size_t n)`.
     Malloc,
     /// `void *calloc(size_t count, size_t size)`: zeroed.
@@ -54,7 +66,7 @@ pub enum MemFn {
 
 impl MemFn {
     /// Every function, in declaration order.
-    pub const ALL: [MemFn; 17] = [
+    pub const ALL: [MemFn; 21] = [
         MemFn::Memcpy,
         MemFn::Memmove,
         MemFn::Memset,
@@ -66,6 +78,10 @@ impl MemFn {
         MemFn::Strncmp,
         MemFn::Strcat,
         MemFn::Strchr,
+        MemFn::Strrchr,
+        MemFn::Strstr,
+        MemFn::Strncat,
+        MemFn::Memchr,
         MemFn::Malloc,
         MemFn::Calloc,
         MemFn::Realloc,
@@ -93,6 +109,10 @@ impl MemFn {
             MemFn::Strncmp => "strncmp",
             MemFn::Strcat => "strcat",
             MemFn::Strchr => "strchr",
+            MemFn::Strrchr => "strrchr",
+            MemFn::Strstr => "strstr",
+            MemFn::Strncat => "strncat",
+            MemFn::Memchr => "memchr",
             MemFn::Malloc => "malloc",
             MemFn::Calloc => "calloc",
             MemFn::Realloc => "realloc",
@@ -106,7 +126,14 @@ impl MemFn {
     pub fn is_pure(self) -> bool {
         matches!(
             self,
-            MemFn::Memcmp | MemFn::Strlen | MemFn::Strcmp | MemFn::Strncmp | MemFn::Strchr
+            MemFn::Memcmp
+                | MemFn::Strlen
+                | MemFn::Strcmp
+                | MemFn::Strncmp
+                | MemFn::Strchr
+                | MemFn::Strrchr
+                | MemFn::Strstr
+                | MemFn::Memchr
         )
     }
 
@@ -139,7 +166,10 @@ impl MemFn {
             MemFn::Strncpy => (char_p(), vec![char_p(), const_char_p(), size()]),
             MemFn::Strcmp => (int(), vec![const_char_p(), const_char_p()]),
             MemFn::Strncmp => (int(), vec![const_char_p(), const_char_p(), size()]),
-            MemFn::Strchr => (char_p(), vec![const_char_p(), int()]),
+            MemFn::Strchr | MemFn::Strrchr => (char_p(), vec![const_char_p(), int()]),
+            MemFn::Strstr => (char_p(), vec![const_char_p(), const_char_p()]),
+            MemFn::Strncat => (char_p(), vec![char_p(), const_char_p(), size()]),
+            MemFn::Memchr => (void_p(), vec![const_void_p(), int(), size()]),
             MemFn::Malloc => (void_p(), vec![size()]),
             MemFn::Calloc => (void_p(), vec![size(), size()]),
             MemFn::Realloc => (void_p(), vec![void_p(), size()]),

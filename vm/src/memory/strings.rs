@@ -325,6 +325,60 @@ impl Memory {
         }
     }
 
+    /// `strrchr(s, c)`: the pointer to the last `(char) c` in the string at `s` (its null byte
+    /// if `c` is 0), or null.
+    pub fn strrchr(&self, s: u64, c: i32) -> Result<u64, Fault> {
+        let text = self.read_c_string(s, "strrchr")?;
+        let c = c as u8;
+        if c == 0 {
+            return Ok(ptr_add(s, text.len() as i64));
+        }
+        Ok(text
+            .iter()
+            .rposition(|&b| b == c)
+            .map_or(0, |i| ptr_add(s, i as i64)))
+    }
+
+    /// `strstr(haystack, needle)`: the pointer to the first occurrence of the string at
+    /// `needle` in the one at `haystack` (`haystack` for an empty needle), or null.
+    pub fn strstr(&self, haystack: u64, needle: u64) -> Result<u64, Fault> {
+        let hay = self.read_c_string(haystack, "strstr")?;
+        let pattern = self.read_c_string(needle, "strstr")?;
+        if pattern.is_empty() {
+            return Ok(haystack);
+        }
+        Ok(hay
+            .windows(pattern.len())
+            .position(|w| w == pattern)
+            .map_or(0, |i| ptr_add(haystack, i as i64)))
+    }
+
+    /// `strncat(dst, src, n)`: appends at most `n` bytes of the string at `src` (which needs
+    /// no null byte within them) and a null byte to the string at `dst`; returns `dst`.
+    pub fn strncat(&mut self, dst: u64, src: u64, n: u64) -> Result<u64, Fault> {
+        let len = self.read_c_string(dst, "strncat")?.len();
+        let text = self.read_c_string_max(src, n, "strncat")?.to_vec();
+        self.write_c_string(ptr_add(dst, len as i64), &text, "strncat")?;
+        Ok(dst)
+    }
+
+    /// `memchr(s, c, n)`: the pointer to the first `(unsigned char) c` in the `n` bytes at
+    /// `s`, or null; the bytes up to the one found (all `n` if none) must be in the object.
+    pub fn memchr(&self, s: u64, c: i32, n: u64) -> Result<u64, Fault> {
+        if n == 0 {
+            return Ok(0);
+        }
+        let access = read("memchr", AccessSize::Bytes(n));
+        let view = self.objects.resolve(s, access)?;
+        let window = self.window(&view);
+        let m = (window.len() as u64).min(n) as usize;
+        match window[..m].iter().position(|&b| b == c as u8) {
+            Some(i) => Ok(ptr_add(s, i as i64)),
+            None if m as u64 == n => Ok(0),
+            None => Err(self.fault_at(&view, m as u64, access)),
+        }
+    }
+
     /// Writes `text` and a null byte at `dst`, as `sprintf` (`by`) does.
     pub fn write_c_string(&mut self, dst: u64, text: &[u8], by: &'static str) -> Result<(), Fault> {
         let n = text.len() as u64 + 1;

@@ -1027,3 +1027,32 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn searching_and_bounded_appending() {
+    let mut m = memory();
+    let s = global(&mut m, "char s[8]", 16, 8);
+    let t = global(&mut m, "char t[4]", 24, 4);
+    m.global_bytes_mut()[..12].copy_from_slice(b"a/b/c\0x\0abc\0");
+    assert_eq!(m.strrchr(s, b'/' as i32), Ok(ptr_add(s, 3)));
+    assert_eq!(m.strrchr(s, 0), Ok(ptr_add(s, 5)));
+    assert_eq!(m.strrchr(s, b'x' as i32), Ok(0));
+    assert_eq!(m.strstr(s, ptr_add(s, 2)), Ok(ptr_add(s, 2)));
+    assert_eq!(m.strstr(t, ptr_add(s, 5)), Ok(t));
+    assert_eq!(m.strstr(s, t), Ok(0));
+    // memchr reads only up to the byte it finds, and needs all `n` when it finds none.
+    assert_eq!(m.memchr(s, b'x' as i32, 100), Ok(ptr_add(s, 6)));
+    assert_eq!(m.memchr(s, b'z' as i32, 8), Ok(0));
+    assert_eq!(
+        message(m.memchr(s, b'z' as i32, 9)),
+        "memchr: out-of-bounds read at offset 8 of 'char s[8]' (global, 8 bytes) while reading 9 bytes from offset 0"
+    );
+    // strncat takes at most `n` bytes of its source and always writes the null byte.
+    m.global_bytes_mut()[8..12].copy_from_slice(b"a\0\0\0");
+    assert_eq!(m.strncat(t, s, 2), Ok(t));
+    assert_eq!(&m.bytes()[24..28], b"aa/\0");
+    assert_eq!(
+        message(m.strncat(t, s, 1)),
+        "strncat: out-of-bounds write at offset 4 of 'char t[4]' (global, 4 bytes) while writing 2 bytes from offset 3"
+    );
+}
