@@ -1503,31 +1503,22 @@ impl Checker<'_> {
         args: &[ast::Expr],
         span: Span,
     ) -> Option<Expr> {
-        let header = match name {
-            "printf" | "puts" | "sprintf" | "snprintf" => "stdio.h",
-            _ => match Builtin::lookup(name)
-                .map(Builtin::header)
-                .or_else(|| MemFn::lookup(name).map(MemFn::header))
-            {
-                Some(h) => h,
-                None => {
-                    let d = Diagnostic::error(
-                        name_span,
-                        format!("implicit declaration of function `{name}`"),
-                    );
-                    let d = match standard_header_of(name) {
-                        Some(h) => d.with_label(format!(
-                            "`{name}` from <{h}> is not supported in this language"
-                        )),
-                        None => d.with_label("functions must be declared before they are called"),
-                    };
-                    self.error(d);
-                    for a in args {
-                        self.operand(a);
-                    }
-                    return None;
-                }
-            },
+        let Some(header) = super::library_header(name) else {
+            let d = Diagnostic::error(
+                name_span,
+                format!("implicit declaration of function `{name}`"),
+            );
+            let d = match standard_header_of(name) {
+                Some(h) => d.with_label(format!(
+                    "`{name}` from <{h}> is not supported in this language"
+                )),
+                None => d.with_label("functions must be declared before they are called"),
+            };
+            self.error(d);
+            for a in args {
+                self.operand(a);
+            }
+            return None;
         };
         if !self.headers.has(header) && !self.declared_library.contains(name) {
             self.error(

@@ -486,6 +486,8 @@ impl<'m> Checker<'m> {
         if file_scope {
             // A library function is the library's once its header is included (a program
             // that does not include it may define its own `fabs`, as C allows).
+            // (`sprintf` and the functions on memory are reported as their header's
+            // declarations, below.)
             let header = match name {
                 "printf" | "puts" => Some("stdio.h"),
                 _ => crate::builtins::Builtin::lookup(name).map(crate::builtins::Builtin::header),
@@ -836,7 +838,7 @@ impl<'m> Checker<'m> {
         };
         // A prototype of a library function (`int printf(const char *restrict, ...);`, as
         // programs without the header write): the library's own signature applies.
-        if is_library_function(&decl.name) && !self.ctx.library {
+        if library_header(&decl.name).is_some() && !self.ctx.library {
             self.declared_library.insert(decl.name.clone());
             return;
         }
@@ -1708,9 +1710,16 @@ fn main_arguments(params: &mut [ParamDecl]) {
     }
 }
 
-/// Whether `name` is a function of the library (whose signature the library gives).
-fn is_library_function(name: &str) -> bool {
-    matches!(name, "printf" | "puts" | "sprintf" | "snprintf")
-        || crate::builtins::Builtin::lookup(name).is_some()
-        || crate::builtins::memory::MemFn::lookup(name).is_some()
+/// The header that declares the library function `name`, if it is one (whose signature the
+/// library gives).
+pub(super) fn library_header(name: &str) -> Option<&'static str> {
+    match name {
+        "printf" | "puts" | "sprintf" | "snprintf" => Some("stdio.h"),
+        _ => crate::builtins::Builtin::lookup(name)
+            .map(crate::builtins::Builtin::header)
+            .or_else(|| {
+                crate::builtins::memory::MemFn::lookup(name)
+                    .map(crate::builtins::memory::MemFn::header)
+            }),
+    }
 }

@@ -166,6 +166,21 @@ impl FnCompiler<'_> {
         }
     }
 
+    /// A register holding an array reference to the `size` bytes of the frame's array area
+    /// from offset `off` (a local's whole storage, to zero and fill it).
+    fn flat_view(&mut self, off: u32, size: u32) -> crate::bytecode::Reg {
+        let flat = self.alloc();
+        let k = self.constant(
+            ArrayRef {
+                base: off,
+                dim: size,
+            }
+            .pack(),
+        );
+        self.emit(Instr::LocalArr { a: flat, k });
+        flat
+    }
+
     fn decl(&mut self, local: crate::hir::LocalId, init: Option<&Init>) {
         let reg = self.local_reg[local.index()];
         match init {
@@ -182,15 +197,7 @@ impl FnCompiler<'_> {
                     return;
                 };
                 // Zero the whole object through a byte view, then store each scalar.
-                let flat = self.alloc();
-                let k = self.constant(
-                    ArrayRef {
-                        base: off,
-                        dim: size,
-                    }
-                    .pack(),
-                );
-                self.emit(Instr::LocalArr { a: flat, k });
+                let flat = self.flat_view(off, size);
                 let s = self.shape(1, 1);
                 self.emit(Instr::ZeroArr { a: flat, s });
                 for f in fields {
@@ -218,15 +225,7 @@ impl FnCompiler<'_> {
                     return;
                 };
                 // A flat view of the whole array, to zero it and store by flat index.
-                let flat = self.alloc();
-                let k = self.constant(
-                    ArrayRef {
-                        base: off,
-                        dim: size,
-                    }
-                    .pack(),
-                );
-                self.emit(Instr::LocalArr { a: flat, k });
+                let flat = self.flat_view(off, size);
                 let elem = self.func.local(local).ty.elem();
                 let s = self.shape(elem.bytes(), 1);
                 self.emit(Instr::ZeroArr { a: flat, s });
