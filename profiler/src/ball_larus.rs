@@ -55,6 +55,31 @@ impl EdgeProfile {
         }
     }
 
+    /// The counts completed by the static estimate `10^(loop depth)` (the depth of an edge's
+    /// shallower end, capped at 9) added to every edge: the weights of a profile taken early.
+    ///
+    /// A tier-0 profile covers only what ran before the function tiered up, often its first
+    /// loop: every later loop has zero counts, and numbering or placement by those counts alone
+    /// would order that loop's edges arbitrarily (the exit of an inner loop as likely to get
+    /// increment 0 as its body). With the estimate added, edges that ran keep their order by
+    /// count (the estimate is equal for edges of one loop depth), and edges that did not run are
+    /// ordered as Ball and Larus's static heuristic orders them: staying in a loop before
+    /// leaving it.
+    pub fn with_static_estimate(&self, cfg: &Cfg) -> EdgeProfile {
+        let dfs = DepthFirst::compute(cfg);
+        let depth = crate::loops::block_depths(cfg, &dfs);
+        let edges = cfg
+            .edges()
+            .map(|e| {
+                let d = depth[cfg.source(e)].min(depth[cfg.target(e)]).min(9);
+                self.edges[e].saturating_add(10u64.pow(d))
+            })
+            .collect();
+        EdgeProfile {
+            edges: IndexVec::from_raw(edges),
+        }
+    }
+
     /// The frequency of every DAG edge: a real or `End` edge has its CFG edge's count; the
     /// `Start` edge of block `h` has the total count of the cut edges into `h`.
     pub fn dag_frequencies(&self, cfg: &Cfg, dag: &PathDag) -> IndexVec<DagEdge, u64> {
@@ -540,6 +565,44 @@ mod tests {
         .unwrap();
         assert_eq!(bl.numbering().val(bl.dag().dag_edge(ab)), 0);
         assert_eq!(bl.num_paths(), 6);
+    }
+
+    #[test]
+    fn an_early_profile_with_the_static_estimate_numbers_unrun_loops_staying_first() {
+        // An outer loop (h1) that ran a few times before tier-up and an inner loop (h2, body
+        // b2) that had not run yet; the inner test's exit is its first successor.
+        let p =
+            parse_cfg("entry e\nexit x\ne -> h1\nh1 -> x b1\nb1 -> h2\nh2 -> h1 b2\nb2 -> h2\n")
+                .unwrap();
+        let edge = |a: &str, b: &str| {
+            p.cfg
+                .find_edge(p.block(a).unwrap(), p.block(b).unwrap())
+                .unwrap()
+        };
+        let mut early = EdgeProfile::zeros(&p.cfg);
+        for (a, b, n) in [
+            ("e", "h1", 1),
+            ("h1", "b1", 3),
+            ("b1", "h2", 3),
+            ("h2", "h1", 3),
+        ] {
+            early.edges[edge(a, b)] = n;
+        }
+        let weights = early.with_static_estimate(&p.cfg);
+        // Counts keep their order within a depth; the unrun body outweighs the inner exit.
+        assert!(weights.edges[edge("h1", "b1")] > weights.edges[edge("h1", "x")]);
+        assert!(weights.edges[edge("h2", "b2")] > weights.edges[edge("h2", "h1")]);
+        for ends in [PathEnds::Header, PathEnds::Backedge] {
+            let by_counts = BallLarus::new(&p.cfg, ends, Numbering::Smart(&early), u64::MAX);
+            let blended = BallLarus::new(&p.cfg, ends, Numbering::Smart(&weights), u64::MAX);
+            let (by_counts, blended) = (by_counts.unwrap(), blended.unwrap());
+            let val = |bl: &BallLarus, a, b| bl.numbering().val(bl.dag().dag_edge(edge(a, b)));
+            // By the counts alone the inner loop's exit (it ran) takes value 0 and its body
+            // an increment on every iteration; blended, the body is free.
+            assert_ne!(val(&by_counts, "h2", "b2"), 0, "{ends}");
+            assert_eq!(val(&blended, "h2", "b2"), 0, "{ends}");
+            assert_eq!(by_counts.num_paths(), blended.num_paths());
+        }
     }
 
     #[test]

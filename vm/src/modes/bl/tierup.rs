@@ -5,8 +5,9 @@
 //! Steps, for function `f`:
 //! 1. [`FunctionCfg::of_function`] on the compiled code (kept: the profile reports its blocks);
 //! 2. [`BallLarus::new`] under the run's path-end strategy: smart numbering from the tier-0
-//!    edge profile ([`crate::tier::tier0::Tier0::edge_profile`]: the hottest successor of every
-//!    branch gets increment 0), or canonical numbering when the function tiers up before
+//!    edge profile ([`crate::tier::tier0::Tier0::edge_profile`], completed by the static
+//!    estimate for the loops that had not run yet: [`EdgeProfile::with_static_estimate`]; the
+//!    hottest successor of every branch gets increment 0), or canonical numbering when the function tiers up before
 //!    running (`--tier-up 0`, no counts yet); no limit but the 64-bit id width, beyond which
 //!    the profiler cuts paths at extra blocks by itself (reported as a fallback);
 //! 3. [`BallLarus::plan`] with [`Placement::Plain`]: every path starts with `r = value`,
@@ -94,7 +95,9 @@ pub fn tier_up_bl(
     tiered_up_at: u64,
 ) -> Result<(TieredBl, Version), String> {
     let fc = FunctionCfg::of_function(func).map_err(|e| e.to_string())?;
-    let profile = edges.map(|edges| edges(&fc));
+    // Tier-0 counts cover only the code that ran before tier-up: completed by the static
+    // estimate, loops not yet entered number their staying edge first too.
+    let profile = edges.map(|edges| edges(&fc).with_static_estimate(fc.cfg()));
     let numbering = match &profile {
         Some(p) => Numbering::Smart(p),
         None => Numbering::Canonical,

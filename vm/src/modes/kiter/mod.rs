@@ -91,7 +91,9 @@ impl<'p> KiterProbes<'p> {
         let t = &self.tiering;
         let func = &t.program.functions[f.index()];
         let fc = FunctionCfg::of_function(func).map_err(|e| e.to_string())?;
-        let weights = (t.threshold > 0).then(|| t.tier0.edge_profile(f, &fc));
+        // Completed by the static estimate for the loops that had not run at tier-up.
+        let weights =
+            (t.threshold > 0).then(|| t.tier0.edge_profile(f, &fc).with_static_estimate(fc.cfg()));
         let sites = self
             .runtime
             .tier_up_weighted(f, &fc, weights.as_ref())
