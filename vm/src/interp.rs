@@ -48,10 +48,10 @@ use std::io::Write;
 use hashbrown::HashMap;
 use lang::builtins::memory::MemFn;
 use lang::bytecode::{
-    ArrayRef, FuncIdx, Function, Instr, JumpTable, Loc, MathFn, Pc, Program, Shape, Site,
+    ArrayRef, FuncIdx, Function, Instr, JumpTable, Loc, MathFn, PairIdx, Pc, Program, Shape, Site,
 };
 
-use lang::bytecode::verify::{verify_instrumented, Body, VerifyError};
+use lang::bytecode::verify::{verify_instrumented, Body, ProbeTables, VerifyError};
 
 use crate::branch_counts::{BranchCounts, Counters};
 use crate::byte_memory::Memory as Store;
@@ -192,9 +192,11 @@ impl<'p> Machine<'p> {
                     locs: f.locs.clone().into_boxed_slice(),
                     tables: f.tables.clone().into_boxed_slice(),
                     probe_consts: Box::new([]),
+                    path_end_pairs: Box::new([]),
                     instrumented: false,
                     block_start: Box::new([]),
                     counters: branch_counts.of(FuncIdx(i as u16)).clone(),
+                    dense: Default::default(),
                 })
             })
             .collect();
@@ -332,7 +334,11 @@ impl<'p> Machine<'p> {
             locs: &version.locs,
             tables: &version.tables,
         };
-        verify_instrumented(self.program, func, body, Some(version.probe_consts.len()))?;
+        let tables = ProbeTables {
+            consts: version.probe_consts.len(),
+            pairs: version.path_end_pairs.len(),
+        };
+        verify_instrumented(self.program, func, body, Some(tables))?;
         version.counters = Counters::new(version.code.len());
         self.versions.push(Box::new(version));
         Ok((self.versions.len() - 1) as u32)
@@ -433,6 +439,28 @@ fn run_loop<P: Probes>(
     main: FuncIdx,
 ) -> Result<Exit, Trap> {
     run_loop_inlined(m, probes, w, stack, program, main)
+}
+
+/// A path instruction in a mode without paths: impossible (only the tier-up of a mode with
+/// `P::PATHS` makes versions holding them). Out of line, so that such a mode's loop keeps no
+/// code for them.
+#[cold]
+#[inline(never)]
+fn no_paths_here() -> ! {
+    panic!("a path instruction ran in a mode that does not profile paths")
+}
+
+/// A completed path without a dense counter (`P::DENSE_PATHS`): a path of a function with
+/// too many paths for dense counters, which goes to the sink, or the path a frame entered
+/// mid-way by on-stack replacement, which is dropped. Out of line, so that the loop's copies
+/// of the common case (one increment) stay small.
+#[inline(never)]
+fn count_undense<P: Probes>(m: &mut Machine<'_>, probes: &mut P, func: FuncIdx, id: u64) {
+    if m.pending {
+        m.pending = false;
+    } else {
+        probes.on_path(func, id);
+    }
 }
 
 /// Installs the code versions the probes made, each as the version new calls of its function
@@ -846,13 +874,31 @@ fn run_loop_inlined<P: Probes>(
             }
         }};
     }
-    // Hands a completed path to the sink, unless the frame entered this path mid-way by OSR.
+    // Counts a completed path in the version's dense counters (modes with dense counts, ids
+    // with a cell) or hands it to the sink, unless the frame entered this path mid-way by OSR
+    // (whose register, in a dense mode, never gives an id with a cell: `UNKNOWN_PATH`).
     macro_rules! count {
+        ($id:expr) => {{
+            let id: u64 = $id;
+            if P::DENSE_PATHS {
+                // SAFETY: see `version` above.
+                if !unsafe { (*version).dense.bump(id) } {
+                    count_undense(m, probes, func_id!(), id);
+                }
+            } else if m.pending {
+                m.pending = false;
+            } else {
+                probes.on_path(func_id!(), id);
+            }
+        }};
+    }
+    // The same for an id known without the register (`PathCountK`): the pending flag first.
+    macro_rules! count_known {
         ($id:expr) => {{
             let id: u64 = $id;
             if m.pending {
                 m.pending = false;
-            } else {
+            } else if !(P::DENSE_PATHS && unsafe { (*version).dense.bump(id) }) {
                 probes.on_path(func_id!(), id);
             }
         }};
@@ -907,7 +953,12 @@ fn run_loop_inlined<P: Probes>(
                         m.path = start;
                         m.pending = false;
                     }
-                    None => m.pending = true,
+                    None => {
+                        m.pending = true;
+                        if P::DENSE_PATHS {
+                            m.path = crate::path_counts::UNKNOWN_PATH;
+                        }
+                    }
                 }
             }
         }};
@@ -925,6 +976,38 @@ fn run_loop_inlined<P: Probes>(
             if taken {
                 if t.index() < pc {
                     back_edge!(t);
+                }
+                pc = t.index();
+            }
+        }};
+    }
+    // A branch of instrumented code whose taken edge ends a path (`JLePe` and the others):
+    // when taken, the path ends (`count(P + c)`) and the next starts (`P := s`, `E[k] = (c, s)`) in
+    // the branch itself, where a plain branch would jump to a `PathEndJmp` stub: one dispatch
+    // less per path. Only instrumented versions hold these, so no tier-0 counting or hook.
+    // Path-end branches exist only in the versions a mode with `P::PATHS` makes: every other
+    // mode's loop keeps a call of one cold function for each of them, nothing else (measured:
+    // without it `none` ran up to 1.8% more instructions on the twins; the older path
+    // instructions are left as they were, guarding them too cost `none` 1.7%).
+    macro_rules! paths_only {
+        () => {
+            if !P::PATHS {
+                no_paths_here();
+            }
+        };
+    }
+    macro_rules! path_branch {
+        ($cond:expr, $t:expr, $k:expr) => {{
+            paths_only!();
+            if $cond {
+                let k: PairIdx = $k;
+                // SAFETY: the verifier checked that pair `k` exists.
+                let [c, s] = unsafe { *(&(*version).path_end_pairs).get_unchecked(k.index()) };
+                count!(m.path.wrapping_add(c));
+                m.path = s;
+                let t: Pc = $t;
+                if t.index() < pc {
+                    poll_signal!();
                 }
                 pc = t.index();
             }
@@ -1438,6 +1521,46 @@ fn run_loop_inlined<P: Probes>(
                 set!(a, v as u64);
                 branch!(v < i64::from(imm), t)
             }
+            Instr::JnzPe { a, t, k } => path_branch!(r!(a) != 0, t, k),
+            Instr::JzPe { a, t, k } => path_branch!(r!(a) == 0, t, k),
+            Instr::JEqPe { a, b, t, k } => path_branch!(r!(a) == r!(b), t, k),
+            Instr::JNePe { a, b, t, k } => path_branch!(r!(a) != r!(b), t, k),
+            Instr::JLtPe { a, b, t, k } => path_branch!(ri!(a) < ri!(b), t, k),
+            Instr::JLePe { a, b, t, k } => path_branch!(ri!(a) <= ri!(b), t, k),
+            Instr::JLtUPe { a, b, t, k } => path_branch!(r!(a) < r!(b), t, k),
+            Instr::JLeUPe { a, b, t, k } => path_branch!(r!(a) <= r!(b), t, k),
+            Instr::JEqIPe { a, imm, t, k } => path_branch!(ri!(a) == i64::from(imm), t, k),
+            Instr::JNeIPe { a, imm, t, k } => path_branch!(ri!(a) != i64::from(imm), t, k),
+            Instr::JLtIPe { a, imm, t, k } => path_branch!(ri!(a) < i64::from(imm), t, k),
+            Instr::JLeIPe { a, imm, t, k } => path_branch!(ri!(a) <= i64::from(imm), t, k),
+            Instr::JGtIPe { a, imm, t, k } => path_branch!(ri!(a) > i64::from(imm), t, k),
+            Instr::JGeIPe { a, imm, t, k } => path_branch!(ri!(a) >= i64::from(imm), t, k),
+            Instr::JEqFPe { a, b, t, k } => path_branch!(rf!(a) == rf!(b), t, k),
+            Instr::JNeFPe { a, b, t, k } => path_branch!(rf!(a) != rf!(b), t, k),
+            Instr::JLtFPe { a, b, t, k } => path_branch!(rf!(a) < rf!(b), t, k),
+            Instr::JLeFPe { a, b, t, k } => path_branch!(rf!(a) <= rf!(b), t, k),
+            Instr::JNLtFPe { a, b, t, k } => path_branch!(!(rf!(a) < rf!(b)), t, k),
+            Instr::JNLeFPe { a, b, t, k } => path_branch!(!(rf!(a) <= rf!(b)), t, k),
+            Instr::IncJLt32Pe { a, b, t, k } => {
+                let v = ri!(a).wrapping_add(1) as i32 as i64;
+                set!(a, v as u64);
+                path_branch!(v < ri!(b), t, k)
+            }
+            Instr::IncJLe32Pe { a, b, t, k } => {
+                let v = ri!(a).wrapping_add(1) as i32 as i64;
+                set!(a, v as u64);
+                path_branch!(v <= ri!(b), t, k)
+            }
+            Instr::IncJLt64Pe { a, b, t, k } => {
+                let v = ri!(a).wrapping_add(1);
+                set!(a, v as u64);
+                path_branch!(v < ri!(b), t, k)
+            }
+            Instr::IncJLtI32Pe { a, imm, t, k } => {
+                let v = ri!(a).wrapping_add(1) as i32 as i64;
+                set!(a, v as u64);
+                path_branch!(v < i64::from(imm), t, k)
+            }
             Instr::JTab { a, tab } => {
                 // SAFETY: see `version` above; the table index is verified.
                 let tables: &[JumpTable] = unsafe { &(*version).tables };
@@ -1584,7 +1707,7 @@ fn run_loop_inlined<P: Probes>(
                 pc = t.index();
             }
             Instr::PathCount { c } => count!(m.path.wrapping_add(q!(c))),
-            Instr::PathCountK { c } => count!(q!(c)),
+            Instr::PathCountK { c } => count_known!(q!(c)),
             Instr::Probe { k } => {
                 if P::ENABLED {
                     probes.on_probe(func_id!(), k);

@@ -19,6 +19,7 @@ pub mod libc;
 pub mod memory;
 pub mod memory_calls;
 pub mod modes;
+pub mod path_counts;
 pub mod printf;
 pub mod probes;
 pub mod profile;

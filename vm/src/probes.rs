@@ -66,6 +66,11 @@ pub trait Probes {
     /// counters ([`crate::branch_counts`]) — tier 0's edge counts, kept by the loop itself
     /// because a hook per branch costs twice as much.
     const COUNTS: bool = false;
+    /// True if the loop counts a completed path id itself in the running version's dense
+    /// counters when it has a cell there ([`crate::path_counts`]), calling
+    /// [`Probes::on_path`] only for the other ids; the frame that entered its path mid-way by
+    /// on-stack replacement then gets the path register [`crate::path_counts::UNKNOWN_PATH`].
+    const DENSE_PATHS: bool = false;
     /// True only for a watched run ([`crate::modes::watch`]): the loop then calls
     /// [`Probes::on_instr`] before every instruction. Every other mode's loop has no trace of
     /// it.
@@ -105,7 +110,8 @@ pub trait Probes {
     }
 
     /// A path of `func` ended with path id `id` (a `PathEnd`, `PathCount` or `PathCountK`
-    /// instruction; never for the partial path of a frame that entered by OSR mid-path).
+    /// instruction; never for the partial path of a frame that entered by OSR mid-path, nor,
+    /// with `P::DENSE_PATHS`, for an id the loop counted in the version's dense counters).
     #[inline(always)]
     fn on_path(&mut self, func: FuncIdx, id: u64) {
         let _ = (func, id);

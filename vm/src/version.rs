@@ -22,6 +22,9 @@ pub struct Version {
     /// The constants of its path instructions (`PathSet q3` reads `probe_consts[3]`); empty
     /// for compiled code.
     pub probe_consts: Box<[u64]>,
+    /// The path-end pairs `E[k] = [c, s]` of its branches with a path end on their taken edge
+    /// (`JLePe` and the others: `count(P + c); P := s`); empty for compiled code.
+    pub path_end_pairs: Box<[[u64; 2]]>,
     /// Whether this is an instrumented copy: the tier-0 hooks (jump tables, backward jumps)
     /// are not called for it in modes that tier up, since its probes replace them.
     pub instrumented: bool,
@@ -32,6 +35,10 @@ pub struct Version {
     /// Its tier-0 branch counters (see [`crate::branch_counts`]); [`crate::interp::Machine::add_version`]
     /// gives every added version fresh ones of the right size.
     pub counters: Counters,
+    /// Its dense path counters (see [`crate::path_counts`]): one cell per path id for an
+    /// instrumented version of a function with few enough paths in a mode that counts densely;
+    /// none otherwise.
+    pub dense: crate::path_counts::DenseCounts,
 }
 
 impl Version {
@@ -47,12 +54,19 @@ impl Version {
         out
     }
 
-    /// Its probe constants as the listing names them: ` q0=5 q1=2` (empty for compiled code).
+    /// Its probe constants and path-end pairs as the listing names them:
+    /// ` q0=5 q1=2 e0=(0,4)` (empty for compiled code).
     pub fn probe_constants(&self) -> String {
-        self.probe_consts
+        let consts = self
+            .probe_consts
             .iter()
             .enumerate()
-            .map(|(k, c)| format!(" q{k}={}", *c as i64))
-            .collect()
+            .map(|(k, c)| format!(" q{k}={}", *c as i64));
+        let pairs = self
+            .path_end_pairs
+            .iter()
+            .enumerate()
+            .map(|(k, [c, s])| format!(" e{k}=({},{})", *c as i64, *s as i64));
+        consts.chain(pairs).collect()
     }
 }

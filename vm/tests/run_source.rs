@@ -286,9 +286,11 @@ fn on_stack_replacement_continues_in_another_version() {
             locs: f.locs.clone().into_boxed_slice(),
             tables: f.tables.clone().into_boxed_slice(),
             probe_consts: Box::new([]),
+            path_end_pairs: Box::new([]),
             instrumented: false,
             block_start: Box::new([]),
             counters: Default::default(),
+            dense: Default::default(),
         })
         .expect("a copy of verified code verifies");
     let mut probes = Counting {
@@ -320,9 +322,11 @@ fn versions_are_verified_before_they_can_run() {
         locs: f.locs.clone().into_boxed_slice(),
         tables: f.tables.clone().into_boxed_slice(),
         probe_consts: Box::new([]),
+        path_end_pairs: Box::new([]),
         instrumented: false,
         block_start: Box::new([]),
         counters: Default::default(),
+        dense: Default::default(),
     };
     let err = m
         .add_version(bad)
@@ -460,4 +464,48 @@ fn assert_traps_after_x(cases: &[(&str, &str)]) {
             "{src}\nexpected: {expected}\ngot: {err}"
         );
     }
+}
+
+#[test]
+fn branches_with_a_path_end_need_their_pair() {
+    let program = lang::compile_source("p.c", LOOPS).expect("compiles");
+    let mut m = Machine::new(&program, 100);
+    let f = &program.functions[program.main.index()];
+    let mut code = f.code.clone();
+    let at = code
+        .iter()
+        .position(|i| {
+            i.with_path_end_on_taken(lang::bytecode::PairIdx(0))
+                .is_some()
+        })
+        .expect("main has a conditional branch");
+    code[at] = code[at]
+        .with_path_end_on_taken(lang::bytecode::PairIdx(0))
+        .unwrap();
+    assert_eq!(code[at].path_end_on_taken().unwrap().0, f.code[at]);
+    let version = |pairs: &[[u64; 2]]| Version {
+        func: program.main,
+        code: code.clone().into_boxed_slice(),
+        locs: f.locs.clone().into_boxed_slice(),
+        tables: f.tables.clone().into_boxed_slice(),
+        probe_consts: Box::new([]),
+        path_end_pairs: pairs.into(),
+        instrumented: true,
+        block_start: Box::new([]),
+        counters: Default::default(),
+        dense: Default::default(),
+    };
+    let err = m
+        .add_version(version(&[]))
+        .expect_err("a missing pair is rejected");
+    assert!(
+        err.message.contains("path-end pair e0 out of range"),
+        "{err}"
+    );
+    m.add_version(version(&[[0, 0]]))
+        .expect("a pair that exists verifies");
+    // Compiled code never holds one.
+    let mut compiled = f.clone();
+    compiled.code = code.clone();
+    assert!(lang::bytecode::verify::verify_function(&program, &compiled).is_err());
 }

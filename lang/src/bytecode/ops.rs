@@ -9,7 +9,8 @@
 //!
 //! Notation in the semantics column, in the style of Lua's `lopcodes.h`:
 //! `R[A]` register `a` of the current window; `K[k]` the function's constant pool;
-//! `Q[k]` a probe constant of an instrumented version, `P` the frame's path register,
+//! `Q[k]` a probe constant of an instrumented version, `E[k]` its path-end pair `(c, s)`, `P`
+//! the frame's path register,
 //! `count(x)` hands path id `x` to the profiling mode's sink; `M8[x]`/`M16[x]`/`M32[x]`/`M64[x]`
 //! the 1, 2, 4 or 8 bytes at byte address `x` of the VM's memory (globals, then the array
 //! stack), little-endian: a load extends them to the register's canonical form (below), a store
@@ -54,7 +55,7 @@ use std::fmt;
 use crate::builtins::memory::MemFn;
 use crate::builtins::Builtin;
 
-use super::{Addr, ConstIdx, FuncIdx, Pc, ProbeIdx, Reg, ShapeIdx, SiteIdx, TableIdx};
+use super::{Addr, ConstIdx, FuncIdx, PairIdx, Pc, ProbeIdx, Reg, ShapeIdx, SiteIdx, TableIdx};
 
 /// Calls `$m!` with the whole instruction table. Each entry:
 /// `/// semantics` `Name { operand: Type, ... } => flow;` where `flow` is one of
@@ -474,6 +475,54 @@ macro_rules! for_each_op {
             PathCount { c: ProbeIdx } => Next;
             /// count(Q[c]) (a path whose id is known statically ends: event counting)
             PathCountK { c: ProbeIdx } => Next;
+            /// if R[A] != 0 then count(P + E[k].c), P := E[k].s, pc := t: Jnz with a path end on its taken edge
+            JnzPe { a: Reg, t: Pc, k: PairIdx } => Cond;
+            /// if R[A] == 0 then count(P + E[k].c), P := E[k].s, pc := t: Jz with a path end on its taken edge
+            JzPe { a: Reg, t: Pc, k: PairIdx } => Cond;
+            /// if R[A] == R[B] then count(P + E[k].c), P := E[k].s, pc := t (integers): JEq with a path end on its taken edge
+            JEqPe { a: Reg, b: Reg, t: Pc, k: PairIdx } => Cond;
+            /// if R[A] != R[B] then count(P + E[k].c), P := E[k].s, pc := t (integers): JNe with a path end on its taken edge
+            JNePe { a: Reg, b: Reg, t: Pc, k: PairIdx } => Cond;
+            /// if R[A] <s R[B] then count(P + E[k].c), P := E[k].s, pc := t: JLt with a path end on its taken edge
+            JLtPe { a: Reg, b: Reg, t: Pc, k: PairIdx } => Cond;
+            /// if R[A] <=s R[B] then count(P + E[k].c), P := E[k].s, pc := t: JLe with a path end on its taken edge
+            JLePe { a: Reg, b: Reg, t: Pc, k: PairIdx } => Cond;
+            /// if R[A] <u R[B] then count(P + E[k].c), P := E[k].s, pc := t: JLtU with a path end on its taken edge
+            JLtUPe { a: Reg, b: Reg, t: Pc, k: PairIdx } => Cond;
+            /// if R[A] <=u R[B] then count(P + E[k].c), P := E[k].s, pc := t: JLeU with a path end on its taken edge
+            JLeUPe { a: Reg, b: Reg, t: Pc, k: PairIdx } => Cond;
+            /// if R[A] == imm then count(P + E[k].c), P := E[k].s, pc := t: JEqI with a path end on its taken edge
+            JEqIPe { a: Reg, imm: i16, t: Pc, k: PairIdx } => Cond;
+            /// if R[A] != imm then count(P + E[k].c), P := E[k].s, pc := t: JNeI with a path end on its taken edge
+            JNeIPe { a: Reg, imm: i16, t: Pc, k: PairIdx } => Cond;
+            /// if R[A] <s imm then count(P + E[k].c), P := E[k].s, pc := t: JLtI with a path end on its taken edge
+            JLtIPe { a: Reg, imm: i16, t: Pc, k: PairIdx } => Cond;
+            /// if R[A] <=s imm then count(P + E[k].c), P := E[k].s, pc := t: JLeI with a path end on its taken edge
+            JLeIPe { a: Reg, imm: i16, t: Pc, k: PairIdx } => Cond;
+            /// if R[A] >s imm then count(P + E[k].c), P := E[k].s, pc := t: JGtI with a path end on its taken edge
+            JGtIPe { a: Reg, imm: i16, t: Pc, k: PairIdx } => Cond;
+            /// if R[A] >=s imm then count(P + E[k].c), P := E[k].s, pc := t: JGeI with a path end on its taken edge
+            JGeIPe { a: Reg, imm: i16, t: Pc, k: PairIdx } => Cond;
+            /// if R[A] == R[B] then count(P + E[k].c), P := E[k].s, pc := t (double): JEqF with a path end on its taken edge
+            JEqFPe { a: Reg, b: Reg, t: Pc, k: PairIdx } => Cond;
+            /// if R[A] != R[B] then count(P + E[k].c), P := E[k].s, pc := t (double; taken if either is NaN): JNeF with a path end on its taken edge
+            JNeFPe { a: Reg, b: Reg, t: Pc, k: PairIdx } => Cond;
+            /// if R[A] < R[B] then count(P + E[k].c), P := E[k].s, pc := t (double): JLtF with a path end on its taken edge
+            JLtFPe { a: Reg, b: Reg, t: Pc, k: PairIdx } => Cond;
+            /// if R[A] <= R[B] then count(P + E[k].c), P := E[k].s, pc := t (double): JLeF with a path end on its taken edge
+            JLeFPe { a: Reg, b: Reg, t: Pc, k: PairIdx } => Cond;
+            /// if not (R[A] < R[B]) then count(P + E[k].c), P := E[k].s, pc := t (double; taken if either is NaN): JNLtF with a path end on its taken edge
+            JNLtFPe { a: Reg, b: Reg, t: Pc, k: PairIdx } => Cond;
+            /// if not (R[A] <= R[B]) then count(P + E[k].c), P := E[k].s, pc := t (double; taken if either is NaN): JNLeF with a path end on its taken edge
+            JNLeFPe { a: Reg, b: Reg, t: Pc, k: PairIdx } => Cond;
+            /// R[A] := s32(R[A] + 1); if R[A] <s R[B] then count(P + E[k].c), P := E[k].s, pc := t (`for` loop step and test): IncJLt32 with a path end on its taken edge
+            IncJLt32Pe { a: Reg, b: Reg, t: Pc, k: PairIdx } => Cond;
+            /// R[A] := s32(R[A] + 1); if R[A] <=s R[B] then count(P + E[k].c), P := E[k].s, pc := t: IncJLe32 with a path end on its taken edge
+            IncJLe32Pe { a: Reg, b: Reg, t: Pc, k: PairIdx } => Cond;
+            /// R[A] := R[A] + 1; if R[A] <s R[B] then count(P + E[k].c), P := E[k].s, pc := t (long): IncJLt64 with a path end on its taken edge
+            IncJLt64Pe { a: Reg, b: Reg, t: Pc, k: PairIdx } => Cond;
+            /// R[A] := s32(R[A] + 1); if R[A] <s imm then count(P + E[k].c), P := E[k].s, pc := t: IncJLtI32 with a path end on its taken edge
+            IncJLtI32Pe { a: Reg, imm: i16, t: Pc, k: PairIdx } => Cond;
             /// run probe k of the profiling mode's sink (block entries, k-iteration probes)
             Probe { k: ProbeIdx } => Next;
         }
@@ -705,6 +754,7 @@ plain_operand!(TableIdx, "jump table index");
 plain_operand!(FuncIdx, "function index");
 plain_operand!(SiteIdx, "printf/puts site index");
 plain_operand!(ProbeIdx, "probe constant or sink probe index");
+plain_operand!(PairIdx, "path-end pair index");
 
 impl Operand for MathFn {
     fn fmt_operand(&self, f: &mut dyn fmt::Write) -> fmt::Result {

@@ -16,8 +16,8 @@
 //!    so do the frame objects, and `FrameObj` names one of them
 //!    (every element takes at least a byte);
 //! 6. `locs` has one entry per instruction;
-//! 7. probe instructions appear only in instrumented versions, and their probe constants exist
-//!    ([`verify_instrumented`]).
+//! 7. probe instructions appear only in instrumented versions, and their probe constants and
+//!    path-end pairs exist ([`verify_instrumented`]).
 //!
 //! With these facts the interpreter may index its register window without bounds checks (its
 //! stack always holds `base + num_regs` slots for the running frame), and access global
@@ -83,15 +83,31 @@ pub fn verify(program: &Program) -> Result<(), VerifyError> {
     Ok(())
 }
 
+/// The probe tables of an instrumented version, as the verifier sees them: their sizes.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ProbeTables {
+    /// Number of probe constants (`Q`).
+    pub consts: usize,
+    /// Number of path-end pairs (`E`).
+    pub pairs: usize,
+}
+
 /// Invariant 7 for one probe instruction.
 fn probe_operands_ok(
-    probe_consts: Option<usize>,
+    probe: Option<ProbeTables>,
     operands: &[super::ProbeIdx],
     ins: &Instr,
 ) -> Result<(), String> {
-    let Some(n) = probe_consts else {
+    let Some(ProbeTables { consts: n, pairs }) = probe else {
         return Err(format!("{} outside an instrumented version", ins.name()));
     };
+    if let Some((_, k)) = ins.path_end_on_taken() {
+        return if k.index() < pairs {
+            Ok(())
+        } else {
+            Err(format!("path-end pair {k} out of range ({pairs} pairs)"))
+        };
+    }
     // `Probe` names a probe of the sink, not a constant: only its presence is checked here.
     if matches!(ins, Instr::Probe { .. }) {
         return Ok(());
@@ -135,13 +151,13 @@ impl<'a> Body<'a> {
 
 /// Checks a code version `body` of `func`, one of `program`'s functions (checked without
 /// copying the function): as [`verify_function`], and (invariant 7) the path instructions'
-/// probe-constant operands are below `probe_consts`. `None` means plain compiled code, where
-/// every probe instruction is an error.
+/// probe-constant and path-end pair operands are in `probe`'s tables. `None` means plain
+/// compiled code, where every probe instruction is an error.
 pub fn verify_instrumented(
     program: &Program,
     func: &Function,
     body: Body<'_>,
-    probe_consts: Option<usize>,
+    probe: Option<ProbeTables>,
 ) -> Result<(), VerifyError> {
     let err = |pc: Option<usize>, message: String| VerifyError {
         function: func.name.clone(),
@@ -278,9 +294,12 @@ pub fn verify_instrumented(
             | Instr::PathJmp { k: q, .. }
             | Instr::PathCount { c: q }
             | Instr::PathCountK { c: q }
-            | Instr::Probe { k: q } => probe_operands_ok(probe_consts, &[q], ins).map_err(here)?,
-            Instr::PathEnd { c, s } => {
-                probe_operands_ok(probe_consts, &[c, s], ins).map_err(here)?
+            | Instr::Probe { k: q } => probe_operands_ok(probe, &[q], ins).map_err(here)?,
+            Instr::PathEnd { c, s } | Instr::PathEndJmp { c, s, .. } => {
+                probe_operands_ok(probe, &[c, s], ins).map_err(here)?
+            }
+            _ if ins.path_end_on_taken().is_some() => {
+                probe_operands_ok(probe, &[], ins).map_err(here)?
             }
             _ => {}
         }

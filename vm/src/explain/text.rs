@@ -210,7 +210,7 @@ fn function(out: &mut String, x: &Explained, f: &FunctionExplained) {
         let _ = writeln!(
             out,
             "  (the listing's labels bN number the instrumented code's own blocks, edge stubs \
-             included; the probe constants qN hold the values above)"
+             included; the probe constants qN and path-end pairs eN hold the values above)"
         );
         out.push_str(code);
     }

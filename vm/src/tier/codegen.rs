@@ -15,9 +15,14 @@
 //! - fall-through edge (a `Cond` not taken, or a block ending because the next pc is a
 //!   leader): right after the block's last instruction, before the next block's label;
 //! - `Jmp`: before the jump (a lone `PathAdd` is fused with it into `PathJmp`);
-//! - taken edge of a `Cond`, arm of a `JTab`: a *stub* after all blocks, `probes; Jmp label`
-//!   (or `PathJmp` when the probes are one `PathAdd`), and the branch or table entry is
-//!   retargeted to the stub, so the edge costs one dispatch and only when taken;
+//! - taken edge of a `Cond` that only ends a path (its probes are one `PathEnd`, the usual
+//!   back edge of a loop under `backedge` path ends, and of a `do`-`while` or fused `for` loop
+//!   under `header`): the branch's `Pe` twin ([`Instr::with_path_end_on_taken`]), which ends
+//!   the path itself when taken, with the pair of constants it reads in the version's
+//!   path-end pairs (up to 256 a version): no stub, no extra dispatch;
+//! - any other taken edge of a `Cond` with probes, arm of a `JTab`: a *stub* after all blocks,
+//!   `probes; Jmp label` (or `PathJmp` when the probes are one `PathAdd`), and the branch or
+//!   table entry is retargeted to the stub, so the edge costs one dispatch and only when taken;
 //!   a `Cond` whose target is the next instruction (one CFG edge both ways) jumps to the
 //!   fall-through probes instead;
 //! - edge into the exit (`Ret`, `RetV`, `Exit`): before the returning instruction, followed by
@@ -32,7 +37,7 @@
 //! checked against the 65,535-instruction limit of a version.
 
 use hashbrown::HashMap;
-use lang::bytecode::{Flow, FuncIdx, Function, Instr, JumpTable, Loc, Pc, ProbeIdx};
+use lang::bytecode::{Flow, FuncIdx, Function, Instr, JumpTable, Loc, PairIdx, Pc, ProbeIdx};
 use profiler::index::IndexVec;
 use profiler::{Block, Edge};
 
@@ -78,6 +83,33 @@ impl ProbeCode {
         self.consts.push(value);
         self.index.insert(value, k);
         Some(k)
+    }
+}
+
+/// The path-end pairs `E[k] = [c, s]` of a version under construction (at most 256).
+#[derive(Default)]
+struct PathEndPairs {
+    pairs: Vec<[u64; 2]>,
+}
+
+impl PathEndPairs {
+    /// The index of the pair `[c, s]`, added if new; `None` once the version has 256 (the
+    /// branch then keeps its stub).
+    fn pair(&mut self, c: u64, s: u64) -> Option<PairIdx> {
+        let k = match self.pairs.iter().position(|&p| p == [c, s]) {
+            Some(k) => k,
+            None => {
+                self.pairs.push([c, s]);
+                self.pairs.len() - 1
+            }
+        };
+        match u8::try_from(k) {
+            Ok(k) => Some(PairIdx(k)),
+            Err(_) => {
+                self.pairs.pop();
+                None
+            }
+        }
     }
 }
 
@@ -203,6 +235,7 @@ pub fn instrument(
     let mut block_start: IndexVec<Block, Option<Pc>> = IndexVec::from_elem(None, cfg.num_blocks());
     let mut label_pos: IndexVec<Block, usize> = IndexVec::from_elem(0, cfg.num_blocks());
     let first_loc = func.locs.first().copied().unwrap_or_default();
+    let mut pairs = PathEndPairs::default();
 
     out.push_all(&probes.entry, first_loc);
     if fc.has_virtual_entry() {
@@ -238,10 +271,18 @@ pub fn instrument(
             Flow::Cond => {
                 let next = edge_of(lpc, Way::Next)?;
                 let taken = edge_of(lpc, Way::Taken)?;
-                let at = out.push(ins, loc);
+                // A taken edge that only ends a path: the branch's `Pe` twin ends it, with no
+                // stub (one dispatch less per path on a loop's back edge).
+                let fused = match probes.edges[taken][..] {
+                    [Instr::PathEnd { c, s }] if next != taken => pairs
+                        .pair(probes.consts[c.index()], probes.consts[s.index()])
+                        .and_then(|k| ins.with_path_end_on_taken(k)),
+                    _ => None,
+                };
+                let at = out.push(fused.unwrap_or(ins), loc);
                 let to = if next == taken {
                     Label::At(at + 1)
-                } else if probes.edges[taken].is_empty() {
+                } else if probes.edges[taken].is_empty() || fused.is_some() {
                     Label::Block(target_block(taken))
                 } else {
                     stubs.push(Stub {
@@ -331,9 +372,11 @@ pub fn instrument(
             locs: out.locs.into_boxed_slice(),
             tables: tables.into_boxed_slice(),
             probe_consts: probes.consts.clone().into_boxed_slice(),
+            path_end_pairs: pairs.pairs.into_boxed_slice(),
             instrumented: true,
             block_start: block_start.iter().copied().collect(),
             counters: crate::branch_counts::Counters::new(len),
+            dense: Default::default(),
         },
         block_start,
     })

@@ -18,6 +18,7 @@ use profiler::PathEnds;
 
 use super::{Finished, Profiler, WatchEvent};
 use crate::branch_counts::BranchCounts;
+use crate::path_counts::DenseCounts;
 use crate::probes::{Osr, Probes};
 use crate::profile::FunctionProfile;
 use crate::tier::tier0::Tier0;
@@ -57,7 +58,7 @@ impl Profiler for Bl {
     fn describe(probes: &BlProbes<'_, BlCounts>, event: &WatchEvent) -> Option<String> {
         match *event {
             WatchEvent::Path { func, id } => {
-                let n = probes.sink.counts().get(&(func, id)).copied().unwrap_or(0);
+                let n = probes.sink.count(func, id);
                 let path = probes.path_text(func, id).unwrap_or_default();
                 Some(format!(
                     "{path}; counted {}",
@@ -71,6 +72,19 @@ impl Profiler for Bl {
 
 /// Where completed Ball-Larus path ids go.
 pub trait PathSink {
+    /// True if the sink lets the loop count paths in dense counters of the instrumented
+    /// versions ([`crate::path_counts`]): tier-up then gives every function with at most
+    /// [`profiler::counters::DENSE_LIMIT`] paths its cells and hands them to
+    /// [`PathSink::adopt_dense`], and [`PathSink::on_path`] sees only the other functions'
+    /// paths. A sink that needs every path in order (`kbl`) leaves it false.
+    const DENSE: bool = false;
+
+    /// Tier-up gave `func`'s instrumented version the dense counters `counts` (only when
+    /// [`PathSink::DENSE`]).
+    fn adopt_dense(&mut self, func: FuncIdx, counts: DenseCounts) {
+        let _ = (func, counts);
+    }
+
     /// An activation of `func` starts (in any code version).
     #[inline(always)]
     fn on_entry(&mut self, func: FuncIdx) {
@@ -94,7 +108,9 @@ pub trait PathSink {
     fn on_path(&mut self, func: FuncIdx, id: u64);
 }
 
-/// `--profile=bl`'s sink: path counts in a hashbrown table keyed by (function, id).
+/// `--profile=bl`'s sink: path counts in a hashbrown table keyed by (function, id), for the
+/// functions with more paths than dense counters take ([`PathSink::DENSE`]: the loop counts the
+/// others' paths in their versions' cells, which the sink holds too and reads at the end).
 ///
 /// The table is fronted by a small direct-mapped cache of where recently counted paths'
 /// counters are ([`CACHED_PATHS`] entries, chosen by the id's low bits plus the function): a
@@ -107,6 +123,8 @@ pub struct BlCounts {
     counts: HashMap<(FuncIdx, u64), u64, PathKeyHash>,
     /// Recently counted keys and their counters in `counts` (null: empty entry).
     cache: [CachedPath; CACHED_PATHS],
+    /// The dense counters of the functions that have them.
+    dense: Vec<(FuncIdx, DenseCounts)>,
 }
 
 /// The number of entries of [`BlCounts`]' counter cache (a power of two).
@@ -131,11 +149,18 @@ impl Default for BlCounts {
         BlCounts {
             counts: HashMap::default(),
             cache: [CachedPath::EMPTY; CACHED_PATHS],
+            dense: Vec::new(),
         }
     }
 }
 
 impl PathSink for BlCounts {
+    const DENSE: bool = true;
+
+    fn adopt_dense(&mut self, func: FuncIdx, counts: DenseCounts) {
+        self.dense.push((func, counts));
+    }
+
     #[inline(always)]
     fn on_path(&mut self, func: FuncIdx, id: u64) {
         let slot = cache_slot(func, id);
@@ -180,15 +205,33 @@ impl BlCounts {
         };
     }
 
-    /// The counts, keyed by (function, path id).
+    /// The hashed counts, keyed by (function, path id): the paths of the functions without
+    /// dense counters.
     pub fn counts(&self) -> &HashMap<(FuncIdx, u64), u64, PathKeyHash> {
         &self.counts
     }
 
-    /// The `(id, count)` pairs of each function, indexed by function.
+    /// The count of path `id` of `func` so far.
+    pub fn count(&self, func: FuncIdx, id: u64) -> u64 {
+        let dense: u64 = self
+            .dense
+            .iter()
+            .filter(|(f, _)| *f == func)
+            .map(|(_, d)| d.get(id))
+            .sum();
+        dense + self.counts.get(&(func, id)).copied().unwrap_or(0)
+    }
+
+    /// The `(id, count)` pairs of each function, indexed by function, in increasing id order.
     pub fn by_function(&self, num_functions: usize) -> Vec<Vec<(u64, u64)>> {
+        let mut all: HashMap<(FuncIdx, u64), u64, PathKeyHash> = self.counts.clone();
+        for (f, cells) in &self.dense {
+            for (id, n) in cells.counted() {
+                *all.entry((*f, id)).or_default() += n;
+            }
+        }
         let mut out = vec![Vec::new(); num_functions];
-        for (&(f, id), &count) in &self.counts {
+        for (&(f, id), &count) in &all {
             out[f.index()].push((id, count));
         }
         for ids in &mut out {
@@ -264,7 +307,13 @@ impl<'p, S: PathSink> BlProbes<'p, S> {
             };
         let index = t.next_version_index();
         let heat = t.tier0.heat[f.index()];
-        let made = tier_up_bl(f, func, self.settings.path_ends, edges, index, heat);
+        let mut made = tier_up_bl(f, func, self.settings.path_ends, edges, index, heat);
+        if let Ok((tiered, version)) = &mut made {
+            if S::DENSE && tiered.bl.num_paths() <= profiler::counters::DENSE_LIMIT {
+                version.dense = DenseCounts::new(tiered.bl.num_paths() as usize);
+                self.sink.adopt_dense(f, version.dense.clone());
+            }
+        }
         self.tiering.install(f, made, started);
     }
 
@@ -359,6 +408,7 @@ impl<S: PathSink> Probes for BlProbes<'_, S> {
     const PATHS: bool = true;
     const TIERS: bool = true;
     const COUNTS: bool = true;
+    const DENSE_PATHS: bool = S::DENSE;
 
     #[inline(always)]
     fn on_entry(&mut self, func: FuncIdx) {
