@@ -1600,6 +1600,19 @@ fn run_loop_inlined<P: Probes>(
                 ret!();
             }
             Instr::RetV {} => ret!(),
+            Instr::RetPc { a, c } => {
+                paths_only!();
+                count!(m.path.wrapping_add(q!(c)));
+                let v = r!(a);
+                // SAFETY: r0 of the window exists (num_regs >= 1).
+                unsafe { *regs = v };
+                ret!();
+            }
+            Instr::RetVPc { c } => {
+                paths_only!();
+                count!(m.path.wrapping_add(q!(c)));
+                ret!()
+            }
             Instr::RetF { a } => {
                 let v = r!(a);
                 // SAFETY: r0 of the window exists (num_regs >= 1).

@@ -475,6 +475,10 @@ macro_rules! for_each_op {
             PathCount { c: ProbeIdx } => Next;
             /// count(Q[c]) (a path whose id is known statically ends: event counting)
             PathCountK { c: ProbeIdx } => Next;
+            /// count(P + Q[c]), then return R[A] as Ret (a path ends at the function's exit)
+            RetPc { a: Reg, c: ProbeIdx } => Return;
+            /// count(P + Q[c]), then return as RetV (a path ends at the function's exit)
+            RetVPc { c: ProbeIdx } => Return;
             /// if R[A] != 0 then count(P + E[k].c), P := E[k].s, pc := t: Jnz with a path end on its taken edge
             JnzPe { a: Reg, t: Pc, k: PairIdx } => Cond;
             /// if R[A] == 0 then count(P + E[k].c), P := E[k].s, pc := t: Jz with a path end on its taken edge

@@ -294,6 +294,8 @@ pub fn verify_instrumented(
             | Instr::PathJmp { k: q, .. }
             | Instr::PathCount { c: q }
             | Instr::PathCountK { c: q }
+            | Instr::RetPc { c: q, .. }
+            | Instr::RetVPc { c: q }
             | Instr::Probe { k: q } => probe_operands_ok(probe, &[q], ins).map_err(here)?,
             Instr::PathEnd { c, s } | Instr::PathEndJmp { c, s, .. } => {
                 probe_operands_ok(probe, &[c, s], ins).map_err(here)?

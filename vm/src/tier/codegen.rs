@@ -26,7 +26,8 @@
 //!   a `Cond` whose target is the next instruction (one CFG edge both ways) jumps to the
 //!   fall-through probes instead;
 //! - edge into the exit (`Ret`, `RetV`, `Exit`): before the returning instruction, followed by
-//!   the exit block's probes.
+//!   the exit block's probes; a final `PathCount` and a `Ret` (`RetV`) become one `RetPc`
+//!   (`RetVPc`).
 //!
 //! New pc 0 holds the entry probes, then (when the CFG has a virtual entry, i.e. old pc 0 is a
 //! loop header) the virtual entry's block and edge probes; jumps to old pc 0 land on the first
@@ -331,9 +332,25 @@ pub fn instrument(
             }
             Flow::Return | Flow::Halt => {
                 let e = edge_of(lpc, Way::Leave)?;
+                let before = out.code.len();
                 out.push_all(&probes.edges[e], loc);
                 out.push_all(&probes.blocks[cfg.exit()], loc);
-                out.push(ins, loc);
+                // A path's count right before `Ret`/`RetV` goes into the return (one dispatch
+                // less per call).
+                let last = out.code[before..].last();
+                let fused = match (last, ins) {
+                    (Some(&Instr::PathCount { c }), Instr::Ret { a }) => {
+                        Some(Instr::RetPc { a, c })
+                    }
+                    (Some(&Instr::PathCount { c }), Instr::RetV {}) => Some(Instr::RetVPc { c }),
+                    _ => None,
+                };
+                match fused {
+                    Some(fused) => *out.code.last_mut().expect("the count") = fused,
+                    None => {
+                        out.push(ins, loc);
+                    }
+                }
             }
         }
     }
