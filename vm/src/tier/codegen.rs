@@ -398,3 +398,23 @@ pub fn instrument(
         block_start,
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn path_end_pairs_are_shared_and_at_most_256() {
+        let mut pairs = PathEndPairs::default();
+        assert_eq!(pairs.pair(1, 2), Some(PairIdx(0)));
+        assert_eq!(pairs.pair(2, 1), Some(PairIdx(1)));
+        assert_eq!(pairs.pair(1, 2), Some(PairIdx(0)));
+        for c in 2..256 {
+            assert_eq!(pairs.pair(c, c), Some(PairIdx(c as u8)));
+        }
+        // The 257th distinct pair has no index: its branch keeps a stub.
+        assert_eq!(pairs.pair(1000, 0), None);
+        assert_eq!(pairs.pairs.len(), 256);
+        assert_eq!(pairs.pair(255, 255), Some(PairIdx(255)));
+    }
+}

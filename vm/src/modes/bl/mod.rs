@@ -6,8 +6,10 @@
 //! tier-0 counters until a function's heat passes the threshold, then tier-up ([`tierup`]:
 //! smart numbering from the tier-0 edge counts, the plan, the instrumented copy), a new code
 //! version for new calls and on-stack replacement of running frames at their next backward
-//! jump; each completed path id goes to a [`PathSink`] ([`BlCounts`] for `bl`: a hashbrown
-//! table keyed by function and id, behind a small cache of counters).
+//! jump; each completed path id goes to a [`PathSink`] ([`BlCounts`] for `bl`: the dense
+//! counters of the instrumented versions, [`crate::path_counts`], which the loop increments
+//! itself, and for functions with more paths than those take a hashbrown table keyed by
+//! function and id, behind a small cache of counters).
 
 pub mod tierup;
 
