@@ -981,14 +981,11 @@ fn run_loop_inlined<P: Probes>(
             }
         }};
     }
-    // A branch of instrumented code whose taken edge ends a path (`JLePe` and the others):
-    // when taken, the path ends (`count(P + c)`) and the next starts (`P := s`, `E[k] = (c, s)`) in
-    // the branch itself, where a plain branch would jump to a `PathEndJmp` stub: one dispatch
-    // less per path. Only instrumented versions hold these, so no tier-0 counting or hook.
-    // Path-end branches exist only in the versions a mode with `P::PATHS` makes: every other
-    // mode's loop keeps a call of one cold function for each of them, nothing else (measured:
-    // without it `none` ran up to 1.8% more instructions on the twins; the older path
-    // instructions are left as they were, guarding them too cost `none` 1.7%).
+    // Path-end branches and counting returns exist only in the versions a mode with
+    // `P::PATHS` makes: every other mode's loop keeps a call of one cold function for each of
+    // them, nothing else (measured: without it `none` ran up to 1.8% more instructions on the
+    // twins; the older path instructions are left as they were, guarding them too cost `none`
+    // 1.7%).
     macro_rules! paths_only {
         () => {
             if !P::PATHS {
@@ -996,6 +993,11 @@ fn run_loop_inlined<P: Probes>(
             }
         };
     }
+    // A branch of instrumented code whose taken edge ends a path (`JLePe` and the others):
+    // when taken, the path ends (`count(P + c)`) and the next starts (`P := s`, `E[k] = (c, s)`)
+    // in the branch itself, where a plain branch would jump to a `PathEndJmp` stub: one
+    // dispatch less per path. Only instrumented versions hold these, so no tier-0 counting or
+    // hook.
     macro_rules! path_branch {
         ($cond:expr, $t:expr, $k:expr) => {{
             paths_only!();

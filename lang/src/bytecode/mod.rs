@@ -465,72 +465,60 @@ impl Program {
     }
 }
 
-impl Instr {
-    /// The form of this conditional branch that also ends a path on its taken edge (its `Pe`
-    /// twin: `count(P + E[k].c); P := E[k].s` when the branch is taken, before the jump), which
-    /// the instrumenting code generator uses instead of a stub `PathEndJmp` after the branch;
-    /// `None` for any other instruction.
-    pub fn with_path_end_on_taken(self, k: PairIdx) -> Option<Instr> {
-        Some(match self {
-            Instr::Jnz { a, t } => Instr::JnzPe { a, t, k },
-            Instr::Jz { a, t } => Instr::JzPe { a, t, k },
-            Instr::JEq { a, b, t } => Instr::JEqPe { a, b, t, k },
-            Instr::JNe { a, b, t } => Instr::JNePe { a, b, t, k },
-            Instr::JLt { a, b, t } => Instr::JLtPe { a, b, t, k },
-            Instr::JLe { a, b, t } => Instr::JLePe { a, b, t, k },
-            Instr::JLtU { a, b, t } => Instr::JLtUPe { a, b, t, k },
-            Instr::JLeU { a, b, t } => Instr::JLeUPe { a, b, t, k },
-            Instr::JEqI { a, imm, t } => Instr::JEqIPe { a, imm, t, k },
-            Instr::JNeI { a, imm, t } => Instr::JNeIPe { a, imm, t, k },
-            Instr::JLtI { a, imm, t } => Instr::JLtIPe { a, imm, t, k },
-            Instr::JLeI { a, imm, t } => Instr::JLeIPe { a, imm, t, k },
-            Instr::JGtI { a, imm, t } => Instr::JGtIPe { a, imm, t, k },
-            Instr::JGeI { a, imm, t } => Instr::JGeIPe { a, imm, t, k },
-            Instr::JEqF { a, b, t } => Instr::JEqFPe { a, b, t, k },
-            Instr::JNeF { a, b, t } => Instr::JNeFPe { a, b, t, k },
-            Instr::JLtF { a, b, t } => Instr::JLtFPe { a, b, t, k },
-            Instr::JLeF { a, b, t } => Instr::JLeFPe { a, b, t, k },
-            Instr::JNLtF { a, b, t } => Instr::JNLtFPe { a, b, t, k },
-            Instr::JNLeF { a, b, t } => Instr::JNLeFPe { a, b, t, k },
-            Instr::IncJLt32 { a, b, t } => Instr::IncJLt32Pe { a, b, t, k },
-            Instr::IncJLe32 { a, b, t } => Instr::IncJLe32Pe { a, b, t, k },
-            Instr::IncJLt64 { a, b, t } => Instr::IncJLt64Pe { a, b, t, k },
-            Instr::IncJLtI32 { a, imm, t } => Instr::IncJLtI32Pe { a, imm, t, k },
-            _ => return None,
-        })
-    }
+/// The conditional branches and their `Pe` twins (the same branch with a path end on its taken
+/// edge), each pair listed once; [`Instr::with_path_end_on_taken`] and
+/// [`Instr::path_end_on_taken`] are generated from the list.
+macro_rules! path_end_twins {
+    ($($plain:ident => $twin:ident { $($field:ident),* };)*) => {
+        impl Instr {
+            /// The form of this conditional branch that also ends a path on its taken edge (its
+            /// `Pe` twin: `count(P + E[k].c); P := E[k].s` when the branch is taken, before the
+            /// jump), which the instrumenting code generator uses instead of a stub
+            /// `PathEndJmp` after the branch; `None` for any other instruction.
+            pub fn with_path_end_on_taken(self, k: PairIdx) -> Option<Instr> {
+                Some(match self {
+                    $(Instr::$plain { $($field),* } => Instr::$twin { $($field,)* k },)*
+                    _ => return None,
+                })
+            }
 
-    /// A branch with a path end on its taken edge as the plain branch and the index of its
-    /// path-end pair; `None` for any other instruction.
-    pub fn path_end_on_taken(self) -> Option<(Instr, PairIdx)> {
-        Some(match self {
-            Instr::JnzPe { a, t, k } => (Instr::Jnz { a, t }, k),
-            Instr::JzPe { a, t, k } => (Instr::Jz { a, t }, k),
-            Instr::JEqPe { a, b, t, k } => (Instr::JEq { a, b, t }, k),
-            Instr::JNePe { a, b, t, k } => (Instr::JNe { a, b, t }, k),
-            Instr::JLtPe { a, b, t, k } => (Instr::JLt { a, b, t }, k),
-            Instr::JLePe { a, b, t, k } => (Instr::JLe { a, b, t }, k),
-            Instr::JLtUPe { a, b, t, k } => (Instr::JLtU { a, b, t }, k),
-            Instr::JLeUPe { a, b, t, k } => (Instr::JLeU { a, b, t }, k),
-            Instr::JEqIPe { a, imm, t, k } => (Instr::JEqI { a, imm, t }, k),
-            Instr::JNeIPe { a, imm, t, k } => (Instr::JNeI { a, imm, t }, k),
-            Instr::JLtIPe { a, imm, t, k } => (Instr::JLtI { a, imm, t }, k),
-            Instr::JLeIPe { a, imm, t, k } => (Instr::JLeI { a, imm, t }, k),
-            Instr::JGtIPe { a, imm, t, k } => (Instr::JGtI { a, imm, t }, k),
-            Instr::JGeIPe { a, imm, t, k } => (Instr::JGeI { a, imm, t }, k),
-            Instr::JEqFPe { a, b, t, k } => (Instr::JEqF { a, b, t }, k),
-            Instr::JNeFPe { a, b, t, k } => (Instr::JNeF { a, b, t }, k),
-            Instr::JLtFPe { a, b, t, k } => (Instr::JLtF { a, b, t }, k),
-            Instr::JLeFPe { a, b, t, k } => (Instr::JLeF { a, b, t }, k),
-            Instr::JNLtFPe { a, b, t, k } => (Instr::JNLtF { a, b, t }, k),
-            Instr::JNLeFPe { a, b, t, k } => (Instr::JNLeF { a, b, t }, k),
-            Instr::IncJLt32Pe { a, b, t, k } => (Instr::IncJLt32 { a, b, t }, k),
-            Instr::IncJLe32Pe { a, b, t, k } => (Instr::IncJLe32 { a, b, t }, k),
-            Instr::IncJLt64Pe { a, b, t, k } => (Instr::IncJLt64 { a, b, t }, k),
-            Instr::IncJLtI32Pe { a, imm, t, k } => (Instr::IncJLtI32 { a, imm, t }, k),
-            _ => return None,
-        })
-    }
+            /// A branch with a path end on its taken edge as the plain branch and the index of
+            /// its path-end pair; `None` for any other instruction.
+            pub fn path_end_on_taken(self) -> Option<(Instr, PairIdx)> {
+                Some(match self {
+                    $(Instr::$twin { $($field,)* k } => (Instr::$plain { $($field),* }, k),)*
+                    _ => return None,
+                })
+            }
+        }
+    };
+}
+
+path_end_twins! {
+    Jnz => JnzPe { a, t };
+    Jz => JzPe { a, t };
+    JEq => JEqPe { a, b, t };
+    JNe => JNePe { a, b, t };
+    JLt => JLtPe { a, b, t };
+    JLe => JLePe { a, b, t };
+    JLtU => JLtUPe { a, b, t };
+    JLeU => JLeUPe { a, b, t };
+    JEqI => JEqIPe { a, imm, t };
+    JNeI => JNeIPe { a, imm, t };
+    JLtI => JLtIPe { a, imm, t };
+    JLeI => JLeIPe { a, imm, t };
+    JGtI => JGtIPe { a, imm, t };
+    JGeI => JGeIPe { a, imm, t };
+    JEqF => JEqFPe { a, b, t };
+    JNeF => JNeFPe { a, b, t };
+    JLtF => JLtFPe { a, b, t };
+    JLeF => JLeFPe { a, b, t };
+    JNLtF => JNLtFPe { a, b, t };
+    JNLeF => JNLeFPe { a, b, t };
+    IncJLt32 => IncJLt32Pe { a, b, t };
+    IncJLe32 => IncJLe32Pe { a, b, t };
+    IncJLt64 => IncJLt64Pe { a, b, t };
+    IncJLtI32 => IncJLtI32Pe { a, imm, t };
 }
 
 #[cfg(test)]

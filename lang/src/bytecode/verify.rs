@@ -92,21 +92,19 @@ pub struct ProbeTables {
     pub pairs: usize,
 }
 
-/// Invariant 7 for one probe instruction.
+/// Invariant 7 for one probe instruction: its probe constants `operands` and its path-end
+/// pair `pair`, if it has one.
 fn probe_operands_ok(
     probe: Option<ProbeTables>,
     operands: &[super::ProbeIdx],
+    pair: Option<super::PairIdx>,
     ins: &Instr,
 ) -> Result<(), String> {
     let Some(ProbeTables { consts: n, pairs }) = probe else {
         return Err(format!("{} outside an instrumented version", ins.name()));
     };
-    if let Some((_, k)) = ins.path_end_on_taken() {
-        return if k.index() < pairs {
-            Ok(())
-        } else {
-            Err(format!("path-end pair {k} out of range ({pairs} pairs)"))
-        };
+    if let Some(k) = pair.filter(|k| k.index() >= pairs) {
+        return Err(format!("path-end pair {k} out of range ({pairs} pairs)"));
     }
     // `Probe` names a probe of the sink, not a constant: only its presence is checked here.
     if matches!(ins, Instr::Probe { .. }) {
@@ -296,14 +294,15 @@ pub fn verify_instrumented(
             | Instr::PathCountK { c: q }
             | Instr::RetPc { c: q, .. }
             | Instr::RetVPc { c: q }
-            | Instr::Probe { k: q } => probe_operands_ok(probe, &[q], ins).map_err(here)?,
+            | Instr::Probe { k: q } => probe_operands_ok(probe, &[q], None, ins).map_err(here)?,
             Instr::PathEnd { c, s } | Instr::PathEndJmp { c, s, .. } => {
-                probe_operands_ok(probe, &[c, s], ins).map_err(here)?
+                probe_operands_ok(probe, &[c, s], None, ins).map_err(here)?
             }
-            _ if ins.path_end_on_taken().is_some() => {
-                probe_operands_ok(probe, &[], ins).map_err(here)?
+            _ => {
+                if let Some((_, k)) = ins.path_end_on_taken() {
+                    probe_operands_ok(probe, &[], Some(k), ins).map_err(here)?
+                }
             }
-            _ => {}
         }
     }
     // Invariant 5: local arrays inside the frame's area.

@@ -100,17 +100,12 @@ impl PathEndPairs {
         let k = match self.pairs.iter().position(|&p| p == [c, s]) {
             Some(k) => k,
             None => {
+                u8::try_from(self.pairs.len()).ok()?;
                 self.pairs.push([c, s]);
                 self.pairs.len() - 1
             }
         };
-        match u8::try_from(k) {
-            Ok(k) => Some(PairIdx(k)),
-            Err(_) => {
-                self.pairs.pop();
-                None
-            }
-        }
+        Some(PairIdx(k as u8))
     }
 }
 
@@ -345,11 +340,10 @@ pub fn instrument(
                     (Some(&Instr::PathCount { c }), Instr::RetV {}) => Some(Instr::RetVPc { c }),
                     _ => None,
                 };
-                match fused {
-                    Some(fused) => *out.code.last_mut().expect("the count") = fused,
-                    None => {
-                        out.push(ins, loc);
-                    }
+                if let Some(fused) = fused {
+                    *out.code.last_mut().expect("the count") = fused;
+                } else {
+                    out.push(ins, loc);
                 }
             }
         }

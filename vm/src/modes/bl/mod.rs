@@ -224,20 +224,25 @@ impl BlCounts {
         dense + self.counts.get(&(func, id)).copied().unwrap_or(0)
     }
 
-    /// The `(id, count)` pairs of each function, indexed by function, in increasing id order.
+    /// The `(id, count)` pairs of each function, indexed by function, in increasing id order
+    /// (an id counted both densely and in the table, as in a watched run, once with the sum).
     pub fn by_function(&self, num_functions: usize) -> Vec<Vec<(u64, u64)>> {
-        let mut all: HashMap<(FuncIdx, u64), u64, PathKeyHash> = self.counts.clone();
-        for (f, cells) in &self.dense {
-            for (id, n) in cells.counted() {
-                *all.entry((*f, id)).or_default() += n;
-            }
-        }
         let mut out = vec![Vec::new(); num_functions];
-        for (&(f, id), &count) in &all {
+        for (&(f, id), &count) in &self.counts {
             out[f.index()].push((id, count));
+        }
+        for (f, cells) in &self.dense {
+            out[f.index()].extend(cells.counted());
         }
         for ids in &mut out {
             ids.sort_unstable();
+            ids.dedup_by(|later, kept| {
+                let same = later.0 == kept.0;
+                if same {
+                    kept.1 += later.1;
+                }
+                same
+            });
         }
         out
     }
