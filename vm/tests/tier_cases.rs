@@ -493,3 +493,49 @@ fn a_trap_inside_a_profiled_loop() {
         }
     }
 }
+
+const TRAP_IN_TEST: &str = "int values[4] = {3, 1, 4, 1};
+int main(void) {
+    int s = 0;
+    int i = 0;
+    while (values[i] != 7) {
+        s += values[i];
+        i++;
+    }
+    return s;
+}
+";
+
+/// A trap in a loop's test: the loop is `Jmp test; body; test: Jcc body`, its header the test
+/// (line 5; the entry block ends with the `Jmp`, on line 5 too), which reads `values[4]` after
+/// four iterations and stops the run there. `header`: the entry path into the test and four
+/// iterations, the fourth completed on arriving at the test that traps (so `bl` may not count
+/// the paths ending at this test at its branch, as `vm::modes::bl::delay` does for tests that
+/// cannot trap); `backedge`: the first iteration joins the entry path, then three more, and the path the trap
+/// interrupts (the test alone) is unfinished. Not compared with the block recorder, which
+/// learns of a fall-through into a block only at the block's branch and so misses the arrival
+/// at the test that traps.
+#[test]
+fn a_trap_in_a_loop_test() {
+    let by_definition = [
+        (
+            PathEnds::Header,
+            vec![(4, "5 6 7 -> 5"), (1, "2 3 4 5 -> 5")],
+        ),
+        (
+            PathEnds::Backedge,
+            vec![(3, "5 6 7 -> 5"), (1, "2 3 4 5 6 7 -> 5")],
+        ),
+    ];
+    for (ends, want) in by_definition {
+        for mode in [Mode::Bl, Mode::Trace] {
+            let what = format!("{mode} {ends}");
+            let (_, r) = run(TRAP_IN_TEST, mode, 0, ends);
+            assert_eq!(r.exit_status, vm::EXIT_RUNTIME_ERROR, "{what}");
+            assert!(r.stderr.contains("case.c:5:"), "{what}: {}", r.stderr);
+            let p = r.profile.unwrap();
+            assert!(!p.complete, "{what}");
+            assert_eq!(lines_form(function(&p, "main")), expect(&want), "{what}");
+        }
+    }
+}

@@ -11,6 +11,7 @@
 //! itself, and for functions with more paths than those take a hashbrown table keyed by
 //! function and id, behind a small cache of counters).
 
+pub mod delay;
 pub mod tierup;
 
 use hashbrown::HashMap;

@@ -12,17 +12,21 @@
 //!    the profiler cuts paths at extra blocks by itself (reported as a fallback);
 //! 3. [`BallLarus::plan`] with [`Placement::Plain`]: every path starts with `r = value`,
 //!    every edge adds its value, and every path end counts `r + c`;
-//! 4. [`lower`]: each CFG edge's probes become path instructions
+//! 4. [`delay::delayed_headers`]: the loop headers whose path ends are better counted at
+//!    their branch than on arrival (a `while` test placed after its body, which the body
+//!    falls into: no `PathEnd` per iteration, the count rides on the branch's `Pe` twin);
+//! 5. [`lower`]: each CFG edge's probes become path instructions
 //!    ([`lang::bytecode::Instr::PathAdd`] and friends), adjacent probes merged (an increment
 //!    followed by a count is one `PathCount`; a count followed by the next path's start is
 //!    one `PathEnd`); the entry's `r = 0` is left to the call, which zeroes the register;
-//! 5. [`codegen::instrument`] lays out the new version.
+//! 6. [`codegen::instrument`] lays out the new version.
 
 use lang::bytecode::{FuncIdx, Function, Instr, Pc};
 use profiler::index::IndexVec;
 use profiler::{BallLarus, BlPlan, Block, EdgeProfile, Numbering, PathEnds, Placement, Probe};
-use smallvec::{smallvec, SmallVec};
+use smallvec::SmallVec;
 
+use super::delay;
 use crate::probes::Osr;
 use crate::tier::cfg_build::FunctionCfg;
 use crate::tier::codegen::{self, ProbeCode};
@@ -37,6 +41,9 @@ pub struct TieredBl {
     pub bl: BallLarus,
     /// The plan its probes implement.
     pub plan: BlPlan,
+    /// The start blocks whose path ends its code counts at their branch instead of on
+    /// arrival ([`super::delay`]).
+    pub delayed: IndexVec<Block, bool>,
     /// Where each block starts in the instrumented version (OSR targets).
     pub block_start: IndexVec<Block, Option<Pc>>,
     /// The index the instrumented version gets in the machine.
@@ -50,7 +57,9 @@ impl TieredBl {
     /// to `target` (a backward jump): continue at `target`'s block in the instrumented
     /// version, with the path register the instrumented code would have there when the frame
     /// is known to be at a fixed distance from a path start:
-    /// - the jump's edge ends a path: the next path starts at `target` (its start value);
+    /// - the jump's edge ends a path: the next path starts at `target` (its start value),
+    ///   unless `target` counts its arrivals at its branch ([`super::delay`]): then the count
+    ///   there is the tier-0 path's, and `path: None` drops it;
     /// - the jump leaves a block where every arrival starts a path (a loop header under
     ///   `header` path ends, or an extra cut block): the path in progress began on arriving at
     ///   that block, so the register is that block's start value plus the edge's increment
@@ -67,6 +76,9 @@ impl TieredBl {
         let cuts_on_every_arrival = self.plan.is_start[from]
             && (self.plan.path_ends == PathEnds::Header || self.plan.extra_cuts.contains(&from));
         let path = match (self.plan.cut[e], self.plan.start[to], self.plan.start[from]) {
+            // The code counts the path ending at `to` at `to`'s branch: the tier-0 path's,
+            // which the frame drops.
+            (true, _, _) if self.delayed[to] => None,
             (true, Probe::Set(start), _) => Some(start),
             (false, _, Probe::Set(start)) if cuts_on_every_arrival => match self.plan.edges[e] {
                 Probe::Add(x) => Some(start.wrapping_add(x)),
@@ -105,13 +117,19 @@ pub fn tier_up_bl(
     let bl = BallLarus::new(fc.cfg(), path_ends, numbering, u64::MAX)
         .map_err(|e| e.render(&|b| b.to_string()))?;
     let plan = bl.plan(fc.cfg(), Placement::Plain, profile.as_ref());
-    let probes = lower(&plan, &fc)?;
+    let weights = match profile {
+        Some(p) => p,
+        None => EdgeProfile::zeros(fc.cfg()).with_static_estimate(fc.cfg()),
+    };
+    let delayed = delay::delayed_headers(&plan, &fc, func, &weights);
+    let probes = lower(&plan, &fc, &delayed)?;
     let inst = codegen::instrument(index, func, &fc, &probes).map_err(|e| e.to_string())?;
     Ok((
         TieredBl {
             fc,
             bl,
             plan,
+            delayed,
             block_start: inst.block_start,
             version_index,
             tiered_up_at,
@@ -120,8 +138,13 @@ pub fn tier_up_bl(
     ))
 }
 
-/// The path instructions of a Ball-Larus plan, per CFG edge (see the module docs).
-pub fn lower(plan: &BlPlan, fc: &FunctionCfg) -> Result<ProbeCode, String> {
+/// The path instructions of a Ball-Larus plan, per CFG edge (see the module docs), with the
+/// path ends at the blocks of `delayed` counted at their branch ([`super::delay`]).
+pub fn lower(
+    plan: &BlPlan,
+    fc: &FunctionCfg,
+    delayed: &IndexVec<Block, bool>,
+) -> Result<ProbeCode, String> {
     let cfg = fc.cfg();
     let mut code = ProbeCode::new(fc);
     // Every call starts the callee's path register at 0 (the interpreter's `Call`), so the
@@ -132,10 +155,21 @@ pub fn lower(plan: &BlPlan, fc: &FunctionCfg) -> Result<ProbeCode, String> {
     };
     code.entry = emit(&mut code, &[entry])?;
     for e in cfg.edges() {
-        let to = cfg.target(e);
-        let mut probes: SmallVec<[Probe; 3]> = smallvec![plan.edges[e]];
-        if plan.cut[e] {
-            probes.push(plan.start[to]);
+        let (from, to) = (cfg.source(e), cfg.target(e));
+        let mut probes: SmallVec<[Probe; 4]> = SmallVec::new();
+        if delayed[from] {
+            // The path that ended on arriving at `from` is counted now, the next starts here.
+            probes.extend([Probe::CountAdd(0), plan.start[from]]);
+        }
+        match plan.edges[e] {
+            // The count moves to `to`'s branch: the edge only adds its part of the id.
+            Probe::CountAdd(c) if delayed[to] => probes.push(Probe::add(c)),
+            edge => {
+                probes.push(edge);
+                if plan.cut[e] {
+                    probes.push(plan.start[to]);
+                }
+            }
         }
         if to == cfg.exit() {
             probes.push(plan.exit);
