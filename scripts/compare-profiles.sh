@@ -15,6 +15,13 @@ mkdir -p "$out/old" "$out/new"
 programs=$(find programs -name '*.c' -not -path 'programs/cfgs/*' | sort)
 compared=0 differ=0
 for p in $programs; do
+  # A directory with a main.c is one program of several files (run with all its files).
+  dir=$(dirname "$p")
+  files=$p
+  if [ -f "$dir/main.c" ] && [ "$dir" != programs ]; then
+    [ "$(basename "$p")" = main.c ] || continue
+    files=$(ls "$dir"/*.c)
+  fi
   name=$(echo "$p" | sed 's|^programs/||; s|/|_|g; s|\.c$||')
   for m in $modes; do
     for t in 1000 0; do
@@ -25,7 +32,7 @@ for p in $programs; do
       for side in old new; do
         bin=$old; [ $side = new ] && bin=$new
         status=0
-        "$bin" --profile="$m" --tier-up="$t" --profile-out "$out/$side/$key.json" "$p" \
+        "$bin" --profile="$m" --tier-up="$t" --profile-out "$out/$side/$key.json" $files \
           > "$out/$side/$key.stdout" 2> /dev/null < /dev/null || status=$?
         echo "$status" >> "$out/$side/$key.stdout"
       done
