@@ -13,7 +13,7 @@
 //! The taken one is then the branch's `Pe` twin (no dispatch), the fall-through one a
 //! `PathEnd`. Every path is counted with the same id, once, and in the same order relative to
 //! every other path: nothing but `H`'s own instructions runs between the arrival and the
-//! count, and they cannot end the run ([`cannot_end_the_run`]: no call, whose callee could
+//! count, and they cannot end the run (`cannot_end_the_run`: no call, whose callee could
 //! `exit`, no access that could trap), so a run never stops with a completed path uncounted.
 //!
 //! Which headers: those where every arrival ends a path (a loop header under `header` path
