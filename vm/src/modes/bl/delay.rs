@@ -45,7 +45,7 @@ use crate::tier::cfg_build::{BlockKind, FunctionCfg, Way};
 
 /// How control reaches the code of an edge's probes, which decides what they cost.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Carrier {
+pub(super) enum Carrier {
     /// Probes right after the source block's last instruction (a fall-through, a branch not
     /// taken, or the virtual entry's edge at pc 0): one dispatch each.
     FallThrough,
@@ -145,7 +145,7 @@ fn delay_pays(
 
 /// How control reaches edge `e`'s probes (`None` for an edge of no instruction but the
 /// virtual entry's, which never happens for an edge of a CFG built from code).
-fn carrier(fc: &FunctionCfg, func: &Function, e: Edge) -> Option<Carrier> {
+pub(super) fn carrier(fc: &FunctionCfg, func: &Function, e: Edge) -> Option<Carrier> {
     let Some(bc) = fc.bytecode_edges(e).first() else {
         // The virtual entry's edge: its probes run at new pc 0, before the first block.
         return Some(Carrier::FallThrough);

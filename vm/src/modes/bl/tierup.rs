@@ -23,7 +23,9 @@
 
 use lang::bytecode::{FuncIdx, Function, Instr, Pc};
 use profiler::index::IndexVec;
-use profiler::{BallLarus, BlPlan, Block, EdgeProfile, Numbering, PathEnds, Placement, Probe};
+use profiler::{
+    BallLarus, BlPlan, Block, Edge, EdgeProfile, Numbering, PathEnds, Placement, Probe,
+};
 use smallvec::SmallVec;
 
 use super::delay;
@@ -122,7 +124,7 @@ pub fn tier_up_bl(
         None => EdgeProfile::zeros(fc.cfg()).with_static_estimate(fc.cfg()),
     };
     let delayed = delay::delayed_headers(&plan, &fc, func, &weights);
-    let probes = lower(&plan, &fc, &delayed)?;
+    let probes = lower(&plan, &fc, func, &delayed)?;
     let inst = codegen::instrument(index, func, &fc, &probes).map_err(|e| e.to_string())?;
     Ok((
         TieredBl {
@@ -143,6 +145,7 @@ pub fn tier_up_bl(
 pub fn lower(
     plan: &BlPlan,
     fc: &FunctionCfg,
+    func: &Function,
     delayed: &IndexVec<Block, bool>,
 ) -> Result<ProbeCode, String> {
     let cfg = fc.cfg();
@@ -154,6 +157,8 @@ pub fn lower(
         other => other,
     };
     code.entry = emit(&mut code, &[entry])?;
+    let mut edge_probes: IndexVec<Edge, SmallVec<[Probe; 4]>> =
+        IndexVec::from_elem(SmallVec::new(), cfg.num_edges());
     for e in cfg.edges() {
         let (from, to) = (cfg.source(e), cfg.target(e));
         let mut probes: SmallVec<[Probe; 4]> = SmallVec::new();
@@ -174,9 +179,66 @@ pub fn lower(
         if to == cfg.exit() {
             probes.push(plan.exit);
         }
-        code.edges[e] = emit(&mut code, &probes)?;
+        edge_probes[e] = merge(&probes).into_iter().collect();
+    }
+    fold_lone_increments(fc, func, &mut edge_probes);
+    for e in cfg.edges() {
+        code.edges[e] = emit(&mut code, &edge_probes[e])?;
     }
     Ok(code)
+}
+
+/// Moves each edge's lone increment (`r += a`, which costs a dispatch of its own: a
+/// `PathAdd` on a fall-through, a `PathJmp` stub on a taken branch or a switch arm) forward
+/// along a chain of blocks that have one way in and one way out, to the first edge of the
+/// chain with probes of its own, where it merges into them at no cost (`r += a; count(r + c)`
+/// is `count(r + a + c)`, a return's `RetPc` with another constant), or to the first `Jmp`,
+/// which carries it at no cost (`PathJmp`). Every path keeps its id, and the register is
+/// unchanged wherever a chain ends. Inside a chain it differs, so the chain's blocks must not
+/// be entered by on-stack replacement: every edge of the chain must be forward in the code
+/// (OSR enters only at the targets of backward jumps).
+fn fold_lone_increments(
+    fc: &FunctionCfg,
+    func: &Function,
+    probes: &mut IndexVec<Edge, SmallVec<[Probe; 4]>>,
+) {
+    let cfg = fc.cfg();
+    let forward = |e: Edge| match (fc.last_pc(cfg.source(e)), fc.first_pc(cfg.target(e))) {
+        (Some(from), Some(to)) => from < to,
+        _ => false,
+    };
+    let jump = |e: Edge| delay::carrier(fc, func, e) == Some(delay::Carrier::Jump);
+    for e in cfg.edges() {
+        let [Probe::Add(a)] = probes[e][..] else {
+            continue;
+        };
+        if jump(e) {
+            continue;
+        }
+        let mut cur = e;
+        let into = loop {
+            let v = cfg.target(cur);
+            if !forward(cur) || cfg.in_degree(v) != 1 || cfg.out_degree(v) != 1 {
+                break None;
+            }
+            let Some(next) = cfg.succ_edges(v).next() else {
+                break None;
+            };
+            if !probes[next].is_empty() || jump(next) {
+                break Some(next);
+            }
+            cur = next;
+        };
+        let Some(into) = into else { continue };
+        let mut moved: SmallVec<[Probe; 4]> = SmallVec::new();
+        moved.push(Probe::Add(a));
+        moved.extend(probes[into].iter().copied());
+        let merged = merge(&moved);
+        if merged.len() <= probes[into].len().max(1) {
+            probes[into] = merged.into_iter().collect();
+            probes[e].clear();
+        }
+    }
 }
 
 /// Merges a sequence of probes (see [`merge`]) and turns it into instructions.
@@ -244,6 +306,41 @@ mod tests {
             }
         }
         (counted, r)
+    }
+
+    #[test]
+    fn an_increment_on_a_branch_into_a_return_rides_on_the_count() {
+        let src = "int fib(int n) {
+    if (n < 2) return n;
+    return fib(n - 1) + fib(n - 2);
+}
+int main(void) { return fib(10); }
+";
+        let program = lang::compile_source("t.c", src).expect("compiles");
+        let fib = &program.functions[0];
+        let (_, version) = tier_up_bl(FuncIdx(0), fib, PathEnds::Header, None, 0, 0).unwrap();
+        // Two paths, ids 0 and 1: one of the branch's edges carries the increment, and the
+        // block it leads to has one way in and one out (into the return): no `PathAdd` or
+        // `PathJmp` is left, the two returns count different constants.
+        assert!(
+            !version
+                .code
+                .iter()
+                .any(|i| matches!(i, Instr::PathAdd { .. } | Instr::PathJmp { .. })),
+            "{:?}",
+            version.code
+        );
+        let counted: Vec<u64> = version
+            .code
+            .iter()
+            .filter_map(|i| match i {
+                Instr::RetPc { c, .. } => Some(version.probe_consts[c.index()]),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(counted.len(), 2);
+        assert_ne!(counted[0], counted[1]);
+        assert!(counted.iter().all(|&id| id < 2));
     }
 
     #[test]
