@@ -180,6 +180,12 @@ pub struct BlPlan {
 }
 
 impl BlPlan {
+    /// Whether every arrival at block `b` ends a path and starts the next: a loop header
+    /// under `header` path ends, or an extra cut block of the overflow fallback.
+    pub fn every_arrival_starts_a_path(&self, b: Block) -> bool {
+        self.is_start[b] && (self.path_ends == PathEnds::Header || self.extra_cuts.contains(&b))
+    }
+
     /// Runs the probes of taking edge `e` into `target`; calls `count` for each id counted.
     #[inline]
     pub fn on_edge(&self, r: &mut u64, e: Edge, target: Block, mut count: impl FnMut(u64)) {

@@ -485,6 +485,20 @@ impl FunctionCfg {
         }
     }
 
+    /// Whether CFG edge `e` goes forward in the code: its source block ends before its target
+    /// block starts (the virtual entry's edge, which runs before any code, and edges into the
+    /// virtual exit count as forward). On-stack replacement enters only at the targets of
+    /// backward jumps, so never through a forward edge.
+    pub fn is_forward(&self, e: Edge) -> bool {
+        match (
+            self.last_pc(self.cfg.source(e)),
+            self.first_pc(self.cfg.target(e)),
+        ) {
+            (Some(from), Some(to)) => from < to,
+            _ => true,
+        }
+    }
+
     /// The block control enters when the program arrives at `pc` by a jump or fall-through:
     /// `Some` only if `pc` starts a block.
     pub fn block_starting_at(&self, pc: Pc) -> Option<Block> {

@@ -204,6 +204,39 @@ impl Emitter {
     }
 }
 
+/// How control reaches the code of an edge's probes in the layout [`instrument`] makes, which
+/// decides what they cost.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Carrier {
+    /// Probes right after the source block's last instruction (a fall-through, a branch not
+    /// taken, or the virtual entry's edge at pc 0): one dispatch each.
+    FallThrough,
+    /// A `Jmp`: a lone probe fuses with it.
+    Jump,
+    /// A conditional branch taken: a path end fuses with it (`Pe` twin), anything else is a
+    /// stub.
+    Branch,
+    /// A jump-table arm: a stub.
+    Arm,
+}
+
+/// How control reaches edge `e`'s probes (`None` for an edge of no instruction but the
+/// virtual entry's, which never happens for an edge of a CFG built from code).
+pub fn carrier(fc: &FunctionCfg, func: &Function, e: Edge) -> Option<Carrier> {
+    let Some(bc) = fc.bytecode_edges(e).first() else {
+        // The virtual entry's edge: its probes run at new pc 0, before the first block.
+        return Some(Carrier::FallThrough);
+    };
+    let flow = func.code.get(bc.pc.index())?.flow();
+    Some(match (bc.way, flow) {
+        (Way::Next, _) => Carrier::FallThrough,
+        (Way::Taken, Flow::Jump) => Carrier::Jump,
+        (Way::Taken, _) => Carrier::Branch,
+        (Way::Arm(_) | Way::Default, _) => Carrier::Arm,
+        (Way::Leave, _) => return None,
+    })
+}
+
 /// Generates the instrumented copy of function `index` of the program, `func` (whose CFG is
 /// `fc`), with the probes of `probes`.
 pub fn instrument(

@@ -39,24 +39,10 @@
 
 use lang::bytecode::{Flow, Function, Instr};
 use profiler::index::IndexVec;
-use profiler::{BlPlan, Block, Edge, EdgeProfile, PathEnds, Placement, Probe};
+use profiler::{BlPlan, Block, Edge, EdgeProfile, Placement, Probe};
 
-use crate::tier::cfg_build::{BlockKind, FunctionCfg, Way};
-
-/// How control reaches the code of an edge's probes, which decides what they cost.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) enum Carrier {
-    /// Probes right after the source block's last instruction (a fall-through, a branch not
-    /// taken, or the virtual entry's edge at pc 0): one dispatch each.
-    FallThrough,
-    /// A `Jmp`: a lone probe fuses with it.
-    Jump,
-    /// A conditional branch taken: a path end fuses with it (`Pe` twin), anything else is a
-    /// stub.
-    Branch,
-    /// A jump-table arm: a stub.
-    Arm,
-}
+use crate::tier::cfg_build::{BlockKind, FunctionCfg};
+use crate::tier::codegen::{carrier, Carrier};
 
 /// The headers of `plan` whose path ends are delayed to their branch (see the module docs),
 /// as a flag per block. `weights` are the edge weights the numbering used.
@@ -86,8 +72,7 @@ fn delay_pays(
     h: Block,
 ) -> Option<bool> {
     let cfg = fc.cfg();
-    let every_arrival_cuts = plan.path_ends == PathEnds::Header || plan.extra_cuts.contains(&h);
-    if !plan.is_start[h] || !every_arrival_cuts || !matches!(plan.start[h], Probe::Set(_)) {
+    if !plan.every_arrival_starts_a_path(h) || !matches!(plan.start[h], Probe::Set(_)) {
         return None;
     }
     let BlockKind::Code { start, end } = fc.block(h).kind else {
@@ -100,10 +85,9 @@ fn delay_pays(
     }
     let outs: Vec<Edge> = cfg.succ_edges(h).collect();
     let [a, b] = outs[..] else { return None };
-    if a == b
-        || [a, b]
-            .iter()
-            .any(|&x| plan.cut[x] || cfg.target(x) == cfg.exit())
+    if [a, b]
+        .iter()
+        .any(|&x| plan.cut[x] || cfg.target(x) == cfg.exit())
     {
         return None;
     }
@@ -118,9 +102,8 @@ fn delay_pays(
             return None;
         }
         let carrier = carrier(fc, func, e)?;
-        let forward = fc.last_pc(cfg.source(e)).is_none_or(|pc| pc < start);
         let stub_for_add = c != 0 && matches!(carrier, Carrier::Branch | Carrier::Arm);
-        if !forward || stub_for_add {
+        if !fc.is_forward(e) || stub_for_add {
             return None;
         }
         if matches!(carrier, Carrier::FallThrough | Carrier::Arm) {
@@ -141,23 +124,6 @@ fn delay_pays(
         }
     }
     Some(after < before)
-}
-
-/// How control reaches edge `e`'s probes (`None` for an edge of no instruction but the
-/// virtual entry's, which never happens for an edge of a CFG built from code).
-pub(super) fn carrier(fc: &FunctionCfg, func: &Function, e: Edge) -> Option<Carrier> {
-    let Some(bc) = fc.bytecode_edges(e).first() else {
-        // The virtual entry's edge: its probes run at new pc 0, before the first block.
-        return Some(Carrier::FallThrough);
-    };
-    let flow = func.code.get(bc.pc.index())?.flow();
-    Some(match (bc.way, flow) {
-        (Way::Next, _) => Carrier::FallThrough,
-        (Way::Taken, Flow::Jump) => Carrier::Jump,
-        (Way::Taken, _) => Carrier::Branch,
-        (Way::Arm(_) | Way::Default, _) => Carrier::Arm,
-        (Way::Leave, _) => return None,
-    })
 }
 
 /// Whether `ins` always passes control to the next instruction: no call, no trap, no exit

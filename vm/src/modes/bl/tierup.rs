@@ -75,8 +75,7 @@ impl TieredBl {
         let from = self.fc.block_of_pc(pc)?;
         let to = self.fc.block_starting_at(target)?;
         let e = self.fc.cfg().find_edge(from, to)?;
-        let cuts_on_every_arrival = self.plan.is_start[from]
-            && (self.plan.path_ends == PathEnds::Header || self.plan.extra_cuts.contains(&from));
+        let cuts_on_every_arrival = self.plan.every_arrival_starts_a_path(from);
         let path = match (self.plan.cut[e], self.plan.start[to], self.plan.start[from]) {
             // The code counts the path ending at `to` at `to`'s branch: the tier-0 path's,
             // which the frame drops.
@@ -156,7 +155,7 @@ pub fn lower(
         Probe::Set(0) => Probe::None,
         other => other,
     };
-    code.entry = emit(&mut code, &[entry])?;
+    code.entry = emit(&mut code, &merge(&[entry]))?;
     let mut edge_probes: IndexVec<Edge, SmallVec<[Probe; 4]>> =
         IndexVec::from_elem(SmallVec::new(), cfg.num_edges());
     for e in cfg.edges() {
@@ -203,11 +202,7 @@ fn fold_lone_increments(
     probes: &mut IndexVec<Edge, SmallVec<[Probe; 4]>>,
 ) {
     let cfg = fc.cfg();
-    let forward = |e: Edge| match (fc.last_pc(cfg.source(e)), fc.first_pc(cfg.target(e))) {
-        (Some(from), Some(to)) => from < to,
-        _ => false,
-    };
-    let jump = |e: Edge| delay::carrier(fc, func, e) == Some(delay::Carrier::Jump);
+    let jump = |e: Edge| codegen::carrier(fc, func, e) == Some(codegen::Carrier::Jump);
     for e in cfg.edges() {
         let [Probe::Add(a)] = probes[e][..] else {
             continue;
@@ -218,7 +213,7 @@ fn fold_lone_increments(
         let mut cur = e;
         let into = loop {
             let v = cfg.target(cur);
-            if !forward(cur) || cfg.in_degree(v) != 1 || cfg.out_degree(v) != 1 {
+            if !fc.is_forward(cur) || cfg.in_degree(v) != 1 || cfg.out_degree(v) != 1 {
                 break None;
             }
             let Some(next) = cfg.succ_edges(v).next() else {
@@ -234,6 +229,7 @@ fn fold_lone_increments(
         moved.push(Probe::Add(a));
         moved.extend(probes[into].iter().copied());
         let merged = merge(&moved);
+        // Free: no more instructions than `into` had, or a lone one on an empty `Jmp` edge.
         if merged.len() <= probes[into].len().max(1) {
             probes[into] = merged.into_iter().collect();
             probes[e].clear();
@@ -241,9 +237,8 @@ fn fold_lone_increments(
     }
 }
 
-/// Merges a sequence of probes (see [`merge`]) and turns it into instructions.
-fn emit(code: &mut ProbeCode, probes: &[Probe]) -> Result<Vec<Instr>, String> {
-    let merged = merge(probes);
+/// Turns a merged sequence of probes (see [`merge`]) into instructions.
+fn emit(code: &mut ProbeCode, merged: &[Probe]) -> Result<Vec<Instr>, String> {
     let mut k = |v: u64| {
         code.constant(v)
             .ok_or_else(|| "more than 65536 distinct probe constants".to_string())
