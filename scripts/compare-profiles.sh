@@ -6,6 +6,9 @@
 #
 # Usage: scripts/compare-profiles.sh OLD_VMRUN NEW_VMRUN [OUT_DIR]
 #   MODES="edge bl trace kiter:2 kiter:3 kbl:2 kbl:8"   the modes compared (default: these)
+#   IDS=ignore   compare the profiles with every path id replaced by its path
+#                (scripts/profile-without-ids.py): for a change of numbering, which may give
+#                paths other ids but must not change a count
 # Prints one line per difference and a summary; exits 1 if anything differs.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -37,6 +40,14 @@ for p in $programs; do
         echo "$status" >> "$out/$side/$key.stdout"
       done
       compared=$((compared + 1))
+      if [ "${IDS:-}" = ignore ]; then
+        for side in old new; do
+          if [ -s "$out/$side/$key.json" ]; then
+            scripts/profile-without-ids.py "$out/$side/$key.json" > "$out/$side/$key.noids"
+            mv "$out/$side/$key.noids" "$out/$side/$key.json"
+          fi
+        done
+      fi
       for ext in json stdout; do
         if ! cmp -s "$out/old/$key.$ext" "$out/new/$key.$ext"; then
           echo "DIFFERS: $p --profile=$m --tier-up=$t ($ext)"

@@ -35,9 +35,12 @@ pub struct ExplainOptions<'w> {
     pub path_ends: PathEnds,
     /// Canonical or smart numbering (smart needs `weights`).
     pub numbering: NumberingKind,
-    /// Edge frequencies: smart numbering's order and the spanning tree's weights (without
-    /// them, the static estimate `10^(loop depth)`).
+    /// Edge frequencies: the spanning tree's weights (without them, the static estimate
+    /// `10^(loop depth)`), and smart numbering's order unless `order` is given.
     pub weights: Option<&'w EdgeProfile>,
+    /// The weights smart numbering orders each block's edges by, when not the frequencies
+    /// (the VM weighs them by what a value on each edge would cost its code).
+    pub order: Option<&'w EdgeProfile>,
     /// K > 1: also Roy & Srikant's numbering of K-iteration paths.
     pub k: u32,
     /// The most path ids listed.
@@ -187,7 +190,7 @@ pub fn explain(
     name: &dyn Fn(Block) -> String,
     options: &ExplainOptions<'_>,
 ) -> Result<CfgExplanation, ExplainError> {
-    let numbering = match (options.numbering, options.weights) {
+    let numbering = match (options.numbering, options.order.or(options.weights)) {
         (NumberingKind::Smart, Some(w)) => Numbering::Smart(w),
         (NumberingKind::Smart, None) => {
             return Err(ExplainError(
@@ -349,6 +352,7 @@ mod tests {
             path_ends,
             numbering: NumberingKind::Canonical,
             weights: None,
+            order: None,
             k,
             list_limit: 100,
         };

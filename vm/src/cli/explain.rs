@@ -31,8 +31,9 @@ pub struct ExplainArgs {
     /// Where paths end: `header` (at every loop header) or `backedge` (Ball-Larus).
     #[arg(long, value_name = "STRATEGY", default_value = "header", value_parser = parse_path_ends)]
     path_ends: PathEnds,
-    /// `canonical` (successors in order) or `smart` (the hottest edge of each branch gets 0;
-    /// needs `--run` or `--profile-in`).
+    /// `canonical` (successors in order) or `smart` (as the VM's tier-up numbers: the edge of
+    /// each branch where a value would cost most, by frequency times cost, gets 0; needs
+    /// `--run` or `--profile-in`).
     #[arg(long, value_name = "ORDER", default_value = "canonical", value_parser = parse_numbering)]
     numbering: NumberingKind,
     /// `text`, `dot` (Graphviz), `svg` (the CFG drawn) or `html` (one self-contained page

@@ -25,7 +25,7 @@ use profiler::explain::{explain, CfgExplanation, ExplainOptions};
 use profiler::{Block, EdgeProfile, NumberingKind, PathEnds};
 use serde::Serialize;
 
-use crate::modes::bl::tierup::tier_up_bl;
+use crate::modes::bl::tierup::{numbering_weights, tier_up_bl};
 use crate::modes::watch::WatchLine;
 use crate::profile::{FunctionProfile, Profile};
 use crate::tier::cfg_build::FunctionCfg;
@@ -225,10 +225,16 @@ pub fn explain_files(
         let fc = &cfgs[i];
         let fprofile = profile.as_ref().map(|p| &p.functions[i]);
         let weights = fprofile.map(|f| edge_frequencies(fc, f));
+        // Smart numbering orders by the weights the VM's tier-up uses, so that the table's
+        // ids are the instrumented code's.
+        let order = weights
+            .as_ref()
+            .map(|w| numbering_weights(fc, func, request.path_ends, w));
         let options = ExplainOptions {
             path_ends: request.path_ends,
             numbering: request.numbering,
             weights: weights.as_ref(),
+            order: order.as_ref(),
             k: request.k,
             list_limit: request.list_limit,
         };
@@ -298,6 +304,7 @@ pub fn explain_cfg_file(
         path_ends: request.path_ends,
         numbering: request.numbering,
         weights: None,
+        order: None,
         k: request.k,
         list_limit: request.list_limit,
     };

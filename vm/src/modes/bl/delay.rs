@@ -75,12 +75,7 @@ fn delay_pays(
     if !plan.every_arrival_starts_a_path(h) || !matches!(plan.start[h], Probe::Set(_)) {
         return None;
     }
-    let BlockKind::Code { start, end } = fc.block(h).kind else {
-        return None;
-    };
-    let code = &func.code[start.index()..end.index()];
-    let (branch, before) = code.split_last()?;
-    if branch.flow() != Flow::Cond || !before.iter().all(cannot_end_the_run) {
+    if !may_delay(fc, func, h) {
         return None;
     }
     let outs: Vec<Edge> = cfg.succ_edges(h).collect();
@@ -124,6 +119,21 @@ fn delay_pays(
         }
     }
     Some(after < before)
+}
+
+/// Whether block `h`'s code could have its path ends delayed, whatever the numbering: a
+/// conditional branch with two distinct edges out, after instructions that cannot end the run.
+pub fn may_delay(fc: &FunctionCfg, func: &Function, h: Block) -> bool {
+    let BlockKind::Code { start, end } = fc.block(h).kind else {
+        return false;
+    };
+    let code = &func.code[start.index()..end.index()];
+    let Some((branch, before)) = code.split_last() else {
+        return false;
+    };
+    branch.flow() == Flow::Cond
+        && before.iter().all(cannot_end_the_run)
+        && fc.cfg().out_degree(h) == 2
 }
 
 /// Whether `ins` always passes control to the next instruction: no call, no trap, no exit

@@ -13,6 +13,7 @@
 
 pub mod delay;
 pub mod tierup;
+pub mod weights;
 
 use hashbrown::HashMap;
 use lang::bytecode::{FuncIdx, Pc, Program};

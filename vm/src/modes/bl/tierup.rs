@@ -7,7 +7,8 @@
 //! 2. [`BallLarus::new`] under the run's path-end strategy: smart numbering from the tier-0
 //!    edge profile ([`crate::tier::tier0::Tier0::edge_profile`], completed by the static
 //!    estimate for the loops that had not run yet: [`EdgeProfile::with_static_estimate`]; the
-//!    hottest successor of every branch gets increment 0), or canonical numbering when the function tiers up before
+//!    hottest successor of every branch that would pay a dispatch for an increment gets
+//!    increment 0: [`weights`]), or canonical numbering when the function tiers up before
 //!    running (`--tier-up 0`, no counts yet); no limit but the 64-bit id width, beyond which
 //!    the profiler cuts paths at extra blocks by itself (reported as a fallback);
 //! 3. [`BallLarus::plan`] with [`Placement::Plain`]: every path starts with `r = value`,
@@ -28,7 +29,7 @@ use profiler::{
 };
 use smallvec::SmallVec;
 
-use super::delay;
+use super::{delay, weights};
 use crate::probes::Osr;
 use crate::tier::cfg_build::FunctionCfg;
 use crate::tier::codegen::{self, ProbeCode};
@@ -110,8 +111,12 @@ pub fn tier_up_bl(
     let fc = FunctionCfg::of_function(func).map_err(|e| e.to_string())?;
     // Tier-0 counts cover only the code that ran before tier-up: completed by the static
     // estimate, loops not yet entered number their staying edge first too.
-    let profile = edges.map(|edges| edges(&fc).with_static_estimate(fc.cfg()));
-    let numbering = match &profile {
+    let tier0 = edges.map(|edges| edges(&fc));
+    let order = tier0
+        .as_ref()
+        .map(|t| numbering_weights(&fc, func, path_ends, t));
+    let profile = tier0.map(|t| t.with_static_estimate(fc.cfg()));
+    let numbering = match &order {
         Some(p) => Numbering::Smart(p),
         None => Numbering::Canonical,
     };
@@ -137,6 +142,18 @@ pub fn tier_up_bl(
         },
         inst.version,
     ))
+}
+
+/// The weights smart numbering orders `func`'s edges by when it tiers up with the tier-0
+/// edge counts `tier0`: the counts completed by the static estimate, times what a value on
+/// each edge would cost ([`weights::by_dispatch_cost`]).
+pub fn numbering_weights(
+    fc: &FunctionCfg,
+    func: &Function,
+    path_ends: PathEnds,
+    tier0: &EdgeProfile,
+) -> EdgeProfile {
+    weights::by_dispatch_cost(fc, func, path_ends, &tier0.with_static_estimate(fc.cfg()))
 }
 
 /// The path instructions of a Ball-Larus plan, per CFG edge (see the module docs), with the
