@@ -39,7 +39,8 @@ unsigned long div_ul(unsigned long a, unsigned long b) { return b == 0 ? a : a /
 unsigned long mod_ul(unsigned long a, unsigned long b) { return b == 0 ? a : a % b; }
 int safe_abs(int x) { return x == (-2147483647 - 1) ? 0 : abs(x); }
 long safe_labs(long x) { return x == (-9223372036854775807L - 1) ? 0 : labs(x); }
-double fin(double x) { return x == x ? x : -1.5; }
+/* + 0.0: a zero prints unsigned, since gcc folds `(float)0 - g()` to `-g()` even at -O0. */
+double fin(double x) { return x == x ? x + 0.0 : -1.5; }
 void finish(int code) { printf("finish %d\n", code); exit(code); }
 "#;
 
