@@ -60,6 +60,8 @@ pub enum ProfileKind {
     Bl,
     /// k-iteration paths with the given K (`kiter:K`).
     KIter(u32),
+    /// Overlapping paths of degree K (`ol:K`, [`crate::overlap`]).
+    Ol(u32),
 }
 
 impl FromStr for ProfileKind {
@@ -67,6 +69,15 @@ impl FromStr for ProfileKind {
     fn from_str(s: &str) -> Result<Self, String> {
         if s == "bl" {
             return Ok(ProfileKind::Bl);
+        }
+        if let Some(k) = s.strip_prefix("ol:") {
+            return match k.parse::<u32>() {
+                Ok(k) if k <= crate::overlap::MAX_OVERLAP => Ok(ProfileKind::Ol(k)),
+                _ => Err(format!(
+                    "unknown profile '{s}' (ol:K takes K from 0 to {})",
+                    crate::overlap::MAX_OVERLAP
+                )),
+            };
         }
         if let Some(k) = s.strip_prefix("kiter:") {
             if let Ok(k) = k.parse::<u32>() {
@@ -76,7 +87,7 @@ impl FromStr for ProfileKind {
             }
         }
         Err(format!(
-            "unknown profile '{s}' (expected bl or kiter:K with K >= 1)"
+            "unknown profile '{s}' (expected bl, kiter:K with K >= 1 or ol:K)"
         ))
     }
 }
@@ -161,6 +172,9 @@ impl std::error::Error for CommandError {}
 /// Runs the command; returns what to print on standard output.
 pub fn run(cmd: &CfgCommand) -> Result<String, CommandError> {
     let parsed = parse_cfg(&cmd.source).map_err(|e| CommandError::Input(e.render(&cmd.file)))?;
+    if let Some(ProfileKind::Ol(k)) = cmd.profile {
+        return crate::overlap::command::run(cmd, &parsed, k);
+    }
     let k = match (cmd.profile, cmd.k) {
         (Some(ProfileKind::KIter(a)), Some(b)) if a != b => {
             return Err(CommandError::Usage(format!(
@@ -390,7 +404,7 @@ fn run_kiter(
     }
 }
 
-fn pretty<T: Serialize>(v: &T) -> String {
+pub(crate) fn pretty<T: Serialize>(v: &T) -> String {
     let mut s =
         serde_json::to_string_pretty(v).unwrap_or_else(|e| format!("{{\"error\": \"{e}\"}}"));
     s.push('\n');

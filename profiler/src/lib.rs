@@ -12,6 +12,9 @@
 //!   [`regenerate`]: id -> path; [`placement`]: plain and event-counting increments, producing a
 //!   [`plan`] ([`BlPlan`]: the probes the VM applies);
 //! - [`k_iteration`]: Roy & Srikant's k-iteration paths on the same CFG, loops and DAG;
+//! - [`overlap`]: Tallam, Zhang & Gupta's overlapping paths (Ball-Larus paths extended past
+//!   back edges), their path graph and numbering, and the bounds they give on two-iteration
+//!   paths;
 //! - [`trace`] (traces with `( ... )^N` groups), [`executor`] (runs any plan along a trace as the
 //!   VM's probes would), [`cfg_command`] (the logic of `vmrun cfg`), [`generate`] (random CFGs).
 //!
@@ -50,6 +53,7 @@ pub mod index;
 pub mod k_iteration;
 pub mod kblpp;
 pub mod loops;
+pub mod overlap;
 pub mod path_hash;
 pub mod placement;
 pub mod plan;

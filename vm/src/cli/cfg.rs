@@ -35,7 +35,9 @@ pub struct CfgArgs {
     /// invocations; `@FILE` reads it from a file.
     #[arg(long, value_name = "TRACE")]
     pub trace: Option<String>,
-    /// The profile to run along the trace: `bl` or `kiter:K`.
+    /// The profile to run along the trace: `bl`, `kiter:K` or `ol:K` (overlapping paths of
+    /// degree K, 0 to 32, Tallam et al.: listed without a trace, counted with one, with the
+    /// bounds they give on two-iteration paths).
     #[arg(long, value_name = "PROFILE")]
     pub profile: Option<ProfileArg>,
     /// Output format: `text`, `json` or `dot`.

@@ -1,0 +1,252 @@
+//! Bounds on the frequencies of interesting paths from Ball-Larus or OL-K counts (the paper's
+//! section 2.2), and their real frequencies counted by definition.
+//!
+//! An *interesting path* of loop `h` is two consecutive iterations `i ! j`: `i` the part in the
+//! loop of a path that ends by a back edge into `h` (from its last visit of `h`, or all of it
+//! when it started inside the loop at another header), `j` the part in the loop of the path
+//! that starts at `h` right after (up to where it leaves the loop or ends). The paper's
+//! equations, for each `i ! j`:
+//! - `OF(i, a)`, the count of the OL paths of `i` whose overlap `a` is a prefix of `j`, is the
+//!   sum of `F(i ! j')` over the `j'` that start with `a` (equation 3); with Ball-Larus counts
+//!   `a` is empty and `OF(i)` the number of times `i` ended by the back edge;
+//! - `U(i ! j) = min(OF(i, a) - sum of L(i ! j') over the other j', F_i - X_i, F_j - E_j)`
+//!   (equation 7): `F_i - X_i` the times `i` was followed by the back edge, `F_j - E_j` the
+//!   times `j` came after one (under `header` path ends a path starting at `h` may also come
+//!   after the loop's entry: its count is then only an upper bound of that);
+//! - `L(i ! j) = max(OF(i, a) - sum of U(i ! j') over the other j', 0)` (equation 8);
+//!
+//! repeated until nothing changes. The definite flow of a loop is the sum of its lower bounds,
+//! the potential flow the sum of its upper bounds; both contain the real flow, the number of
+//! times the back edges were taken.
+//!
+//! The paper's worked example (Tables 4 and 5, `programs/cfgs/tallam-table2.cfg`) gives
+//! definite and potential flows of 0 and 2000 from OL-0 and exact ones from OL-2, as printed.
+//! From OL-1 the equations give 500 and 1500, not the paper's 250 and 1250: its Table 5 bounds
+//! `2 ! 3` by 0 and 250, but `OF(2, P1 P2) = F(2 ! 2) + F(2 ! 3) = 500` with
+//! `F(2 ! 2) <= F_2 - E_2 = 250` forces `F(2 ! 3) >= 250`, and a run with the same OL-1
+//! counts (`1 1 2 3` and `2 3`, 250 times each) has `F(2 ! 3) = 500`: 250 is not an upper
+//! bound. (Its definite and potential flows are the sums of its Table 5 columns.)
+
+use super::definition::OlPath;
+use super::OlContext;
+use crate::cfg::Block;
+use crate::trace::{walk, Trace, TraceError, WalkEvent};
+use std::collections::BTreeMap;
+
+/// The iteration before a back edge and the overlap after it: the key of one `OF(i, a)`.
+type Group = (Vec<Block>, Vec<Block>);
+
+/// Two consecutive iterations of a loop: `first ! second`.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Interesting {
+    /// The loop's header.
+    pub header: Block,
+    /// The iteration before the back edge (its blocks in the loop).
+    pub first: Vec<Block>,
+    /// The iteration after it (its blocks in the loop, from the header).
+    pub second: Vec<Block>,
+}
+
+/// The bounds on one interesting path's frequency.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Bounds {
+    /// The interesting path.
+    pub path: Interesting,
+    /// Its lower bound.
+    pub lower: u64,
+    /// Its upper bound.
+    pub upper: u64,
+}
+
+/// A loop's bounds.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LoopBounds {
+    /// The loop's header.
+    pub header: Block,
+    /// Every pair of an iteration that ended by a back edge and one that started after one,
+    /// with its bounds, in order.
+    pub paths: Vec<Bounds>,
+    /// The sum of the lower bounds.
+    pub definite: u64,
+    /// The sum of the upper bounds.
+    pub potential: u64,
+}
+
+/// The blocks of `p` in the loop of `h` before its back edge into `h`: from its last visit of
+/// `h`, or all of them.
+fn iteration_before(p: &OlPath, h: Block) -> Vec<Block> {
+    let from = p.nodes.iter().rposition(|&b| b == h).unwrap_or(0);
+    p.nodes[from..].to_vec()
+}
+
+/// The blocks of `q` (a path starting at header `h`) while it stays in the loop.
+fn iteration_after(cx: &OlContext<'_>, q: &[Block], h: Block) -> Vec<Block> {
+    let cfg = cx.cfg();
+    let mut out = vec![h];
+    for w in q.windows(2) {
+        match cfg.find_edge(w[0], w[1]) {
+            Some(e) if cx.goes_on(h, e) => out.push(w[1]),
+            _ => break,
+        }
+    }
+    out
+}
+
+/// Whether `p` ends by a back edge (into `p.end`).
+fn ends_by_back_edge(cx: &OlContext<'_>, p: &OlPath) -> bool {
+    match (p.nodes.last(), p.end) {
+        (Some(&u), Some(h)) => cx.cfg().find_edge(u, h).is_some_and(|e| cx.extends_past(e)),
+        _ => false,
+    }
+}
+
+/// The bounds on every loop's interesting paths from `counts`, a profile of Ball-Larus paths
+/// (no overlaps) or of OL paths.
+pub fn bounds(cx: &OlContext<'_>, counts: &BTreeMap<OlPath, u64>) -> Vec<LoopBounds> {
+    let mut out = Vec::new();
+    for l in cx.loops().ids() {
+        let h = cx.loops().header(l);
+        // OF(i, a), F_i - X_i, and the bound on F_j - E_j.
+        let mut of: BTreeMap<Group, u64> = BTreeMap::new();
+        let mut row: BTreeMap<Vec<Block>, u64> = BTreeMap::new();
+        let mut col: BTreeMap<Vec<Block>, u64> = BTreeMap::new();
+        for (p, &c) in counts {
+            if p.end == Some(h) && ends_by_back_edge(cx, p) {
+                let i = iteration_before(p, h);
+                *of.entry((i.clone(), p.overlap.clone())).or_insert(0) += c;
+                *row.entry(i).or_insert(0) += c;
+            }
+            if p.nodes.first() == Some(&h) {
+                *col.entry(iteration_after(cx, &p.nodes, h)).or_insert(0) += c;
+            }
+        }
+        if row.is_empty() {
+            continue;
+        }
+        // The cells, each with its group: (i, the longest observed overlap of i that j starts
+        // with). A pair with no such overlap never ran: both bounds 0.
+        let mut cells: Vec<(Interesting, Option<Group>)> = Vec::new();
+        for i in row.keys() {
+            for j in col.keys() {
+                let group = of
+                    .range((i.clone(), Vec::new())..)
+                    .take_while(|((fi, _), _)| fi == i)
+                    .filter(|((_, a), _)| j.starts_with(a))
+                    .max_by_key(|((_, a), _)| a.len())
+                    .map(|(g, _)| g.clone());
+                cells.push((
+                    Interesting {
+                        header: h,
+                        first: i.clone(),
+                        second: j.clone(),
+                    },
+                    group,
+                ));
+            }
+        }
+        let n = cells.len();
+        let mut lower = vec![0i128; n];
+        let mut upper: Vec<i128> = cells
+            .iter()
+            .map(|(p, g)| match g {
+                None => 0,
+                Some(_) => i128::from(row[&p.first].min(col[&p.second])),
+            })
+            .collect();
+        let mut members: BTreeMap<&Group, Vec<usize>> = BTreeMap::new();
+        for (x, (_, g)) in cells.iter().enumerate() {
+            if let Some(g) = g {
+                members.entry(g).or_default().push(x);
+            }
+        }
+        // Equations 7 and 8 until nothing changes (each pass only lowers upper bounds and
+        // raises lower ones, so this ends; a group settles in a few passes).
+        loop {
+            let mut changed = false;
+            for (g, xs) in &members {
+                let total = i128::from(of[*g]);
+                let sum_l: i128 = xs.iter().map(|&x| lower[x]).sum();
+                let sum_u: i128 = xs.iter().map(|&x| upper[x]).sum();
+                for &x in xs {
+                    let u = upper[x].min(total - (sum_l - lower[x])).max(0);
+                    let lo = lower[x].max(total - (sum_u - upper[x])).min(u);
+                    if (u, lo) != (upper[x], lower[x]) {
+                        upper[x] = u;
+                        lower[x] = lo;
+                        changed = true;
+                    }
+                }
+            }
+            if !changed {
+                break;
+            }
+        }
+        let paths: Vec<Bounds> = cells
+            .into_iter()
+            .enumerate()
+            .map(|(x, (path, _))| Bounds {
+                path,
+                lower: lower[x] as u64,
+                upper: upper[x] as u64,
+            })
+            .collect();
+        out.push(LoopBounds {
+            header: h,
+            definite: paths.iter().map(|b| b.lower).sum(),
+            potential: paths.iter().map(|b| b.upper).sum(),
+            paths,
+        });
+    }
+    out
+}
+
+/// The real frequency of every interesting path along `trace`: each back edge into a header
+/// with the iteration before it and the one after it.
+pub fn interesting_by_definition(
+    cx: &OlContext<'_>,
+    trace: &Trace,
+) -> Result<BTreeMap<Interesting, u64>, TraceError> {
+    let cfg = cx.cfg();
+    let mut counts = BTreeMap::new();
+    let mut current: Vec<Block> = Vec::new();
+    // Iterations waiting for the one after them: (header, the iteration before, the next so far).
+    let mut pending: Option<(Block, Vec<Block>, Vec<Block>)> = None;
+    let mut close = |pending: &mut Option<(Block, Vec<Block>, Vec<Block>)>| {
+        if let Some((h, first, second)) = pending.take() {
+            *counts
+                .entry(Interesting {
+                    header: h,
+                    first,
+                    second,
+                })
+                .or_insert(0) += 1;
+        }
+    };
+    walk(cfg, trace, |event| match event {
+        WalkEvent::Enter => current = vec![cfg.entry()],
+        WalkEvent::Edge(e, b) => {
+            if let Some((h, _, second)) = pending.as_mut() {
+                if cx.goes_on(*h, e) {
+                    second.push(b);
+                } else {
+                    close(&mut pending);
+                }
+            }
+            if cx.dag().is_cut(e) {
+                let nodes = std::mem::replace(&mut current, vec![b]);
+                if cx.extends_past(e) {
+                    let p = OlPath {
+                        nodes,
+                        end: Some(b),
+                        overlap: Vec::new(),
+                    };
+                    pending = Some((b, iteration_before(&p, b), vec![b]));
+                }
+            } else {
+                current.push(b);
+            }
+        }
+        WalkEvent::Exit => close(&mut pending),
+    })?;
+    Ok(counts)
+}
