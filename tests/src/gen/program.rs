@@ -20,7 +20,9 @@ const INCLUDES: &str = "#include <stdio.h>\n#include <stdlib.h>\n#include <math.
 const INCLUDES_STRING: &str =
     "#include <stdio.h>\n#include <stdlib.h>\n#include <math.h>\n#include <string.h>\n\n";
 
-/// See [`INCLUDES`]: the helper functions, one per line.
+/// See [`INCLUDES`]: the helper functions, one per line (the two-file programs make each a
+/// `static` by prefixing its line). `fin` adds 0.0 so that a zero prints unsigned: gcc folds
+/// `(float)0 - g()` into `-g()`, even at -O0, and prints `-0` where IEEE arithmetic gives `+0`.
 const HELPERS: &str = r#"char d2c(double x) { if (x > -128.0 && x < 128.0) return x; return 0; }
 unsigned char d2uc(double x) { if (x > -1.0 && x < 256.0) return x; return 5; }
 short d2s(double x) { return x > -32769.0 && x < 32768.0 ? (short)x : 6; }
@@ -39,7 +41,6 @@ unsigned long div_ul(unsigned long a, unsigned long b) { return b == 0 ? a : a /
 unsigned long mod_ul(unsigned long a, unsigned long b) { return b == 0 ? a : a % b; }
 int safe_abs(int x) { return x == (-2147483647 - 1) ? 0 : abs(x); }
 long safe_labs(long x) { return x == (-9223372036854775807L - 1) ? 0 : labs(x); }
-/* + 0.0: a zero prints unsigned, since gcc folds `(float)0 - g()` to `-g()` even at -O0. */
 double fin(double x) { return x == x ? x + 0.0 : -1.5; }
 void finish(int code) { printf("finish %d\n", code); exit(code); }
 "#;
