@@ -63,24 +63,21 @@ pub fn ol_paths_by_definition(
                     count(o.path);
                 }
             }
-            if cx.dag().is_cut(e) {
-                let nodes = std::mem::replace(&mut current, vec![b]);
-                if cx.extends_past(e) {
+            match follow(cx, &mut current, e, b) {
+                Some(Ended::ByBackEdge(nodes)) => {
                     let path = OlPath {
                         nodes,
                         end: Some(b),
                         overlap: vec![b],
                     };
                     open = start(path, b, &mut count);
-                } else {
-                    count(OlPath {
-                        nodes,
-                        end: Some(b),
-                        overlap: Vec::new(),
-                    });
                 }
-            } else {
-                current.push(b);
+                Some(Ended::Otherwise(nodes)) => count(OlPath {
+                    nodes,
+                    end: Some(b),
+                    overlap: Vec::new(),
+                }),
+                None => {}
             }
         }
         WalkEvent::Exit => {
@@ -95,4 +92,32 @@ pub fn ol_paths_by_definition(
         }
     })?;
     Ok(counts)
+}
+
+/// A Ball-Larus path that an edge ended (its blocks).
+pub(crate) enum Ended {
+    /// By a back edge: its path is extended.
+    ByBackEdge(Vec<Block>),
+    /// By another cut edge.
+    Otherwise(Vec<Block>),
+}
+
+/// Takes edge `e` into `b` for the path in progress `current`: the path that `e` ends, if it
+/// is a cut (`current` then starts again at `b`), or `None` (`b` joins `current`).
+pub(crate) fn follow(
+    cx: &OlContext<'_>,
+    current: &mut Vec<Block>,
+    e: crate::cfg::Edge,
+    b: Block,
+) -> Option<Ended> {
+    if !cx.dag().is_cut(e) {
+        current.push(b);
+        return None;
+    }
+    let nodes = std::mem::replace(current, vec![b]);
+    Some(if cx.extends_past(e) {
+        Ended::ByBackEdge(nodes)
+    } else {
+        Ended::Otherwise(nodes)
+    })
 }

@@ -27,7 +27,7 @@
 //! counts (`1 1 2 3` and `2 3`, 250 times each) has `F(2 ! 3) = 500`: 250 is not an upper
 //! bound. (Its definite and potential flows are the sums of its Table 5 columns.)
 
-use super::definition::OlPath;
+use super::definition::{follow, Ended, OlPath};
 use super::OlContext;
 use crate::cfg::Block;
 use crate::trace::{walk, Trace, TraceError, WalkEvent};
@@ -232,18 +232,13 @@ pub fn interesting_by_definition(
                     close(&mut pending);
                 }
             }
-            if cx.dag().is_cut(e) {
-                let nodes = std::mem::replace(&mut current, vec![b]);
-                if cx.extends_past(e) {
-                    let p = OlPath {
-                        nodes,
-                        end: Some(b),
-                        overlap: Vec::new(),
-                    };
-                    pending = Some((b, iteration_before(&p, b), vec![b]));
-                }
-            } else {
-                current.push(b);
+            if let Some(Ended::ByBackEdge(nodes)) = follow(cx, &mut current, e, b) {
+                let p = OlPath {
+                    nodes,
+                    end: Some(b),
+                    overlap: Vec::new(),
+                };
+                pending = Some((b, iteration_before(&p, b), vec![b]));
             }
         }
         WalkEvent::Exit => close(&mut pending),
