@@ -10,7 +10,7 @@
 use profiler::executor::execute;
 use profiler::generate::{arbitrary, random_walk, structured, Rng};
 use profiler::overlap::estimate::{bounds, interesting_by_definition};
-use profiler::overlap::{OlContext, OlGraph, OlPath};
+use profiler::overlap::{OlContext, OlGraph, OlPath, PathValue};
 use profiler::trace::Trace;
 use profiler::{Block, Cfg, DepthFirst, Loops, PathEnds};
 use proptest::prelude::*;
@@ -19,8 +19,16 @@ use std::collections::{BTreeMap, BTreeSet};
 /// Skip graphs with more paths than this (dense enumeration).
 const MAX_PATHS: u64 = 20_000;
 
-/// The OL-`k` paths of one invocation's block sequence, by definition.
-fn oracle(cfg: &Cfg, ends: PathEnds, k: u32, run: &[Block], out: &mut BTreeMap<OlPath, u64>) {
+/// The OL-`k` paths of one invocation's block sequence, by definition; each extended one also
+/// goes to `pairs` with the whole Ball-Larus path that came after its back edge.
+fn oracle(
+    cfg: &Cfg,
+    ends: PathEnds,
+    k: u32,
+    run: &[Block],
+    out: &mut BTreeMap<OlPath, u64>,
+    pairs: &mut Vec<(OlPath, Vec<Block>)>,
+) {
     let dfs = DepthFirst::compute(cfg);
     let loops = Loops::compute(cfg, &dfs);
     let edge = |a: Block, b: Block| cfg.find_edge(a, b).expect("the run follows edges");
@@ -57,12 +65,18 @@ fn oracle(cfg: &Cfg, ends: PathEnds, k: u32, run: &[Block], out: &mut BTreeMap<O
                 j += 1;
             }
         }
-        *out.entry(OlPath {
+        let path = OlPath {
             nodes,
             end,
             overlap,
-        })
-        .or_insert(0) += 1;
+        };
+        if !path.overlap.is_empty() {
+            let next_end = (i + 1..=run.len())
+                .find(|&j| j == run.len() || cut(run[j - 1], run[j]))
+                .expect("the run ends");
+            pairs.push((path.clone(), run[i..next_end].to_vec()));
+        }
+        *out.entry(path).or_insert(0) += 1;
         start = i;
     }
 }
@@ -88,8 +102,21 @@ fn check(cfg: &Cfg, k: u32, ends: PathEnds, trace_seed: u64) -> Result<(), TestC
         .collect();
     let trace = Trace::from_invocations(runs.iter().map(|r| r.as_slice()));
     let mut expected = BTreeMap::new();
+    let mut pairs = Vec::new();
     for r in &runs {
-        oracle(cfg, ends, k, r, &mut expected);
+        oracle(cfg, ends, k, r, &mut expected, &mut pairs);
+    }
+    // An OL path's id is its Ball-Larus path's value plus the value of the overlap that the
+    // whole next path gives (how the VM counts them).
+    for (p, next) in &pairs {
+        let Some(PathValue::Head(head)) = g.value_of(cfg, &p.nodes, p.end) else {
+            return Err(TestCaseError::fail(format!("{p:?} is not extended")));
+        };
+        let (tail, taken) = g
+            .overlap_value(cfg, next)
+            .expect("the next path has an overlap");
+        prop_assert_eq!(&next[..taken], &p.overlap[..]);
+        prop_assert_eq!(Some(head + tail), g.id_of(cfg, p));
     }
     let counted: BTreeMap<OlPath, u64> = execute(cfg, &trace, &g)
         .unwrap()

@@ -30,13 +30,12 @@ impl OlGraph {
     /// Moves `ro` to `n` (value already added); stops at once at a copy whose only edge is
     /// its stop.
     fn arrive(&self, n: OlNode, ro: u64, emit: &mut dyn FnMut(u64)) -> Option<(OlNode, u64)> {
-        let mut edges = self.out_edges(n);
-        match (edges.next(), edges.next()) {
-            (Some(only), None) if self.kind(only) == OlEdgeKind::Stop => {
-                emit(ro + self.val(only));
+        match self.only_stop(n) {
+            Some(stop) => {
+                emit(ro + self.val(stop));
                 None
             }
-            _ => Some((n, ro)),
+            None => Some((n, ro)),
         }
     }
 }

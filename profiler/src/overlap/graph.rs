@@ -439,11 +439,30 @@ impl OlGraph {
 
     /// The id of `path`, or `None` if it is not an OL path of this graph.
     pub fn id_of(&self, cfg: &crate::cfg::Cfg, path: &OlPath) -> Option<u64> {
-        let (&first, rest) = path.nodes.split_first()?;
+        match self.value_of(cfg, &path.nodes, path.end)? {
+            PathValue::Whole(id) => path.overlap.is_empty().then_some(id),
+            PathValue::Head(head) => {
+                let (&h, _) = path.overlap.split_first()?;
+                let (tail, taken) = self.overlap_value(cfg, &path.overlap)?;
+                (Some(h) == path.end && taken == path.overlap.len()).then_some(head + tail)
+            }
+        }
+    }
+
+    /// The value of the Ball-Larus path `nodes` cut at `end` (`None`: at the exit) in this
+    /// graph: its id if it is not extended, or, if it ends by a back edge, its part of the id
+    /// of every OL path that extends it (up to the overlapping graph's root). `None` if it is
+    /// not a path of the graph.
+    pub fn value_of(
+        &self,
+        cfg: &crate::cfg::Cfg,
+        nodes: &[Block],
+        end: Option<Block>,
+    ) -> Option<PathValue> {
+        let (&first, rest) = nodes.split_first()?;
         let mut id = 0u64;
-        let mut add = |e: OlEdge| id += self.val[e];
         if first != cfg.entry() {
-            add(self.start_of(first)?);
+            id += self.val[self.start_of(first)?];
         }
         let mut at = first;
         for &b in rest {
@@ -452,31 +471,62 @@ impl OlGraph {
             if self.kind[o] != OlEdgeKind::Real(e) {
                 return None;
             }
-            add(o);
+            id += self.val[o];
             at = b;
         }
-        let Some(h) = path.end else {
-            return (at == cfg.exit() && path.overlap.is_empty()).then_some(id);
+        let Some(h) = end else {
+            return (at == cfg.exit()).then_some(PathValue::Whole(id));
         };
         let o = self.edge_of(cfg.find_edge(at, h)?);
-        match (self.kind[o], path.overlap.split_first()) {
-            (OlEdgeKind::End(_), None) => Some(id + self.val[o]),
-            (OlEdgeKind::IntoOverlap(_), Some((&oh, more))) if oh == h => {
-                add(o);
-                let mut n = self.target[o];
-                let mut at = h;
-                for &b in more {
-                    let c = self.copy_edge(n, cfg.find_edge(at, b)?)?;
-                    add(c);
-                    n = self.target[c];
-                    at = b;
-                }
-                add(self.stop_edge(n)?);
-                Some(id)
-            }
+        match self.kind[o] {
+            OlEdgeKind::End(_) => Some(PathValue::Whole(id + self.val[o])),
+            OlEdgeKind::IntoOverlap(_) => Some(PathValue::Head(id + self.val[o])),
             _ => None,
         }
     }
+
+    /// The overlap of the blocks `next`, run after a back edge into the header `next[0]`: the
+    /// value it adds to a path's [`PathValue::Head`] (the copies' edges and the stop), and how
+    /// many of `next`'s blocks it holds (it stops at the `(K + 1)`-th predicate, where the
+    /// run leaves the overlapping graph, or at the end of `next`). `None` if `next` does not
+    /// start at a header with an overlapping graph or is not a path of the CFG.
+    pub fn overlap_value(&self, cfg: &crate::cfg::Cfg, next: &[Block]) -> Option<(u64, usize)> {
+        let (&h, rest) = next.split_first()?;
+        let mut n = self.loops.iter().find(|o| o.header == h)?.root;
+        let mut value = 0u64;
+        let mut taken = 1;
+        for &b in rest {
+            if let Some(stop) = self.only_stop(n) {
+                return Some((value + self.val[stop], taken));
+            }
+            let Some(c) = self.copy_edge(n, cfg.find_edge(next[taken - 1], b)?) else {
+                break;
+            };
+            value += self.val[c];
+            n = self.target[c];
+            taken += 1;
+        }
+        Some((value + self.val[self.stop_edge(n)?], taken))
+    }
+
+    /// The stop edge of copy `n` when it is its only edge (the extension ends on arriving).
+    pub(crate) fn only_stop(&self, n: OlNode) -> Option<OlEdge> {
+        let mut edges = self.out_edges(n);
+        match (edges.next(), edges.next()) {
+            (Some(only), None) if self.kind[only] == OlEdgeKind::Stop => Some(only),
+            _ => None,
+        }
+    }
+}
+
+/// What a Ball-Larus path contributes to the ids of an [`OlGraph`] ([`OlGraph::value_of`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PathValue {
+    /// It is not extended: this is its id.
+    Whole(u64),
+    /// It ends by a back edge: its OL paths' ids are this plus their overlap's value
+    /// ([`OlGraph::overlap_value`]).
+    Head(u64),
 }
 
 /// The DI, PI and DNI class of each body edge of `h`'s loop that an extension may follow:

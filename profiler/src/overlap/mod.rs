@@ -37,7 +37,7 @@ pub mod execute;
 pub mod graph;
 
 pub use definition::{ol_paths_by_definition, OlPath};
-pub use graph::{EdgeClass, OlGraph};
+pub use graph::{EdgeClass, OlGraph, PathValue};
 
 use crate::cfg::{Block, Cfg, Edge};
 use crate::dag::{PathDag, PathEnds};

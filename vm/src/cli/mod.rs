@@ -75,7 +75,9 @@ pub struct RunArgs {
     /// only), `bl` (Ball-Larus path counts of every function that tiers up), `trace` (every
     /// block entered; paths counted by definition; slow, for tests and teaching), `kbl:K`
     /// (k-BLPP: every sequence of up to K consecutive Ball-Larus paths, in a k-slab forest),
-    /// `kiter:K` (Roy & Srikant's k-iteration paths).
+    /// `kiter:K` (Roy & Srikant's k-iteration paths), `ol:K` (Tallam et al.'s overlapping
+    /// paths: each path cut by a back edge with the blocks after it up to the (K + 1)-th
+    /// predicate, K from 0 to 32).
     #[arg(long, value_name = "MODE", default_value = "none", value_parser = parse_mode)]
     profile: ModeSpec,
     /// A function is instrumented once its heat (calls plus loop iterations) exceeds N; 0

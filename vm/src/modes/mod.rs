@@ -14,6 +14,7 @@
 //! | [`bl`] | `bl`: Ball-Larus paths, tiering, on-stack replacement | Ball & Larus 1996 |
 //! | [`kbl`] | `kbl:K`: sequences of up to K Ball-Larus paths in a k-slab forest | D'Elia, Demetrescu & Finocchi 2013, sections 2-3 |
 //! | [`kiter`] | `kiter:K`: k-iteration paths | Roy & Srikant 2009, section 4 |
+//! | [`ol`] | `ol:K`: Ball-Larus paths extended past back edges by K + 1 predicates | Tallam, Zhang & Gupta 2004, section 2 |
 //! | [`trace`] | `trace`: every block entered, paths counted by definition | |
 //!
 //! What every mode shares (tier-0 counters, the tiering bookkeeping, CFGs of bytecode,
@@ -53,6 +54,7 @@ pub mod edge;
 pub mod kbl;
 pub mod kiter;
 pub mod none;
+pub mod ol;
 pub mod table;
 pub mod trace;
 pub mod watch;

@@ -34,6 +34,10 @@ macro_rules! for_each_mode {
             /// Roy & Srikant's k-iteration paths (2009), perfectly numbered (`paths` are
             /// k-iteration paths).
             Kiter => "kiter", $crate::modes::kiter::Kiter, k: true;
+            /// Tallam, Zhang & Gupta's overlapping paths (2004): each Ball-Larus path that
+            /// ends by a back edge with the blocks after it up to the `(K + 1)`-th predicate
+            /// (`overlap` of `paths`); `K` from 0.
+            Ol => "ol", $crate::modes::ol::Ol, k: true;
         }
     };
 }
@@ -75,6 +79,17 @@ for_each_mode!(declare_modes);
 
 /// The largest `K` of the modes that take one.
 pub const MAX_K: u32 = 64;
+
+impl Mode {
+    /// The `K` the mode accepts: 0 to [`profiler::overlap::MAX_OVERLAP`] for `ol` (its
+    /// degree of overlap), 1 to [`MAX_K`] for the others that take one.
+    pub fn k_range(self) -> std::ops::RangeInclusive<u32> {
+        match self {
+            Mode::Ol => 0..=profiler::overlap::MAX_OVERLAP,
+            _ => 1..=MAX_K,
+        }
+    }
+}
 
 impl fmt::Display for Mode {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -118,10 +133,19 @@ pub fn parse_spec(s: &str) -> Result<(Mode, u32), String> {
                 "mode '{name}' needs K: --profile={name}:K, e.g. {name}:4"
             ))
         }
-        (Some(k), true) => match k.parse::<u32>() {
-            Ok(k) if (1..=MAX_K).contains(&k) => k,
-            _ => return Err(format!("K must be an integer from 1 to {MAX_K}, not '{k}'")),
-        },
+        (Some(k), true) => {
+            let range = mode.k_range();
+            match k.parse::<u32>() {
+                Ok(k) if range.contains(&k) => k,
+                _ => {
+                    return Err(format!(
+                        "K must be an integer from {} to {}, not '{k}'",
+                        range.start(),
+                        range.end()
+                    ))
+                }
+            }
+        }
     };
     Ok((mode, k))
 }
@@ -148,7 +172,7 @@ mod tests {
         }
         assert_eq!(
             "fast".parse::<Mode>().unwrap_err(),
-            "unknown profile mode 'fast' (expected none, edge, bl, trace, kbl or kiter)"
+            "unknown profile mode 'fast' (expected none, edge, bl, trace, kbl, kiter or ol)"
         );
         assert!(parse_spec("bl:2").unwrap_err().contains("takes no K"));
         assert!(parse_spec("kbl").unwrap_err().contains("needs K"));

@@ -552,6 +552,7 @@ int main(void) {
             count,
             blocks: blocks.to_vec(),
             end,
+            overlap: Vec::new(),
         }
     }
 

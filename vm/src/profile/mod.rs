@@ -157,6 +157,11 @@ pub struct PathCount {
     /// The header block where it was cut, or `None` if it reached the exit (the exit is then
     /// the last of `blocks`).
     pub end: Option<u32>,
+    /// `ol` only: for a path cut by a back edge, the blocks run after it up to where its
+    /// overlap stops, from the header `end` on (Tallam et al.'s overlapping path); empty for
+    /// every other path.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub overlap: Vec<u32>,
 }
 
 impl FunctionProfile {
@@ -186,6 +191,7 @@ impl FunctionProfile {
                 count,
                 blocks: path.nodes.iter().map(|b| b.as_u32()).collect(),
                 end: path.end.map(|b| b.as_u32()),
+                overlap: Vec::new(),
             })
             .collect();
         sort_paths(&mut paths);
@@ -381,8 +387,13 @@ impl Profile {
             o.push_str("      \"paths\": [");
             for (j, p) in f.paths.iter().enumerate() {
                 let sep = if j + 1 < f.paths.len() { "," } else { "" };
+                let overlap = if p.overlap.is_empty() {
+                    String::new()
+                } else {
+                    format!(", \"overlap\": {}", list(&p.overlap))
+                };
                 o.push_str(&format!(
-                    "\n        {{\"id\": {}, \"count\": {}, \"blocks\": {}, \"end\": {}}}{sep}",
+                    "\n        {{\"id\": {}, \"count\": {}, \"blocks\": {}, \"end\": {}{overlap}}}{sep}",
                     p.id,
                     p.count,
                     list(&p.blocks),
@@ -475,7 +486,13 @@ impl Profile {
                 if p.count == 0 {
                     return err(format!("path {} has count 0", p.id));
                 }
-                if p.blocks.is_empty() || p.blocks.iter().chain(&p.end).any(|&b| b >= n) {
+                if p.blocks.is_empty()
+                    || p.blocks
+                        .iter()
+                        .chain(&p.end)
+                        .chain(&p.overlap)
+                        .any(|&b| b >= n)
+                {
                     return err(format!("path {} names a block that does not exist", p.id));
                 }
                 if p.end.is_none() && p.blocks.last() != Some(&f.exit) {

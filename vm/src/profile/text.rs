@@ -119,6 +119,19 @@ pub fn path_lines(f: &FunctionProfile, p: &PathCount) -> String {
         },
         None => "return".to_string(),
     };
+    // `ol`: the overlap after the back edge, `! lines` (Tallam et al.'s notation).
+    let mut overlap: Vec<String> = Vec::new();
+    for &b in &p.overlap {
+        let s = f.lines(b).map_or_else(|| format!("b{b}"), span);
+        if overlap.last() != Some(&s) {
+            overlap.push(s);
+        }
+    }
+    let end = if overlap.is_empty() {
+        end
+    } else {
+        format!("{end} ! {}", overlap.join(", "))
+    };
     if spans.is_empty() {
         format!("-> {end}")
     } else {

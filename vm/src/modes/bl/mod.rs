@@ -89,6 +89,12 @@ pub trait PathSink {
         let _ = (func, counts);
     }
 
+    /// `func` tiered up to the instrumented code generated from `tiered` (its ids are in
+    /// `tiered.bl`'s numbering).
+    fn on_tier_up(&mut self, func: FuncIdx, tiered: &TieredBl) {
+        let _ = (func, tiered);
+    }
+
     /// An activation of `func` starts (in any code version).
     #[inline(always)]
     fn on_entry(&mut self, func: FuncIdx) {
@@ -322,6 +328,7 @@ impl<'p, S: PathSink> BlProbes<'p, S> {
                 version.dense = DenseCounts::new(tiered.bl.num_paths() as usize);
                 self.sink.adopt_dense(f, version.dense.clone());
             }
+            self.sink.on_tier_up(f, tiered);
         }
         self.tiering.install(f, made, started);
     }

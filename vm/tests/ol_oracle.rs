@@ -1,0 +1,130 @@
+//! Oracle tests of `--profile=ol:K` (overlapping paths, issue 18) on the programs of
+//! `programs/` (the `bench_*` ones excepted), through the real run (`vm::run_program`):
+//!
+//! - with `--tier-up 0`, for K in {0, 1, 2, 4} (debug builds: {0, 2}) and both path-end
+//!   strategies, every function's OL paths (blocks, end, overlap) and counts equal those
+//!   counted by definition ([`profiler::overlap::ol_paths_by_definition`]) along every
+//!   activation's blocks, which the `trace` sink records ([`TraceProbes::keep_activations`]);
+//!   a program with an activation that does not reach its exit (`exit` from a callee) is
+//!   skipped and named if too few are left;
+//! - with the default tier-up, every count is at most the reference's (the paths run before
+//!   tier-up are not counted);
+//! - the output is `none`'s, and every profile passes `Profile::check`.
+
+mod tier_support;
+
+use std::collections::BTreeMap;
+
+use lang::bytecode::{FuncIdx, Program};
+use profiler::overlap::{ol_paths_by_definition, OlContext, OlPath};
+use profiler::trace::Trace;
+use profiler::{Block, PathEnds};
+use tier_support::{programs, run_k};
+use vm::interp::Machine;
+use vm::modes::trace::{Activation, TraceProbes};
+use vm::profile::Mode;
+use vm::tier::cfg_build::FunctionCfg;
+use vm::{DEFAULT_MAX_DEPTH, DEFAULT_TIER_UP};
+
+/// `(function, path)` -> count.
+type Counts = BTreeMap<(usize, OlPath), u64>;
+
+/// Every function's CFG and activations (its runs of blocks, in order) as the `trace` sink
+/// records them, or `None` if an activation did not finish.
+fn activations(program: &Program, ends: PathEnds) -> Option<(Vec<FunctionCfg>, Vec<Activation>)> {
+    let mut probes = TraceProbes::new(program, ends).unwrap();
+    probes.keep_activations = true;
+    let mut m = Machine::new(program, DEFAULT_MAX_DEPTH);
+    let (_, mut probes) = vm::run::execute(&mut m, probes, &mut Vec::new());
+    probes.close_unfinished();
+    if probes.activations.iter().any(|a| !a.finished) {
+        return None;
+    }
+    let cfgs = (0..program.functions.len())
+        .map(|f| probes.cfg(FuncIdx(f as u16)).clone())
+        .collect();
+    Some((cfgs, std::mem::take(&mut probes.activations)))
+}
+
+/// The OL-`k` paths by definition of every activation.
+fn reference(cfgs: &[FunctionCfg], activations: &[Activation], ends: PathEnds, k: u32) -> Counts {
+    let mut out = Counts::new();
+    for (f, fc) in cfgs.iter().enumerate() {
+        let runs: Vec<&[Block]> = activations
+            .iter()
+            .filter(|a| a.func.index() == f)
+            .map(|a| a.blocks.as_slice())
+            .collect();
+        let cx = OlContext::new(fc.cfg(), ends, k).unwrap();
+        let counted = ol_paths_by_definition(&cx, &Trace::from_invocations(runs)).unwrap();
+        out.extend(counted.into_iter().map(|(p, c)| ((f, p), c)));
+    }
+    out
+}
+
+/// The counts of an `ol:K` run.
+fn counted(program: &Program, name: &str, ends: PathEnds, k: u32, tier_up: u64) -> Counts {
+    let ran = run_k(program, name, Mode::Ol, k, tier_up, ends);
+    let none = run_k(program, name, Mode::None, 1, tier_up, ends);
+    assert_eq!(
+        ran.out, none.out,
+        "{name}: ol:{k} printed what none did not"
+    );
+    let profile = ran.result.profile.expect("a profile");
+    profile.check().unwrap_or_else(|e| panic!("{name}: {e}"));
+    let block = |b: &u32| Block::new(*b as usize);
+    let mut out = Counts::new();
+    for (f, fp) in profile.functions.iter().enumerate() {
+        for p in &fp.paths {
+            let path = OlPath {
+                nodes: p.blocks.iter().map(block).collect(),
+                end: p.end.as_ref().map(block),
+                overlap: p.overlap.iter().map(block).collect(),
+            };
+            assert!(
+                out.insert((f, path), p.count).is_none(),
+                "{name}: a path twice"
+            );
+        }
+    }
+    out
+}
+
+#[test]
+fn every_program_counts_its_overlapping_paths_by_definition() {
+    let mut checked = 0;
+    let mut skipped = Vec::new();
+    // Debug builds (the CI's) check two degrees; release builds four.
+    let ks: &[u32] = if cfg!(debug_assertions) {
+        &[0, 2]
+    } else {
+        &[0, 1, 2, 4]
+    };
+    for (name, src) in programs() {
+        let program = lang::compile_source(&name, &src).unwrap();
+        for ends in [PathEnds::Header, PathEnds::Backedge] {
+            let Some((cfgs, runs)) = activations(&program, ends) else {
+                skipped.push(name.clone());
+                continue;
+            };
+            for &k in ks {
+                let expected = reference(&cfgs, &runs, ends, k);
+                assert_eq!(
+                    counted(&program, &name, ends, k, 0),
+                    expected,
+                    "{name}: ol:{k}, {ends} path ends, --tier-up 0"
+                );
+                for ((f, p), c) in counted(&program, &name, ends, k, DEFAULT_TIER_UP) {
+                    let most = expected.get(&(f, p.clone())).copied().unwrap_or(0);
+                    assert!(c <= most, "{name}: ol:{k}: {p:?} counted {c} > {most}");
+                }
+                checked += 1;
+            }
+        }
+    }
+    skipped.dedup();
+    assert!(
+        checked >= 100,
+        "{checked} runs checked, skipped: {skipped:?}"
+    );
+}
