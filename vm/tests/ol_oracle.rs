@@ -128,3 +128,51 @@ fn every_program_counts_its_overlapping_paths_by_definition() {
         "{checked} runs checked, skipped: {skipped:?}"
     );
 }
+
+/// `vmrun overlap-precision`: the flows contain the real flow at every degree, the overlap
+/// only tightens them, and at the loops' largest overlap they are exact.
+#[test]
+fn overlap_precision_bounds_the_real_flow_and_tightens_with_the_degree() {
+    let file = std::env::temp_dir().join(format!("ol-precision-{}.c", std::process::id()));
+    std::fs::write(
+        &file,
+        "#include <stdio.h>\nint main(void) {\n  int s = 0;\n  for (int r = 0; r < 300; r++)\n    \
+         for (int i = 0; i < 3; i++) {\n      if ((r & 1) == 0) { if (i < 2) s += 1; else s += 3; }\n      \
+         else { if (i < 2) s += 2; else s += 3; }\n    }\n  printf(\"%d\\n\", s);\n  return 0;\n}\n",
+    )
+    .unwrap();
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_vmrun"))
+        .args(["overlap-precision", "--k", "0..3", "--json"])
+        .arg(&file)
+        .output()
+        .unwrap();
+    let _ = std::fs::remove_file(&file);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let real = doc["real_flow"].as_u64().unwrap();
+    // 300 outer iterations of 3 inner ones: 2 inner back edges each, 299 outer ones.
+    assert_eq!(real, 300 * 2 + 299);
+    let flow = |v: &serde_json::Value| {
+        (
+            v["definite"].as_u64().unwrap(),
+            v["potential"].as_u64().unwrap(),
+        )
+    };
+    let (bd, bp) = flow(&doc["from_bl"]);
+    assert!(bd <= real && real <= bp);
+    let mut last = (bd, bp);
+    for row in doc["from_ol"].as_array().unwrap() {
+        let (d, p) = flow(row);
+        assert!(d <= real && real <= p, "{row}");
+        assert!(
+            d >= last.0 && p <= last.1,
+            "a larger overlap loosened the bounds: {row}"
+        );
+        last = (d, p);
+    }
+    assert_eq!(last, (real, real), "exact at the largest overlap");
+}

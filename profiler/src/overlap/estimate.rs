@@ -245,3 +245,59 @@ pub fn interesting_by_definition(
     })?;
     Ok(counts)
 }
+
+/// The flows of a run's loops: the real one and the definite and potential flows that the
+/// Ball-Larus counts and the OL counts give, summed over the loops.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Flows {
+    /// The number of times a back edge was taken between two iterations that both ran.
+    pub real: u64,
+    /// `(definite, potential)` from the Ball-Larus counts.
+    pub from_bl: (u64, u64),
+    /// `(definite, potential)` from the OL counts.
+    pub from_ol: (u64, u64),
+}
+
+impl std::ops::Add for Flows {
+    type Output = Flows;
+
+    /// The sums of `self` and `other`.
+    fn add(self, other: Flows) -> Flows {
+        let pair = |a: (u64, u64), b: (u64, u64)| (a.0 + b.0, a.1 + b.1);
+        Flows {
+            real: self.real + other.real,
+            from_bl: pair(self.from_bl, other.from_bl),
+            from_ol: pair(self.from_ol, other.from_ol),
+        }
+    }
+}
+
+impl std::ops::AddAssign for Flows {
+    fn add_assign(&mut self, other: Flows) {
+        *self = *self + other;
+    }
+}
+
+/// The flows of `cx`'s loops along `trace` (section 4.1's precision: Figure 5 and Table 8).
+pub fn flows(cx: &OlContext<'_>, trace: &Trace) -> Result<Flows, TraceError> {
+    let ol = super::ol_paths_by_definition(cx, trace)?;
+    let mut bl: BTreeMap<OlPath, u64> = BTreeMap::new();
+    for (p, &c) in &ol {
+        let plain = OlPath {
+            overlap: Vec::new(),
+            ..p.clone()
+        };
+        *bl.entry(plain).or_insert(0) += c;
+    }
+    let real = interesting_by_definition(cx, trace)?;
+    let sum = |loops: Vec<LoopBounds>| {
+        loops
+            .iter()
+            .fold((0, 0), |(d, p), l| (d + l.definite, p + l.potential))
+    };
+    Ok(Flows {
+        real: real.values().sum(),
+        from_bl: sum(bounds(cx, &bl)),
+        from_ol: sum(bounds(cx, &ol)),
+    })
+}

@@ -10,6 +10,7 @@ mod cfg;
 mod disasm;
 mod explain;
 mod forest;
+mod overlap_precision;
 mod paths;
 mod preprocess_args;
 
@@ -215,6 +216,10 @@ enum Command {
     /// Run a benchmark suite under every profiling mode: overheads, profile statistics and the
     /// papers' figures (see `vmrun bench --help`).
     Bench(bench::BenchArgs),
+    /// How tightly Ball-Larus and overlapping-path counts bound the flow of two-iteration
+    /// paths on one run of a program, per degree of overlap (Tallam et al.'s Figure 5 and
+    /// Table 8; see `vmrun overlap-precision --help`).
+    OverlapPrecision(overlap_precision::OverlapPrecisionArgs),
 }
 
 /// Parses the command line, runs the command and returns the exit status.
@@ -227,6 +232,7 @@ pub fn main() -> i32 {
         Some(Command::Paths(args)) => paths::run(&args),
         Some(Command::Bench(args)) => bench::run(&args),
         Some(Command::Explain(args)) => explain::run(&args),
+        Some(Command::OverlapPrecision(args)) => overlap_precision::run(&args),
         None => run(&cli.run),
     }
 }
