@@ -197,6 +197,27 @@ fn parse_path_ends(s: &str) -> Result<PathEnds, String> {
     s.parse()
 }
 
+/// Parses `N` or an inclusive range `A..B` (also `A..=B`) into `(A, B)` with `A <= B`;
+/// `example` shows a valid range in the messages.
+pub(crate) fn parse_u32_range(s: &str, example: &str) -> Result<(u32, u32), String> {
+    let num = |t: &str| -> Result<u32, String> {
+        t.trim()
+            .parse::<u32>()
+            .map_err(|_| format!("'{t}' is not a number (expected N or A..B, e.g. {example})"))
+    };
+    let (a, b) = match s.split_once("..") {
+        Some((a, b)) => (num(a)?, num(b.strip_prefix('=').unwrap_or(b))?),
+        None => {
+            let n = num(s)?;
+            (n, n)
+        }
+    };
+    if a > b {
+        return Err(format!("the range {a}..{b} is empty: {a} > {b}"));
+    }
+    Ok((a, b))
+}
+
 #[derive(Subcommand, Debug)]
 enum Command {
     /// Print each function's bytecode with basic blocks (`bN:`) and source locations.

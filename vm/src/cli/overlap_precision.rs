@@ -52,21 +52,7 @@ pub struct Degrees(pub RangeInclusive<u32>);
 
 /// Parses `N` or `A..B` (also `A..=B`), `0 <= A <= B <=` [`MAX_OVERLAP`].
 pub fn parse_degrees(s: &str) -> Result<Degrees, String> {
-    let num = |t: &str| -> Result<u32, String> {
-        t.trim()
-            .parse::<u32>()
-            .map_err(|_| format!("'{t}' is not a number (expected N or A..B, e.g. 0..3)"))
-    };
-    let (a, b) = match s.split_once("..") {
-        Some((a, b)) => (num(a)?, num(b.strip_prefix('=').unwrap_or(b))?),
-        None => {
-            let n = num(s)?;
-            (n, n)
-        }
-    };
-    if a > b {
-        return Err(format!("the range {a}..{b} is empty: {a} > {b}"));
-    }
+    let (a, b) = super::parse_u32_range(s, "0..3")?;
     if b > MAX_OVERLAP {
         return Err(format!("overlap {b} is above the limit of {MAX_OVERLAP}"));
     }

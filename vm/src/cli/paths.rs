@@ -63,23 +63,9 @@ pub enum PathsFormat {
 
 /// Parses `N` or `A..B` (also `A..=B`), 1 <= A <= B <= [`MAX_K`].
 pub fn parse_k_range(s: &str) -> Result<KRange, String> {
-    let num = |t: &str| -> Result<u32, String> {
-        t.trim()
-            .parse::<u32>()
-            .map_err(|_| format!("'{t}' is not a number (expected N or A..B, e.g. 1..5)"))
-    };
-    let (a, b) = match s.split_once("..") {
-        Some((a, b)) => (num(a)?, num(b.strip_prefix('=').unwrap_or(b))?),
-        None => {
-            let n = num(s)?;
-            (n, n)
-        }
-    };
+    let (a, b) = super::parse_u32_range(s, "1..5")?;
     if a == 0 {
         return Err("K starts at 1 (K = 1 is Ball-Larus)".into());
-    }
-    if a > b {
-        return Err(format!("the range {a}..{b} is empty: {a} > {b}"));
     }
     if b > MAX_K {
         return Err(format!("K = {b} is above the largest supported K, {MAX_K}"));
