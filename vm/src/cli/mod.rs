@@ -310,6 +310,16 @@ impl Sources {
     }
 }
 
+/// Reads and compiles the program of `files`: its name and its bytecode, or (after printing
+/// why) the exit status to use.
+pub(crate) fn read_and_compile(
+    files: &[PathBuf],
+    preprocess: &lang::PreprocessOptions,
+) -> Result<(String, lang::bytecode::Program), i32> {
+    let sources = Sources::read(files)?;
+    Ok((sources.name(), sources.compile(preprocess)?))
+}
+
 /// Reads a program file; on failure prints the error and returns the exit status to use.
 pub fn read_source(path: &Path) -> Result<String, i32> {
     match std::fs::read(path) {

@@ -71,13 +71,8 @@ struct Row {
 
 /// Runs the command.
 pub fn run(args: &OverlapPrecisionArgs) -> i32 {
-    let sources = match super::Sources::read(&args.files) {
-        Ok(s) => s,
-        Err(code) => return code,
-    };
-    let name = sources.name();
-    let program = match sources.compile(&args.preprocess.options()) {
-        Ok(p) => p,
+    let (name, program) = match super::read_and_compile(&args.files, &args.preprocess.options()) {
+        Ok(compiled) => compiled,
         Err(code) => return code,
     };
     let mut probes = match TraceProbes::new(&program, args.path_ends) {

@@ -254,13 +254,8 @@ pub fn render_json(
 
 /// Runs `vmrun paths`; returns the exit status.
 pub fn run(args: &PathsArgs) -> i32 {
-    let sources = match super::Sources::read(&args.files) {
-        Ok(s) => s,
-        Err(code) => return code,
-    };
-    let name = sources.name();
-    let program = match sources.compile(&args.preprocess.options()) {
-        Ok(p) => p,
+    let (name, program) = match super::read_and_compile(&args.files, &args.preprocess.options()) {
+        Ok(compiled) => compiled,
         Err(code) => return code,
     };
     let counts = match static_path_counts(&program, args.k.0.clone(), args.path_ends) {
