@@ -9,7 +9,7 @@
 
 use profiler::executor::execute;
 use profiler::generate::{arbitrary, random_walk, structured, Rng};
-use profiler::overlap::estimate::{bounds, interesting_by_definition};
+use profiler::overlap::estimate::{bounds, interesting_by_definition, without_overlaps};
 use profiler::overlap::{OlContext, OlGraph, OlPath, PathValue};
 use profiler::trace::Trace;
 use profiler::{Block, Cfg, DepthFirst, Loops, PathEnds};
@@ -128,14 +128,7 @@ fn check(cfg: &Cfg, k: u32, ends: PathEnds, trace_seed: u64) -> Result<(), TestC
 
     // The bounds contain the truth, from OL counts and from the same run's BL counts.
     let real = interesting_by_definition(&cx, &trace).unwrap();
-    let bl: BTreeMap<OlPath, u64> = expected.iter().fold(BTreeMap::new(), |mut m, (p, &c)| {
-        let plain = OlPath {
-            overlap: Vec::new(),
-            ..p.clone()
-        };
-        *m.entry(plain).or_insert(0) += c;
-        m
-    });
+    let bl = without_overlaps(&expected);
     for counts in [&counted, &bl] {
         for l in bounds(&cx, counts) {
             let mut flow = 0;

@@ -8,7 +8,9 @@
 //!   and potential flows from Ball-Larus and from OL-K counts against the real flow, with every
 //!   interesting path's bounds (text), or all of it as JSON.
 
-use super::estimate::{bounds, interesting_by_definition, Interesting, LoopBounds};
+use super::estimate::{
+    bounds, interesting_by_definition, without_overlaps, Interesting, LoopBounds,
+};
 use super::{OlContext, OlGraph, OlPath};
 use crate::ball_larus::NumberingKind;
 use crate::cfg::Block;
@@ -193,16 +195,10 @@ fn estimates(
     real: &BTreeMap<Interesting, u64>,
     names: &dyn Fn(&[Block]) -> Vec<String>,
 ) -> Vec<EstimateOut> {
-    let mut bl: BTreeMap<OlPath, u64> = BTreeMap::new();
-    for (p, &c) in counted {
-        let plain = OlPath {
-            overlap: Vec::new(),
-            ..p.clone()
-        };
-        *bl.entry(plain).or_insert(0) += c;
-    }
-    let from_bl: BTreeMap<Block, LoopBounds> =
-        bounds(cx, &bl).into_iter().map(|l| (l.header, l)).collect();
+    let from_bl: BTreeMap<Block, LoopBounds> = bounds(cx, &without_overlaps(counted))
+        .into_iter()
+        .map(|l| (l.header, l))
+        .collect();
     bounds(cx, counted)
         .into_iter()
         .map(|l| {

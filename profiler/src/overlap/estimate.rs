@@ -200,6 +200,20 @@ pub fn bounds(cx: &OlContext<'_>, counts: &BTreeMap<OlPath, u64>) -> Vec<LoopBou
     out
 }
 
+/// The Ball-Larus counts that OL counts hold: each path with its overlap dropped, the counts
+/// of the paths that differ only in it added up.
+pub fn without_overlaps(counts: &BTreeMap<OlPath, u64>) -> BTreeMap<OlPath, u64> {
+    let mut bl = BTreeMap::new();
+    for (p, &c) in counts {
+        let plain = OlPath {
+            overlap: Vec::new(),
+            ..p.clone()
+        };
+        *bl.entry(plain).or_insert(0) += c;
+    }
+    bl
+}
+
 /// The real frequency of every interesting path along `trace`: each back edge into a header
 /// with the iteration before it and the one after it.
 pub fn interesting_by_definition(
@@ -281,14 +295,7 @@ impl std::ops::AddAssign for Flows {
 /// The flows of `cx`'s loops along `trace` (section 4.1's precision: Figure 5 and Table 8).
 pub fn flows(cx: &OlContext<'_>, trace: &Trace) -> Result<Flows, TraceError> {
     let ol = super::ol_paths_by_definition(cx, trace)?;
-    let mut bl: BTreeMap<OlPath, u64> = BTreeMap::new();
-    for (p, &c) in &ol {
-        let plain = OlPath {
-            overlap: Vec::new(),
-            ..p.clone()
-        };
-        *bl.entry(plain).or_insert(0) += c;
-    }
+    let bl = without_overlaps(&ol);
     let real = interesting_by_definition(cx, trace)?;
     let sum = |loops: Vec<LoopBounds>| {
         loops

@@ -314,11 +314,12 @@ impl OlGraph {
 
     /// The edges out of `n`, in increasing value.
     pub fn out_edges(&self, n: OlNode) -> impl Iterator<Item = OlEdge> + Clone {
-        let (a, b) = (
-            self.out_start[n.index()] as usize,
-            self.out_start[n.index() + 1] as usize,
-        );
-        (a..b).map(OlEdge::new)
+        self.edge_range(n).map(OlEdge::new)
+    }
+
+    /// The indices of `n`'s edges: they are contiguous, their values increasing.
+    fn edge_range(&self, n: OlNode) -> std::ops::Range<usize> {
+        self.out_start[n.index()] as usize..self.out_start[n.index() + 1] as usize
     }
 
     /// The node edge `e` leads to.
@@ -412,11 +413,11 @@ impl OlGraph {
             if n == self.exit && path.end.is_none() {
                 return Some(path);
             }
-            let edges: Vec<OlEdge> = self.out_edges(n).collect();
-            let i = edges
-                .partition_point(|&e| self.val[e] <= r)
+            let edges = self.edge_range(n);
+            let i = self.val.as_slice()[edges.clone()]
+                .partition_point(|&v| v <= r)
                 .checked_sub(1)?;
-            let e = edges[i];
+            let e = OlEdge::new(edges.start + i);
             r -= self.val[e];
             n = self.target[e];
             match self.kind[e] {

@@ -112,7 +112,7 @@ pub fn run(args: &OverlapPrecisionArgs) -> i32 {
             let Ok(cx) = OlContext::new(fc.cfg(), args.path_ends, row.k) else {
                 continue;
             };
-            if row.k == MAX_OVERLAP.min(*args.k.0.end()) {
+            if row.k == *args.k.0.end() {
                 if let Ok(g) = OlGraph::new(&cx) {
                     most_overlap = g.overlaps().map(|(_, d)| d).fold(most_overlap, u32::max);
                 }

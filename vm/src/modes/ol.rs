@@ -264,11 +264,16 @@ fn ol_profiles(
         let fc =
             FunctionCfg::of_function(func).map_err(|e| format!("function {}: {e}", func.name))?;
         let tiered = probes.tiered(FuncIdx(i as u16));
+        // A function that never tiered up still has its path graph's size.
+        let untiered;
         let graph = match &sink.functions[i] {
-            Some(f) => f.graph.clone(),
-            None => OlContext::new(fc.cfg(), settings.path_ends, settings.k)
-                .and_then(|cx| OlGraph::new(&cx))
-                .map_err(|e| format!("function {}: {e}", func.name))?,
+            Some(f) => &f.graph,
+            None => {
+                untiered = OlContext::new(fc.cfg(), settings.path_ends, settings.k)
+                    .and_then(|cx| OlGraph::new(&cx))
+                    .map_err(|e| format!("function {}: {e}", func.name))?;
+                &untiered
+            }
         };
         let mut fp = FunctionProfile::new(
             &func.name,

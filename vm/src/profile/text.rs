@@ -98,8 +98,33 @@ pub fn percent(part: u64, whole: u64) -> String {
 
 /// The source lines a path runs through, as [`super::report`]'s documentation writes them.
 pub fn path_lines(f: &FunctionProfile, p: &PathCount) -> String {
+    let spans = line_spans(f, &p.blocks);
+    let end = match p.end {
+        Some(h) => match f.lines(h) {
+            Some(l) => format!("{} (header)", l[0]),
+            None => format!("b{h} (header)"),
+        },
+        None => "return".to_string(),
+    };
+    // `ol`: the overlap after the back edge, `! lines` (Tallam et al.'s notation).
+    let overlap = line_spans(f, &p.overlap);
+    let end = if overlap.is_empty() {
+        end
+    } else {
+        format!("{end} ! {}", overlap.join(", "))
+    };
+    if spans.is_empty() {
+        format!("-> {end}")
+    } else {
+        format!("{} -> {end}", spans.join(", "))
+    }
+}
+
+/// The line spans of `blocks`, in order, a repeated span once (the exit, and an entry
+/// without lines, left out; a block without lines as `bN`).
+fn line_spans(f: &FunctionProfile, blocks: &[u32]) -> Vec<String> {
     let mut spans: Vec<String> = Vec::new();
-    for &b in &p.blocks {
+    for &b in blocks {
         if b == f.exit {
             continue;
         }
@@ -112,31 +137,7 @@ pub fn path_lines(f: &FunctionProfile, p: &PathCount) -> String {
             spans.push(s);
         }
     }
-    let end = match p.end {
-        Some(h) => match f.lines(h) {
-            Some(l) => format!("{} (header)", l[0]),
-            None => format!("b{h} (header)"),
-        },
-        None => "return".to_string(),
-    };
-    // `ol`: the overlap after the back edge, `! lines` (Tallam et al.'s notation).
-    let mut overlap: Vec<String> = Vec::new();
-    for &b in &p.overlap {
-        let s = f.lines(b).map_or_else(|| format!("b{b}"), span);
-        if overlap.last() != Some(&s) {
-            overlap.push(s);
-        }
-    }
-    let end = if overlap.is_empty() {
-        end
-    } else {
-        format!("{end} ! {}", overlap.join(", "))
-    };
-    if spans.is_empty() {
-        format!("-> {end}")
-    } else {
-        format!("{} -> {end}", spans.join(", "))
-    }
+    spans
 }
 
 /// Every path's text, keyed by id: its source lines ([`path_lines`]), and, when another path

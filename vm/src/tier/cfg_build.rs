@@ -499,6 +499,18 @@ impl FunctionCfg {
         }
     }
 
+    /// The edge after `e` in a chain of one-way blocks: the only edge out of `e`'s target,
+    /// when `e` is forward ([`FunctionCfg::is_forward`]) and the target has one way in and one
+    /// way out. A value carried along such a chain reaches the same paths, and no on-stack
+    /// replacement enters inside it.
+    pub fn one_way_next(&self, e: Edge) -> Option<Edge> {
+        let v = self.cfg.target(e);
+        if !self.is_forward(e) || self.cfg.in_degree(v) != 1 || self.cfg.out_degree(v) != 1 {
+            return None;
+        }
+        self.cfg.succ_edges(v).next()
+    }
+
     /// The block control enters when the program arrives at `pc` by a jump or fall-through:
     /// `Some` only if `pc` starts a block.
     pub fn block_starting_at(&self, pc: Pc) -> Option<Block> {

@@ -111,11 +111,10 @@ pub fn tier_up_bl(
     let fc = FunctionCfg::of_function(func).map_err(|e| e.to_string())?;
     // Tier-0 counts cover only the code that ran before tier-up: completed by the static
     // estimate, loops not yet entered number their staying edge first too.
-    let tier0 = edges.map(|edges| edges(&fc));
-    let order = tier0
+    let profile = edges.map(|edges| edges(&fc).with_static_estimate(fc.cfg()));
+    let order = profile
         .as_ref()
-        .map(|t| numbering_weights(&fc, func, path_ends, t));
-    let profile = tier0.map(|t| t.with_static_estimate(fc.cfg()));
+        .map(|p| weights::by_dispatch_cost(&fc, func, path_ends, p));
     let numbering = match &order {
         Some(p) => Numbering::Smart(p),
         None => Numbering::Canonical,
@@ -229,11 +228,7 @@ fn fold_lone_increments(
         }
         let mut cur = e;
         let into = loop {
-            let v = cfg.target(cur);
-            if !fc.is_forward(cur) || cfg.in_degree(v) != 1 || cfg.out_degree(v) != 1 {
-                break None;
-            }
-            let Some(next) = cfg.succ_edges(v).next() else {
+            let Some(next) = fc.one_way_next(cur) else {
                 break None;
             };
             if !probes[next].is_empty() || jump(next) {

@@ -82,11 +82,7 @@ fn value_cost(fc: &FunctionCfg, func: &Function, dag: &PathDag, e: Edge) -> Valu
         if codegen::carrier(fc, func, cur) == Some(Carrier::Jump) {
             return ValueCost::OnJump;
         }
-        let v = cfg.target(cur);
-        if !fc.is_forward(cur) || cfg.in_degree(v) != 1 || cfg.out_degree(v) != 1 {
-            return ValueCost::Dispatch;
-        }
-        match cfg.succ_edges(v).next() {
+        match fc.one_way_next(cur) {
             Some(next) => cur = next,
             None => return ValueCost::Dispatch,
         }
