@@ -145,12 +145,12 @@ pub fn bounds(cx: &OlContext<'_>, counts: &BTreeMap<OlPath, u64>) -> Vec<LoopBou
             }
         }
         let n = cells.len();
-        let mut lower = vec![0i128; n];
-        let mut upper: Vec<i128> = cells
+        let mut lower = vec![0u64; n];
+        let mut upper: Vec<u64> = cells
             .iter()
             .map(|(p, g)| match g {
                 None => 0,
-                Some(_) => i128::from(row[&p.first].min(col[&p.second])),
+                Some(_) => row[&p.first].min(col[&p.second]),
             })
             .collect();
         let mut members: BTreeMap<&Group, Vec<usize>> = BTreeMap::new();
@@ -159,35 +159,16 @@ pub fn bounds(cx: &OlContext<'_>, counts: &BTreeMap<OlPath, u64>) -> Vec<LoopBou
                 members.entry(g).or_default().push(x);
             }
         }
-        // Equations 7 and 8 until nothing changes (each pass only lowers upper bounds and
-        // raises lower ones, so this ends; a group settles in a few passes).
-        loop {
-            let mut changed = false;
-            for (g, xs) in &members {
-                let total = i128::from(of[*g]);
-                let sum_l: i128 = xs.iter().map(|&x| lower[x]).sum();
-                let sum_u: i128 = xs.iter().map(|&x| upper[x]).sum();
-                for &x in xs {
-                    let u = upper[x].min(total - (sum_l - lower[x])).max(0);
-                    let lo = lower[x].max(total - (sum_u - upper[x])).min(u);
-                    if (u, lo) != (upper[x], lower[x]) {
-                        upper[x] = u;
-                        lower[x] = lo;
-                        changed = true;
-                    }
-                }
-            }
-            if !changed {
-                break;
-            }
-        }
+        let groups: Vec<(u64, Vec<usize>)> =
+            members.into_iter().map(|(g, xs)| (of[g], xs)).collect();
+        settle(&mut lower, &mut upper, &groups);
         let paths: Vec<Bounds> = cells
             .into_iter()
             .enumerate()
             .map(|(x, (path, _))| Bounds {
                 path,
-                lower: lower[x] as u64,
-                upper: upper[x] as u64,
+                lower: lower[x],
+                upper: upper[x],
             })
             .collect();
         out.push(LoopBounds {
@@ -198,6 +179,36 @@ pub fn bounds(cx: &OlContext<'_>, counts: &BTreeMap<OlPath, u64>) -> Vec<LoopBou
         });
     }
     out
+}
+
+/// Tightens the bounds `lower` and `upper` of cells whose sums over each group of `groups`
+/// are known, `(total, cells)`: the paper's equations 7 and 8 (17 and 18 across calls),
+/// `U(x) <= total - sum of the others' L` and `L(x) >= total - sum of the others' U`, over
+/// every group until nothing changes. Each pass only lowers upper bounds and raises lower
+/// ones, so this ends (a group settles in a few passes); bounds that contained the truth
+/// still do.
+pub(crate) fn settle(lower: &mut [u64], upper: &mut [u64], groups: &[(u64, Vec<usize>)]) {
+    loop {
+        let mut changed = false;
+        for (total, xs) in groups {
+            let total = i128::from(*total);
+            let sum_l: i128 = xs.iter().map(|&x| i128::from(lower[x])).sum();
+            let sum_u: i128 = xs.iter().map(|&x| i128::from(upper[x])).sum();
+            for &x in xs {
+                let (l0, u0) = (i128::from(lower[x]), i128::from(upper[x]));
+                let u = u0.min(total - (sum_l - l0)).max(0);
+                let l = l0.max(total - (sum_u - u0)).min(u);
+                if (u, l) != (u0, l0) {
+                    upper[x] = u as u64;
+                    lower[x] = l as u64;
+                    changed = true;
+                }
+            }
+        }
+        if !changed {
+            break;
+        }
+    }
 }
 
 /// The Ball-Larus counts that OL counts hold: each path with its overlap dropped, the counts

@@ -27,9 +27,11 @@
 //! the node), so the graph's paths are exactly the OL paths and Ball-Larus numbering on it is
 //! dense; the DI, PI and DNI classes are still reported ([`OlGraph::edge_classes`]). See
 //! [`graph`] for the construction, [`definition`] for the paths counted by definition from a
-//! trace (the tests' oracle), [`execute`] for the probes run along a trace, and [`estimate`]
-//! for the bounds on interesting paths (section 2.2).
+//! trace (the tests' oracle), [`execute`] for the probes run along a trace, [`estimate`]
+//! for the bounds on interesting paths (section 2.2), and [`calls`] for the paths that cross
+//! calls and their bounds (section 3).
 
+pub mod calls;
 pub mod command;
 pub mod definition;
 pub mod estimate;
