@@ -10,6 +10,7 @@ use profiler::overlap::calls::{
     call_bounds, cross_paths_by_definition, overlap_of, path_spans, Activation, Call, CallBounds,
     Crossing, Extent, Source,
 };
+use profiler::overlap::estimate::Listing;
 use profiler::overlap::OlContext;
 use profiler::{BallLarus, Block, Numbering, PathEnds};
 use std::collections::{BTreeMap, BTreeSet};
@@ -159,7 +160,7 @@ fn bounds_of(f: &ParsedCfg, g: &ParsedCfg, k: u32, source: Source) -> Vec<CallBo
         }
     }
     let bl: Vec<Vec<(&[Block], u64)>> = bl.into_iter().map(|m| m.into_iter().collect()).collect();
-    call_bounds(&contexts, &counts, &bl, source)
+    call_bounds(&contexts, &counts, &bl, source, Listing::All)
 }
 
 fn into(bounds: &[CallBounds]) -> &CallBounds {

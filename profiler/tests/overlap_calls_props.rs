@@ -6,13 +6,16 @@
 //!   those of an oracle written here from section 3.1 alone, on the recorded activations;
 //! - the bounds from Ball-Larus counts and from OL-K counts contain the real count of every
 //!   interesting path, and name every one that ran;
-//! - at K = 32, beyond every overlap, the bounds from OL-K counts are exact.
+//! - at K = 32, beyond every overlap, the bounds from OL-K counts are exact;
+//! - listing only the pairs with a positive lower bound keeps the flows and lists those,
+//!   largest first.
 
 use profiler::generate::{random_walk, structured, Rng};
 use profiler::overlap::calls::{
     call_bounds, cross_paths_by_definition, Activation, Call, CallKey, CallSite, CrossCounts,
     CrossPath, Crossing, Extent, Source,
 };
+use profiler::overlap::estimate::Listing;
 use profiler::overlap::OlContext;
 use profiler::{Block, Cfg, DepthFirst, PathEnds};
 use proptest::prelude::*;
@@ -213,7 +216,7 @@ fn check(p: &Program, k: u32, ends: PathEnds, trace_seed: u64) -> Result<(), Tes
     }
     let bl: Vec<Vec<(&[Block], u64)>> = bl.into_iter().map(|m| m.into_iter().collect()).collect();
     for source in [Source::BallLarus, Source::Overlap] {
-        let bounds = call_bounds(&contexts, &ol, &bl, source);
+        let bounds = call_bounds(&contexts, &ol, &bl, source, Listing::All);
         let mut cells = BTreeMap::new();
         for site in &bounds {
             prop_assert!(site.definite <= site.calls && site.calls <= site.potential);
@@ -236,6 +239,20 @@ fn check(p: &Program, k: u32, ends: PathEnds, trace_seed: u64) -> Result<(), Tes
         }
         for key in truth.keys() {
             prop_assert!(cells.contains_key(key), "{:?} has no bounds", key);
+        }
+        // Listing the definite pairs only: the same flows, the pairs with a lower bound
+        // above 0, largest first.
+        let definite = call_bounds(&contexts, &ol, &bl, source, Listing::Definite { most: 3 });
+        prop_assert_eq!(definite.len(), bounds.len());
+        for (d, a) in definite.iter().zip(&bounds) {
+            prop_assert_eq!(
+                (d.key, d.definite, d.potential),
+                (a.key, a.definite, a.potential)
+            );
+            let mut expected: Vec<_> = a.paths.iter().filter(|b| b.lower > 0).cloned().collect();
+            expected.sort_by(|x, y| (y.lower, y.upper, &x.path).cmp(&(x.lower, x.upper, &y.path)));
+            expected.truncate(3);
+            prop_assert_eq!(&d.paths, &expected);
         }
     }
     Ok(())

@@ -5,7 +5,7 @@
 
 use profiler::cfg_text::{parse_cfg, ParsedCfg};
 use profiler::executor::execute;
-use profiler::overlap::estimate::{bounds, interesting_by_definition, LoopBounds};
+use profiler::overlap::estimate::{bounds, interesting_by_definition, Listing, LoopBounds};
 use profiler::overlap::{ol_paths_by_definition, EdgeClass, OlContext, OlGraph, OlPath};
 use profiler::trace::Trace;
 use profiler::{Block, PathEnds};
@@ -128,7 +128,7 @@ fn table_5(ex: &Example, k: u32, trace: &str) -> (LoopBounds, BTreeMap<(u32, u32
         .map(|(&id, &c)| (g.regenerate(&ex.p.cfg, id).unwrap(), c))
         .collect();
     assert_eq!(counted, ol_paths_by_definition(&cx, &trace).unwrap());
-    let mut loops = bounds(&cx, &counted);
+    let mut loops = bounds(&cx, &counted, Listing::All);
     assert_eq!(loops.len(), 1);
     let real = interesting_by_definition(&cx, &trace)
         .unwrap()

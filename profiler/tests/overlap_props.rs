@@ -9,7 +9,7 @@
 
 use profiler::executor::execute;
 use profiler::generate::{arbitrary, random_walk, structured, Rng};
-use profiler::overlap::estimate::{bounds, interesting_by_definition, without_overlaps};
+use profiler::overlap::estimate::{bounds, interesting_by_definition, without_overlaps, Listing};
 use profiler::overlap::{OlContext, OlGraph, OlPath, PathValue};
 use profiler::trace::Trace;
 use profiler::{Block, Cfg, DepthFirst, Loops, PathEnds};
@@ -130,7 +130,7 @@ fn check(cfg: &Cfg, k: u32, ends: PathEnds, trace_seed: u64) -> Result<(), TestC
     let real = interesting_by_definition(&cx, &trace).unwrap();
     let bl = without_overlaps(&expected);
     for counts in [&counted, &bl] {
-        for l in bounds(&cx, counts) {
+        for l in bounds(&cx, counts, Listing::All) {
             let mut flow = 0;
             for b in &l.paths {
                 let r = real.get(&b.path).copied().unwrap_or(0);
@@ -140,7 +140,7 @@ fn check(cfg: &Cfg, k: u32, ends: PathEnds, trace_seed: u64) -> Result<(), TestC
             prop_assert!(l.definite <= flow && flow <= l.potential);
         }
         // Every real pair is one of the bounded ones.
-        let bounded: BTreeSet<_> = bounds(&cx, counts)
+        let bounded: BTreeSet<_> = bounds(&cx, counts, Listing::All)
             .into_iter()
             .flat_map(|l| l.paths.into_iter().map(|b| b.path))
             .collect();

@@ -9,6 +9,13 @@
 //!   skipped and named if too few are left;
 //! - with the default tier-up, every count is at most the reference's (the paths run before
 //!   tier-up are not counted);
+//! - with `--tier-up 0`, the I-OL-K and II-OL-K paths across every call site (the profile's
+//!   `overlap.calls`) equal those counted by definition
+//!   ([`profiler::overlap::calls::cross_paths_by_definition`]) along the activations and
+//!   their calls, which the `trace` sink records too; with the default tier-up at most them;
+//! - the bounds the profile gives (`overlap.loops` and `overlap.calls`) contain the real
+//!   frequency of every interesting path it lists (two consecutive iterations, a path across
+//!   a call whole) counted by definition, and every flow contains the real flow;
 //! - the output is `none`'s, and every profile passes `Profile::check`.
 
 mod tier_support;
@@ -16,6 +23,8 @@ mod tier_support;
 use std::collections::BTreeMap;
 
 use lang::bytecode::{FuncIdx, Program};
+use profiler::overlap::calls::{self, cross_paths_by_definition, Extent};
+use profiler::overlap::estimate::{interesting_by_definition, Interesting};
 use profiler::overlap::{ol_paths_by_definition, OlContext, OlPath};
 use profiler::trace::Trace;
 use profiler::{Block, PathEnds};
@@ -23,11 +32,186 @@ use tier_support::{programs, run_k};
 use vm::interp::Machine;
 use vm::modes::trace::{Activation, TraceProbes};
 use vm::profile::Mode;
+use vm::profile::Profile;
 use vm::tier::cfg_build::FunctionCfg;
 use vm::{DEFAULT_MAX_DEPTH, DEFAULT_TIER_UP};
 
 /// `(function, path)` -> count.
 type Counts = BTreeMap<(usize, OlPath), u64>;
+
+/// `(caller, crossing, block, nth, callee, before, after)` -> count.
+type CallCounts = BTreeMap<(u32, &'static str, u32, u32, u32, Vec<u32>, Vec<u32>), u64>;
+
+fn ids(bs: &[Block]) -> Vec<u32> {
+    bs.iter().map(|b| b.as_u32()).collect()
+}
+
+/// The paths across calls by definition along the activations, as I-OL-`k` and II-OL-`k`
+/// paths or whole (`extent`).
+fn call_reference(
+    cfgs: &[FunctionCfg],
+    activations: &[Activation],
+    ends: PathEnds,
+    k: u32,
+    extent: Extent,
+) -> CallCounts {
+    let contexts: Vec<OlContext<'_>> = cfgs
+        .iter()
+        .map(|fc| OlContext::new(fc.cfg(), ends, k).unwrap())
+        .collect();
+    let runs: Vec<calls::Activation<'_>> = activations
+        .iter()
+        .map(|a| calls::Activation {
+            func: u32::from(a.func.0),
+            blocks: &a.blocks,
+            calls: &a.calls,
+            finished: a.finished,
+        })
+        .collect();
+    cross_paths_by_definition(&contexts, &runs, extent)
+        .into_iter()
+        .map(|((key, p), c)| {
+            let k = (
+                key.caller,
+                key.crossing.name(),
+                key.site.block.as_u32(),
+                key.site.nth,
+                key.callee,
+                ids(&p.before),
+                ids(&p.after),
+            );
+            (k, c)
+        })
+        .collect()
+}
+
+/// The paths across calls an `ol` profile counted.
+fn calls_counted(profile: &Profile) -> CallCounts {
+    let index = |name: &str| {
+        profile
+            .functions
+            .iter()
+            .position(|f| f.name == name)
+            .unwrap() as u32
+    };
+    let mut out = CallCounts::new();
+    for (f, fp) in profile.functions.iter().enumerate() {
+        for c in &fp.overlap.as_ref().unwrap().calls {
+            let crossing = if c.crossing == "into" { "into" } else { "out" };
+            for p in &c.paths {
+                let key = (
+                    f as u32,
+                    crossing,
+                    c.block,
+                    c.nth,
+                    index(&c.callee),
+                    p.before.clone(),
+                    p.after.clone(),
+                );
+                assert!(
+                    out.insert(key, p.count).is_none(),
+                    "a path across a call twice"
+                );
+            }
+        }
+    }
+    out
+}
+
+/// Checks that `profile`'s bounds contain the real counts (`loops` of two consecutive
+/// iterations per function, `whole` of the paths across calls): every pair it lists, and
+/// every loop's and call site's definite and potential flows from Ball-Larus and OL counts.
+fn check_bounds(
+    name: &str,
+    profile: &Profile,
+    loops: &[BTreeMap<Interesting, u64>],
+    whole: &CallCounts,
+) {
+    let within = |[d, p]: [u64; 2], real: u64| d <= real && real <= p;
+    for (f, fp) in profile.functions.iter().enumerate() {
+        let section = fp.overlap.as_ref().unwrap();
+        for l in &section.loops {
+            let real_of = |before: &[u32], after: &[u32]| {
+                loops[f]
+                    .iter()
+                    .find(|(i, _)| {
+                        i.header.as_u32() == l.header
+                            && ids(&i.first) == before
+                            && ids(&i.second) == after
+                    })
+                    .map_or(0, |(_, &c)| c)
+            };
+            for b in &l.bounds {
+                let real = real_of(&b.before, &b.after);
+                assert!(
+                    0 < b.lower && b.lower <= real && real <= b.upper,
+                    "{name}: {}: loop at {}: {b:?} does not contain {real}",
+                    fp.name,
+                    l.header
+                );
+            }
+            let flow: u64 = loops[f]
+                .iter()
+                .filter(|(i, _)| i.header.as_u32() == l.header)
+                .map(|(_, &c)| c)
+                .sum();
+            assert!(
+                within(l.from_bl, flow) && within(l.from_ol, flow),
+                "{name}: {}: loop at {}: flows {:?} {:?} do not contain {flow}",
+                fp.name,
+                l.header,
+                l.from_bl,
+                l.from_ol
+            );
+        }
+    }
+    for (f, fp) in profile.functions.iter().enumerate() {
+        for c in &fp.overlap.as_ref().unwrap().calls {
+            let callee = profile
+                .functions
+                .iter()
+                .position(|g| g.name == c.callee)
+                .unwrap() as u32;
+            let crossing = if c.crossing == "into" { "into" } else { "out" };
+            let key = |before: &[u32], after: &[u32]| {
+                (
+                    f as u32,
+                    crossing,
+                    c.block,
+                    c.nth,
+                    callee,
+                    before.to_vec(),
+                    after.to_vec(),
+                )
+            };
+            for b in &c.bounds {
+                let real = whole.get(&key(&b.before, &b.after)).copied().unwrap_or(0);
+                assert!(
+                    0 < b.lower && b.lower <= real && real <= b.upper,
+                    "{name}: call at {}:{}: {b:?} does not contain {real}",
+                    c.line,
+                    c.col
+                );
+            }
+            let flow: u64 = whole
+                .iter()
+                .filter(|((g, x, b, n, e, _, _), _)| {
+                    (*g, *x, *b, *n, *e) == (f as u32, crossing, c.block, c.nth, callee)
+                })
+                .map(|(_, &n)| n)
+                .sum();
+            assert_eq!(flow, c.calls, "{name}: call at {}:{}", c.line, c.col);
+            assert!(
+                within(c.from_bl, flow) && within(c.from_ol, flow),
+                "{name}: call at {}:{}: flows {:?} {:?} do not contain {flow}",
+                c.line,
+                c.col,
+                c.from_bl,
+                c.from_ol
+            );
+        }
+    }
+}
 
 /// Every function's CFG and activations (its runs of blocks, in order) as the `trace` sink
 /// records them, or `None` if an activation did not finish.
@@ -62,8 +246,14 @@ fn reference(cfgs: &[FunctionCfg], activations: &[Activation], ends: PathEnds, k
     out
 }
 
-/// The counts of an `ol:K` run.
-fn counted(program: &Program, name: &str, ends: PathEnds, k: u32, tier_up: u64) -> Counts {
+/// The counts of an `ol:K` run, and its profile.
+fn counted(
+    program: &Program,
+    name: &str,
+    ends: PathEnds,
+    k: u32,
+    tier_up: u64,
+) -> (Counts, Profile) {
     let ran = run_k(program, name, Mode::Ol, k, tier_up, ends);
     let none = run_k(program, name, Mode::None, 1, tier_up, ends);
     assert_eq!(
@@ -87,7 +277,7 @@ fn counted(program: &Program, name: &str, ends: PathEnds, k: u32, tier_up: u64) 
             );
         }
     }
-    out
+    (out, profile)
 }
 
 #[test]
@@ -107,16 +297,36 @@ fn every_program_counts_its_overlapping_paths_by_definition() {
                 skipped.push(name.clone());
                 continue;
             };
+            let loops: Vec<BTreeMap<Interesting, u64>> = cfgs
+                .iter()
+                .enumerate()
+                .map(|(f, fc)| {
+                    let runs: Vec<&[Block]> = runs
+                        .iter()
+                        .filter(|a| a.func.index() == f)
+                        .map(|a| a.blocks.as_slice())
+                        .collect();
+                    let cx = OlContext::new(fc.cfg(), ends, 0).unwrap();
+                    interesting_by_definition(&cx, &Trace::from_invocations(runs)).unwrap()
+                })
+                .collect();
+            let whole = call_reference(&cfgs, &runs, ends, 0, Extent::Whole);
             for &k in ks {
                 let expected = reference(&cfgs, &runs, ends, k);
-                assert_eq!(
-                    counted(&program, &name, ends, k, 0),
-                    expected,
-                    "{name}: ol:{k}, {ends} path ends, --tier-up 0"
-                );
-                for ((f, p), c) in counted(&program, &name, ends, k, DEFAULT_TIER_UP) {
+                let expected_calls = call_reference(&cfgs, &runs, ends, k, Extent::Overlap);
+                let (paths, profile) = counted(&program, &name, ends, k, 0);
+                let what = format!("{name}: ol:{k}, {ends} path ends, --tier-up 0");
+                assert_eq!(paths, expected, "{what}");
+                assert_eq!(calls_counted(&profile), expected_calls, "{what}");
+                check_bounds(&what, &profile, &loops, &whole);
+                let (paths, profile) = counted(&program, &name, ends, k, DEFAULT_TIER_UP);
+                for ((f, p), c) in paths {
                     let most = expected.get(&(f, p.clone())).copied().unwrap_or(0);
                     assert!(c <= most, "{name}: ol:{k}: {p:?} counted {c} > {most}");
+                }
+                for (key, c) in calls_counted(&profile) {
+                    let most = expected_calls.get(&key).copied().unwrap_or(0);
+                    assert!(c <= most, "{name}: ol:{k}: {key:?} counted {c} > {most}");
                 }
                 checked += 1;
             }

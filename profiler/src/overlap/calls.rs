@@ -33,7 +33,7 @@
 //! does; `C` and the split of calls by site and callee are what the paper's instrumentation
 //! of the call site gives.
 
-use super::estimate::settle;
+use super::estimate::{Listing, PairTable, Sums};
 use super::OlContext;
 use crate::cfg::Block;
 use std::collections::BTreeMap;
@@ -85,7 +85,7 @@ pub struct CallKey {
 /// [`Crossing::Into`]: `before` is the caller's path up to the call's block, `after` the
 /// callee's blocks from its entry. [`Crossing::Out`]: `before` is the callee's path to its
 /// exit, `after` the caller's blocks from the call's block on.
-#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct CrossPath {
     /// The blocks before the call (or the return).
     pub before: Vec<Block>,
@@ -100,14 +100,20 @@ pub type CrossCounts = BTreeMap<(CallKey, CrossPath), u64>;
 /// The start of `part` (a path's blocks from the call on) that an OL-K path keeps: up to and
 /// including its `(K + 1)`-th predicate under `cx` (the part's function), or all of it.
 pub fn overlap_of<'b>(cx: &OlContext<'_>, part: &'b [Block]) -> &'b [Block] {
+    &part[..overlap_len(part, cx.k(), |b| cx.is_predicate(b))]
+}
+
+/// The length of [`overlap_of`] for degree `k` and the predicates `is_predicate` (for callers
+/// that keep them as flags).
+pub fn overlap_len(part: &[Block], k: u32, is_predicate: impl Fn(Block) -> bool) -> usize {
     let mut predicates = 0;
     for (i, &b) in part.iter().enumerate() {
-        predicates += u32::from(cx.is_predicate(b));
-        if predicates > cx.k() {
-            return &part[..=i];
+        predicates += u32::from(is_predicate(b));
+        if predicates > k {
+            return i + 1;
         }
     }
-    part
+    part.len()
 }
 
 /// The Ball-Larus paths of one activation's blocks under `cx`: the ranges of `blocks` each
@@ -275,12 +281,14 @@ fn parts_through(paths: &[(&[Block], u64)], b: Block, prefix: bool) -> BTreeMap<
 }
 
 /// The bounds at every call site of `counts` (OL-K counts of paths across calls, the K of
-/// `contexts`), from `source`, with `bl` the Ball-Larus counts of every function.
+/// `contexts`), from `source`, with `bl` the Ball-Larus counts of every function, listing
+/// the pairs `listing` asks for.
 pub fn call_bounds(
     contexts: &[OlContext<'_>],
     counts: &CrossCounts,
     bl: &BlCounts<'_>,
     source: Source,
+    listing: Listing,
 ) -> Vec<CallBounds> {
     let mut by_key: BTreeMap<CallKey, BTreeMap<&CrossPath, u64>> = BTreeMap::new();
     for ((key, path), &c) in counts {
@@ -293,11 +301,9 @@ pub fn call_bounds(
         // The counts of the parts before and of the whole parts after (F_p and F_q).
         let (befores, afters, after_cx) = match key.crossing {
             Crossing::Into => {
-                let firsts = bl[callee]
-                    .iter()
-                    .filter(|(nodes, _)| nodes.first() == Some(&contexts[callee].cfg().entry()));
+                let entry = contexts[callee].cfg().entry();
                 let mut afters = BTreeMap::new();
-                for &(nodes, c) in firsts {
+                for &(nodes, c) in bl[callee].iter().filter(|(n, _)| n.first() == Some(&entry)) {
                     *afters.entry(nodes.to_vec()).or_insert(0) += c;
                 }
                 let befores = parts_through(&bl[caller], key.site.block, true);
@@ -315,58 +321,53 @@ pub fn call_bounds(
         };
         // The parts before that made this call: the observed ones (at a direct call site,
         // exactly the ones Ball-Larus counts show through the call's block).
-        let mut rows: Vec<&Vec<Block>> = ol.keys().map(|p| &p.before).collect();
+        let mut rows: Vec<&[Block]> = ol.keys().map(|p| p.before.as_slice()).collect();
         rows.dedup();
-        let mut cells = Vec::new();
-        let mut upper = Vec::new();
-        let mut groups: BTreeMap<(&[Block], &[Block]), Vec<usize>> = BTreeMap::new();
-        for &before in &rows {
-            let cap_before = befores.get(before).copied().unwrap_or(calls);
-            for (after, &cap_after) in &afters {
-                let x = cells.len();
-                let group: (&[Block], &[Block]) = match source {
-                    Source::BallLarus => (&[], &[]),
-                    Source::Overlap => (before, overlap_of(after_cx, after)),
-                };
-                groups.entry(group).or_default().push(x);
-                cells.push(CrossPath {
-                    before: before.clone(),
-                    after: after.clone(),
-                });
-                upper.push(cap_before.min(cap_after).min(calls));
-            }
-        }
-        let mut totals: Vec<(u64, Vec<usize>)> = Vec::with_capacity(groups.len());
-        for ((before, a), xs) in groups {
-            let total = match source {
-                Source::BallLarus => calls,
-                Source::Overlap => ol
-                    .get(&CrossPath {
-                        before: before.to_vec(),
-                        after: a.to_vec(),
-                    })
-                    .copied()
-                    .unwrap_or(0),
-            };
-            totals.push((total, xs));
-        }
-        let mut lower = vec![0; cells.len()];
-        settle(&mut lower, &mut upper, &totals);
-        let paths: Vec<CrossBounds> = cells
-            .into_iter()
-            .zip(lower.into_iter().zip(upper))
-            .map(|(path, (lower, upper))| CrossBounds { path, lower, upper })
-            .collect();
+        let sums = match source {
+            Source::BallLarus => Sums::All(calls),
+            Source::Overlap => Sums::ByBefore(
+                ol.iter()
+                    .map(|(p, &c)| ((p.before.as_slice(), p.after.as_slice()), c))
+                    .collect(),
+            ),
+        };
+        let table = PairTable::new(
+            rows.iter()
+                .map(|&p| (p, befores.get(p).copied().unwrap_or(calls)))
+                .collect(),
+            afters.iter().map(|(q, &c)| (q.as_slice(), c)).collect(),
+            |q| match source {
+                Source::BallLarus => &[],
+                Source::Overlap => overlap_of(after_cx, q),
+            },
+            sums,
+            calls,
+        );
+        let solved = table.solve(listing);
         out.push(CallBounds {
             key,
             calls,
-            definite: paths.iter().map(|b| b.lower).sum(),
-            potential: paths.iter().map(|b| b.upper).sum(),
-            paths,
+            definite: solved.definite,
+            potential: solved.potential,
+            paths: solved
+                .listed
+                .into_iter()
+                .map(|(before, after, lower, upper)| CrossBounds {
+                    path: CrossPath {
+                        before: before.to_vec(),
+                        after: after.to_vec(),
+                    },
+                    lower,
+                    upper,
+                })
+                .collect(),
         });
     }
     out
 }
+
+/// No pair listed: the flows alone.
+const FLOWS_ONLY: Listing = Listing::Definite { most: 0 };
 
 /// Definite and potential flows of paths across calls, summed over a program's call sites.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -404,7 +405,13 @@ pub fn call_flows(contexts: &[OlContext<'_>], runs: &[Activation<'_>]) -> CallFl
     };
     CallFlows {
         real: ol.values().sum(),
-        from_bl: sum(call_bounds(contexts, &ol, &bl, Source::BallLarus)),
-        from_ol: sum(call_bounds(contexts, &ol, &bl, Source::Overlap)),
+        from_bl: sum(call_bounds(
+            contexts,
+            &ol,
+            &bl,
+            Source::BallLarus,
+            FLOWS_ONLY,
+        )),
+        from_ol: sum(call_bounds(contexts, &ol, &bl, Source::Overlap, FLOWS_ONLY)),
     }
 }

@@ -9,7 +9,7 @@
 //!   interesting path's bounds (text), or all of it as JSON.
 
 use super::estimate::{
-    bounds, interesting_by_definition, without_overlaps, Interesting, LoopBounds,
+    bounds, interesting_by_definition, without_overlaps, Interesting, Listing, LoopBounds,
 };
 use super::{OlContext, OlGraph, OlPath};
 use crate::ball_larus::NumberingKind;
@@ -195,11 +195,11 @@ fn estimates(
     real: &BTreeMap<Interesting, u64>,
     names: &dyn Fn(&[Block]) -> Vec<String>,
 ) -> Vec<EstimateOut> {
-    let from_bl: BTreeMap<Block, LoopBounds> = bounds(cx, &without_overlaps(counted))
+    let from_bl: BTreeMap<Block, LoopBounds> = bounds(cx, &without_overlaps(counted), Listing::All)
         .into_iter()
         .map(|l| (l.header, l))
         .collect();
-    bounds(cx, counted)
+    bounds(cx, counted, Listing::All)
         .into_iter()
         .map(|l| {
             let flow = |b: Option<&LoopBounds>| FlowOut {

@@ -27,6 +27,7 @@
 //! counts (`1 1 2 3` and `2 3`, 250 times each) has `F(2 ! 3) = 500`: 250 is not an upper
 //! bound. (Its definite and potential flows are the sums of its Table 5 columns.)
 
+use super::calls::overlap_len;
 use super::definition::{follow, Ended, OlPath};
 use super::OlContext;
 use crate::cfg::Block;
@@ -101,8 +102,12 @@ fn ends_by_back_edge(cx: &OlContext<'_>, p: &OlPath) -> bool {
 }
 
 /// The bounds on every loop's interesting paths from `counts`, a profile of Ball-Larus paths
-/// (no overlaps) or of OL paths.
-pub fn bounds(cx: &OlContext<'_>, counts: &BTreeMap<OlPath, u64>) -> Vec<LoopBounds> {
+/// (no overlaps) or of OL paths, listing the pairs `listing` asks for.
+pub fn bounds(
+    cx: &OlContext<'_>,
+    counts: &BTreeMap<OlPath, u64>,
+    listing: Listing,
+) -> Vec<LoopBounds> {
     let mut out = Vec::new();
     for l in cx.loops().ids() {
         let h = cx.loops().header(l);
@@ -123,92 +128,268 @@ pub fn bounds(cx: &OlContext<'_>, counts: &BTreeMap<OlPath, u64>) -> Vec<LoopBou
         if row.is_empty() {
             continue;
         }
-        // The cells, each with its group: (i, the longest observed overlap of i that j starts
-        // with). A pair with no such overlap never ran: both bounds 0.
-        let mut cells: Vec<(Interesting, Option<Group>)> = Vec::new();
-        for i in row.keys() {
-            for j in col.keys() {
-                let group = of
-                    .range((i.clone(), Vec::new())..)
-                    .take_while(|((fi, _), _)| fi == i)
-                    .filter(|((_, a), _)| j.starts_with(a))
-                    .max_by_key(|((_, a), _)| a.len())
-                    .map(|(g, _)| g.clone());
-                cells.push((
-                    Interesting {
-                        header: h,
-                        first: i.clone(),
-                        second: j.clone(),
-                    },
-                    group,
-                ));
-            }
-        }
-        let n = cells.len();
-        let mut lower = vec![0u64; n];
-        let mut upper: Vec<u64> = cells
-            .iter()
-            .map(|(p, g)| match g {
-                None => 0,
-                Some(_) => row[&p.first].min(col[&p.second]),
-            })
-            .collect();
-        let mut members: BTreeMap<&Group, Vec<usize>> = BTreeMap::new();
-        for (x, (_, g)) in cells.iter().enumerate() {
-            if let Some(g) = g {
-                members.entry(g).or_default().push(x);
-            }
-        }
-        let groups: Vec<(u64, Vec<usize>)> =
-            members.into_iter().map(|(g, xs)| (of[g], xs)).collect();
-        settle(&mut lower, &mut upper, &groups);
-        let paths: Vec<Bounds> = cells
-            .into_iter()
-            .enumerate()
-            .map(|(x, (path, _))| Bounds {
-                path,
-                lower: lower[x],
-                upper: upper[x],
-            })
-            .collect();
+        // Each pair i ! j is in the group of i and the overlap j starts with: the extension
+        // of i follows j up to its (K + 1)-th predicate. Ball-Larus counts have no overlap.
+        let no_overlaps = of.keys().all(|(_, a)| a.is_empty());
+        let table = PairTable::new(
+            row.iter().map(|(i, &c)| (i.as_slice(), c)).collect(),
+            col.iter().map(|(j, &c)| (j.as_slice(), c)).collect(),
+            |j| {
+                if no_overlaps {
+                    &[]
+                } else {
+                    &j[..overlap_len(j, cx.k(), |b| cx.is_predicate(b))]
+                }
+            },
+            Sums::ByBefore(
+                of.iter()
+                    .map(|((i, a), &c)| ((i.as_slice(), a.as_slice()), c))
+                    .collect(),
+            ),
+            u64::MAX,
+        );
+        let solved = table.solve(listing);
         out.push(LoopBounds {
             header: h,
-            definite: paths.iter().map(|b| b.lower).sum(),
-            potential: paths.iter().map(|b| b.upper).sum(),
-            paths,
+            paths: solved
+                .listed
+                .into_iter()
+                .map(|(first, second, lower, upper)| Bounds {
+                    path: Interesting {
+                        header: h,
+                        first: first.to_vec(),
+                        second: second.to_vec(),
+                    },
+                    lower,
+                    upper,
+                })
+                .collect(),
+            definite: solved.definite,
+            potential: solved.potential,
         });
     }
     out
 }
 
-/// Tightens the bounds `lower` and `upper` of cells whose sums over each group of `groups`
-/// are known, `(total, cells)`: the paper's equations 7 and 8 (17 and 18 across calls),
-/// `U(x) <= total - sum of the others' L` and `L(x) >= total - sum of the others' U`, over
-/// every group until nothing changes. Each pass only lowers upper bounds and raises lower
-/// ones, so this ends (a group settles in a few passes); bounds that contained the truth
-/// still do.
-pub(crate) fn settle(lower: &mut [u64], upper: &mut [u64], groups: &[(u64, Vec<usize>)]) {
-    loop {
-        let mut changed = false;
-        for (total, xs) in groups {
-            let total = i128::from(*total);
-            let sum_l: i128 = xs.iter().map(|&x| i128::from(lower[x])).sum();
-            let sum_u: i128 = xs.iter().map(|&x| i128::from(upper[x])).sum();
-            for &x in xs {
-                let (l0, u0) = (i128::from(lower[x]), i128::from(upper[x]));
-                let u = u0.min(total - (sum_l - l0)).max(0);
-                let l = l0.max(total - (sum_u - u0)).min(u);
-                if (u, l) != (u0, l0) {
-                    upper[x] = u as u64;
-                    lower[x] = l as u64;
-                    changed = true;
+/// Which pairs a computation of bounds lists (their flows always count every pair).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Listing {
+    /// Every pair of a part before and a part after that were counted, in order, the ones
+    /// that cannot have run with bounds `0..=0`: fine for small graphs, quadratic in their
+    /// paths.
+    All,
+    /// The pairs that certainly ran (a lower bound above 0), at most `most`, the largest
+    /// lower bounds first.
+    Definite {
+        /// How many at most.
+        most: usize,
+    },
+}
+
+/// Known sums over groups of the pairs of a [`PairTable`].
+pub(crate) enum Sums<'a> {
+    /// `((before, a), total)`: the pairs of the part before `before` and the parts after
+    /// whose class is `a` sum to `total`; the other pairs did not run.
+    ByBefore(BTreeMap<(&'a [Block], &'a [Block]), u64>),
+    /// Every pair together sums to the total.
+    All(u64),
+}
+
+/// The pairs `before ! after` of parts before and whole parts after, each part with its
+/// count, which caps the pairs it is in; the parts after in classes (the overlap they start
+/// with); known sums over groups of pairs (the paper's equations 3, 9 and 15).
+pub(crate) struct PairTable<'a> {
+    befores: Vec<(&'a [Block], u64)>,
+    afters: Vec<(&'a [Block], u64)>,
+    /// The class of each part after.
+    class_of: Vec<&'a [Block]>,
+    sums: Sums<'a>,
+    /// A cap on every pair.
+    cap: u64,
+}
+
+/// What [`PairTable::solve`] finds.
+pub(crate) struct Solved<'a> {
+    /// The sum of the lower bounds.
+    pub definite: u64,
+    /// The sum of the upper bounds.
+    pub potential: u64,
+    /// The pairs listed: `(before, after, lower, upper)`.
+    pub listed: Vec<(&'a [Block], &'a [Block], u64, u64)>,
+}
+
+impl<'a> PairTable<'a> {
+    /// A table of `befores` and `afters` (distinct parts with their counts), the class of a
+    /// part after given by `class`.
+    pub(crate) fn new(
+        befores: Vec<(&'a [Block], u64)>,
+        afters: Vec<(&'a [Block], u64)>,
+        class: impl Fn(&'a [Block]) -> &'a [Block],
+        sums: Sums<'a>,
+        cap: u64,
+    ) -> Self {
+        let class_of = afters.iter().map(|&(a, _)| class(a)).collect();
+        PairTable {
+            befores,
+            afters,
+            class_of,
+            sums,
+            cap,
+        }
+    }
+
+    /// The cap of pair `(b, a)` (indices).
+    fn cap(&self, b: usize, a: usize) -> u64 {
+        self.befores[b].1.min(self.afters[a].1).min(self.cap)
+    }
+
+    /// The bounds of every pair: each group settled apart (the groups are disjoint), its pairs
+    /// gathered by their cap (pairs with the same cap get the same bounds).
+    pub(crate) fn solve(&self, listing: Listing) -> Solved<'a> {
+        let mut solved = Solved {
+            definite: 0,
+            potential: 0,
+            listed: Vec::new(),
+        };
+        // Every pair's bounds when all are listed, by (before, after) index.
+        let mut all: BTreeMap<(usize, usize), (u64, u64)> = BTreeMap::new();
+        let nb = self.befores.len();
+        let na = self.afters.len();
+        match &self.sums {
+            Sums::All(total) => {
+                let pairs = || (0..nb).flat_map(move |b| (0..na).map(move |a| (b, a)));
+                self.settle_pairs(*total, pairs, listing, &mut solved, &mut all);
+            }
+            Sums::ByBefore(totals) => {
+                let mut members: BTreeMap<&[Block], Vec<usize>> = BTreeMap::new();
+                for (a, &class) in self.class_of.iter().enumerate() {
+                    members.entry(class).or_default().push(a);
                 }
+                let index: BTreeMap<&[Block], usize> = self
+                    .befores
+                    .iter()
+                    .enumerate()
+                    .map(|(b, &(p, _))| (p, b))
+                    .collect();
+                for (&(before, class), &total) in totals {
+                    let (Some(&b), Some(afters)) = (index.get(before), members.get(class)) else {
+                        continue;
+                    };
+                    let pairs = || afters.iter().map(move |&a| (b, a));
+                    self.settle_pairs(total, pairs, listing, &mut solved, &mut all);
+                }
+            }
+        }
+        match listing {
+            Listing::All => {
+                for b in 0..nb {
+                    for a in 0..na {
+                        let (lower, upper) = all.get(&(b, a)).copied().unwrap_or((0, 0));
+                        solved
+                            .listed
+                            .push((self.befores[b].0, self.afters[a].0, lower, upper));
+                    }
+                }
+            }
+            Listing::Definite { most } => {
+                solved
+                    .listed
+                    .sort_by(|x, y| (y.2, y.3, x.0, x.1).cmp(&(x.2, x.3, y.0, y.1)));
+                solved.listed.truncate(most);
+            }
+        }
+        solved
+    }
+}
+
+impl<'a> PairTable<'a> {
+    /// Settles the group of `pairs` (made twice: to gather their caps, then to list them)
+    /// whose frequencies sum to `total`; adds their flows to `solved` and lists them in it or
+    /// in `all`, as `listing` says.
+    fn settle_pairs<I: Iterator<Item = (usize, usize)>>(
+        &self,
+        total: u64,
+        pairs: impl Fn() -> I,
+        listing: Listing,
+        solved: &mut Solved<'a>,
+        all: &mut BTreeMap<(usize, usize), (u64, u64)>,
+    ) {
+        let classes = settle_group(total, pairs().map(|(b, a)| self.cap(b, a)));
+        for c in classes.values() {
+            solved.definite += c.cells * c.lower;
+            solved.potential += c.cells * c.upper;
+        }
+        if listing == (Listing::Definite { most: 0 }) {
+            return;
+        }
+        for (b, a) in pairs() {
+            let c = &classes[&self.cap(b, a)];
+            match listing {
+                Listing::All => {
+                    all.insert((b, a), (c.lower, c.upper));
+                }
+                Listing::Definite { .. } if c.lower > 0 => {
+                    solved
+                        .listed
+                        .push((self.befores[b].0, self.afters[a].0, c.lower, c.upper))
+                }
+                Listing::Definite { .. } => {}
+            }
+        }
+    }
+}
+
+/// The bounds of the pairs that have one cap.
+struct CapClass {
+    /// How many pairs have it.
+    cells: u64,
+    lower: u64,
+    upper: u64,
+}
+
+/// Settles one group of pairs whose frequencies sum to `total`, each capped by its cap in
+/// `caps`: the paper's equations 7 and 8 (13 and 14, 17 and 18 across calls),
+/// `U(x) <= total - sum of the others' L` and `L(x) >= total - sum of the others' U`, until
+/// nothing changes. Each pass only lowers upper bounds and raises lower ones, so this ends;
+/// bounds that contained the truth still do. Pairs with the same cap stay equal, so they are
+/// settled as one class with a multiplicity: returns each cap's class.
+fn settle_group(total: u64, caps: impl Iterator<Item = u64>) -> BTreeMap<u64, CapClass> {
+    let mut classes: BTreeMap<u64, CapClass> = BTreeMap::new();
+    for cap in caps {
+        classes
+            .entry(cap)
+            .or_insert(CapClass {
+                cells: 0,
+                lower: 0,
+                upper: cap,
+            })
+            .cells += 1;
+    }
+    let total = i128::from(total);
+    loop {
+        let sum = |f: fn(&CapClass) -> u64| -> i128 {
+            classes
+                .values()
+                .map(|c| i128::from(c.cells) * i128::from(f(c)))
+                .sum()
+        };
+        let (sum_l, sum_u) = (sum(|c| c.lower), sum(|c| c.upper));
+        let mut changed = false;
+        for c in classes.values_mut() {
+            let (l0, u0) = (i128::from(c.lower), i128::from(c.upper));
+            let u = u0.min(total - (sum_l - l0)).max(0);
+            let l = l0.max(total - (sum_u - u0)).min(u);
+            if (u, l) != (u0, l0) {
+                c.upper = u as u64;
+                c.lower = l as u64;
+                changed = true;
             }
         }
         if !changed {
             break;
         }
     }
+    classes
 }
 
 /// The Ball-Larus counts that OL counts hold: each path with its overlap dropped, the counts
@@ -315,7 +496,7 @@ pub fn flows(cx: &OlContext<'_>, trace: &Trace) -> Result<Flows, TraceError> {
     };
     Ok(Flows {
         real: real.values().sum(),
-        from_bl: sum(bounds(cx, &bl)),
-        from_ol: sum(bounds(cx, &ol)),
+        from_bl: sum(bounds(cx, &bl, Listing::Definite { most: 0 })),
+        from_ol: sum(bounds(cx, &ol, Listing::Definite { most: 0 })),
     })
 }

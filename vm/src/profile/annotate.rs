@@ -576,6 +576,7 @@ int main(void) {
             ipf: None,
             kbl_stats: None,
             indirect_calls: Vec::new(),
+            overlap: None,
         }
     }
 

@@ -29,6 +29,7 @@
 
 pub mod annotate;
 pub mod kbl;
+pub mod overlap;
 pub mod report;
 pub mod text;
 
@@ -39,6 +40,7 @@ use crate::tier::cfg_build::FunctionCfg;
 
 pub use crate::modes::table::Mode;
 pub use kbl::{IpfEntry, KblFunctionStats};
+pub use overlap::OverlapSection;
 
 /// The value of the `format` field.
 pub const FORMAT: &str = "vmrun-path-profile";
@@ -120,6 +122,10 @@ pub struct FunctionProfile {
     /// (every profiling mode counts them), by site then callee.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub indirect_calls: Vec<IndirectCallCount>,
+    /// `ol` only: the bounds on paths across its loops' back edges and its calls, and its
+    /// counts of paths across calls.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub overlap: Option<OverlapSection>,
 }
 
 /// How many times one call site called one function through a pointer.
@@ -208,6 +214,7 @@ impl FunctionProfile {
             ipf: None,
             kbl_stats: None,
             indirect_calls: Vec::new(),
+            overlap: None,
         }
     }
 
@@ -405,8 +412,8 @@ impl Profile {
             } else {
                 "\n      ],\n"
             });
-            let kbl_more = f.ipf.is_some() || f.kbl_stats.is_some();
-            let more = kbl_more || !f.indirect_calls.is_empty();
+            let after_indirect = f.ipf.is_some() || f.kbl_stats.is_some() || f.overlap.is_some();
+            let more = after_indirect || !f.indirect_calls.is_empty();
             o.push_str(&format!(
                 "      \"tiered_up_at\": {}{}\n",
                 opt(f.tiered_up_at),
@@ -428,13 +435,14 @@ impl Profile {
                         c.count
                     ));
                 }
-                o.push_str(if kbl_more {
+                o.push_str(if after_indirect {
                     "\n      ],\n"
                 } else {
                     "\n      ]\n"
                 });
             }
             kbl::write_json(&mut o, f);
+            overlap::write_json(&mut o, f);
             o.push_str(if i + 1 < self.functions.len() {
                 "    },\n"
             } else {
@@ -509,6 +517,7 @@ impl Profile {
                 return err("paths are not sorted by count, then id".to_string());
             }
             kbl::check(self, f).or_else(err)?;
+            overlap::check(self, f).or_else(err)?;
         }
         Ok(())
     }

@@ -19,6 +19,7 @@ use std::collections::BTreeMap;
 
 use lang::bytecode::{FuncIdx, Instr, ProbeIdx, Program};
 use profiler::index::IndexVec;
+use profiler::overlap::calls::Call;
 use profiler::{BallLarus, Block, Cfg, Edge, Numbering, Path, PathEnds};
 
 use super::{Finished, Profiler, WatchEvent};
@@ -47,6 +48,8 @@ struct Open {
     cur: Vec<Block>,
     /// Every block entered (only with `keep_activations`).
     all: Vec<Block>,
+    /// The calls it made whose callee finished (only with `keep_activations`).
+    calls: Vec<Call>,
 }
 
 /// One recorded activation (with [`TraceProbes::keep_activations`]).
@@ -58,6 +61,9 @@ pub struct Activation {
     pub blocks: Vec<Block>,
     /// Whether it returned (or ended the program by `exit`).
     pub finished: bool,
+    /// The calls it made whose callee finished, in order: the index in `blocks` of the
+    /// block the call is in, and the callee's index in [`TraceProbes::activations`].
+    pub calls: Vec<Call>,
 }
 
 /// The `trace` mode's probes. See the module docs.
@@ -171,6 +177,7 @@ impl<'p> TraceProbes<'p> {
                     func: open.func,
                     blocks: open.all,
                     finished: false,
+                    calls: open.calls,
                 });
             }
         }
@@ -292,6 +299,7 @@ impl Probes for TraceProbes<'_> {
             func,
             cur: Vec::new(),
             all: Vec::new(),
+            calls: Vec::new(),
         });
         let fc = &self.funcs[func.index()].fc;
         if fc.has_virtual_entry() {
@@ -317,11 +325,18 @@ impl Probes for TraceProbes<'_> {
                 })
                 .or_insert(0) += 1;
             if self.keep_activations {
+                let callee = self.activations.len();
                 self.activations.push(Activation {
                     func: open.func,
                     blocks: open.all,
                     finished: true,
+                    calls: open.calls,
                 });
+                if let Some(caller) = self.stack.last_mut() {
+                    if let Some(at) = caller.all.len().checked_sub(1) {
+                        caller.calls.push(Call { at, callee });
+                    }
+                }
             }
         }
     }

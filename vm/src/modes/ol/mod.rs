@@ -20,11 +20,18 @@
 //! and a run that stops (a trap, `exit`, an interrupt) in the middle of the path after a back
 //! edge loses that one OL path: its overlap never completed as a path.
 
+mod calls;
+mod estimates;
+
+pub use calls::CallSites;
+use calls::{id_calls, CrossKey, Frame, IdCalls, Parts, Pending, MAX_PENDING};
 use hashbrown::HashMap;
 use lang::bytecode::{FuncIdx, Program};
 use profiler::counters::DENSE_LIMIT;
+use profiler::overlap::calls::Crossing;
 use profiler::overlap::{OlContext, OlGraph, PathValue};
 use profiler::{BallLarus, Block, Cfg, PathEnds};
+use std::collections::BTreeMap;
 
 use super::{Finished, Profiler, WatchEvent};
 use crate::branch_counts::BranchCounts;
@@ -42,6 +49,8 @@ struct IdValues {
     /// The value of the overlap it gives the path before it, when it starts at a loop header
     /// after a back edge ([`OlGraph::overlap_value`]).
     overlap: Option<u64>,
+    /// Its meaning across calls: an index into [`FunctionOl::id_calls`].
+    calls: u32,
 }
 
 /// One tiered-up function's path graph, the values of its ids, worked out as they come, and
@@ -58,16 +67,36 @@ struct FunctionOl {
     /// By OL id (empty above the limit).
     dense_counts: Vec<u64>,
     sparse_counts: HashMap<u64, u64>,
+    /// The degree of overlap.
+    k: u32,
+    /// Whether each block is a predicate.
+    is_predicate: Vec<bool>,
+    /// Its call sites.
+    sites: CallSites,
+    /// The meaning across calls of the ids seen ([`IdValues::calls`]).
+    id_calls: Vec<IdCalls>,
+    /// The parts of paths across calls that run in it.
+    parts: Parts,
 }
 
 impl FunctionOl {
-    fn new(tiered: &TieredBl, path_ends: PathEnds, k: u32) -> Result<FunctionOl, String> {
+    fn new(
+        tiered: &TieredBl,
+        path_ends: PathEnds,
+        k: u32,
+        sites: CallSites,
+    ) -> Result<FunctionOl, String> {
         let cfg = tiered.fc.cfg().clone();
-        let graph = OlContext::new(&cfg, path_ends, k)
-            .and_then(|cx| OlGraph::new(&cx))
-            .map_err(|e| e.to_string())?;
+        let cx = OlContext::new(&cfg, path_ends, k).map_err(|e| e.to_string())?;
+        let graph = OlGraph::new(&cx).map_err(|e| e.to_string())?;
+        let is_predicate = cfg.blocks().map(|b| cx.is_predicate(b)).collect();
         let dense = |n: u64| if n <= DENSE_LIMIT { n as usize } else { 0 };
         Ok(FunctionOl {
+            k,
+            is_predicate,
+            sites,
+            id_calls: Vec::new(),
+            parts: Parts::default(),
             dense_ids: vec![None; dense(tiered.bl.num_paths())],
             dense_counts: vec![0; dense(graph.num_paths())],
             cfg,
@@ -101,14 +130,26 @@ impl FunctionOl {
 
     /// [`FunctionOl::values`] from the id's blocks.
     #[cold]
-    fn work_out(&self, id: u64) -> Option<IdValues> {
+    fn work_out(&mut self, id: u64) -> Option<IdValues> {
         let p = self.bl.regenerate(&self.cfg, id)?;
+        let value = self.graph.value_of(&self.cfg, &p.nodes, p.end)?;
+        let overlap = self
+            .graph
+            .overlap_value(&self.cfg, &p.nodes)
+            .map(|(value, _)| value);
+        let calls = self.id_calls.len() as u32;
+        let meaning = id_calls(
+            &p.nodes,
+            &self.sites,
+            self.k,
+            &self.is_predicate,
+            &mut self.parts,
+        );
+        self.id_calls.push(meaning);
         Some(IdValues {
-            value: self.graph.value_of(&self.cfg, &p.nodes, p.end)?,
-            overlap: self
-                .graph
-                .overlap_value(&self.cfg, &p.nodes)
-                .map(|(value, _)| value),
+            value,
+            overlap,
+            calls,
         })
     }
 
@@ -133,60 +174,131 @@ impl FunctionOl {
     }
 }
 
-/// The `ol` mode's [`PathSink`]: per activation the head of the path waiting for its overlap,
-/// and the OL path counts keyed by (function, id in its path graph).
+/// The `ol` mode's [`PathSink`]: per activation the head of the path waiting for its overlap
+/// and the calls of its running path ([`calls`]); the OL path counts keyed by (function, id in
+/// its path graph) and the counts of paths across calls.
 #[derive(Debug)]
 pub struct OlSink {
     k: u32,
     path_ends: PathEnds,
     functions: Vec<Option<FunctionOl>>,
+    /// Every function's call sites.
+    sites: Vec<CallSites>,
     /// Tier-ups whose path graph could not be built (the function's paths are not counted).
     failures: Vec<String>,
-    /// The running activation: its function (`u32::MAX`: none) and the waiting head.
-    top: (u32, Option<u64>),
-    /// The callers' `top`s, innermost last.
-    stack: Vec<(u32, Option<u64>)>,
+    /// The running activation.
+    top: Frame,
+    /// The callers' frames, innermost last.
+    stack: Vec<Frame>,
+    /// The I-OL-K and II-OL-K path counts.
+    cross: HashMap<CrossKey, u64>,
 }
 
 impl OlSink {
-    /// A sink for OL-`k` paths under `path_ends` in a program of `num_functions` functions.
-    pub fn new(k: u32, path_ends: PathEnds, num_functions: usize) -> OlSink {
+    /// A sink for OL-`k` paths under `path_ends` in a program whose functions have the call
+    /// sites `sites`.
+    pub fn new(k: u32, path_ends: PathEnds, sites: Vec<CallSites>) -> OlSink {
         OlSink {
             k,
             path_ends,
-            functions: (0..num_functions).map(|_| None).collect(),
+            functions: (0..sites.len()).map(|_| None).collect(),
+            sites,
             failures: Vec::new(),
-            top: (u32::MAX, None),
+            top: Frame::new(u32::MAX),
             stack: Vec::with_capacity(64),
+            cross: HashMap::new(),
         }
+    }
+
+    /// Counts the calls the running path of the top activation made, which completed as
+    /// the path of `f` whose meaning across calls is `calls`.
+    #[cold]
+    fn count_calls(&mut self, f: usize, calls: u32) {
+        let pending = std::mem::take(&mut self.top.calls);
+        let Some(func) = self.functions[f].as_ref() else {
+            return;
+        };
+        let sites = &func.id_calls[calls as usize].sites;
+        if sites.len() != pending.len() {
+            return;
+        }
+        for (&(site, before, after), p) in sites.iter().zip(&pending) {
+            let key = |crossing, before, after| CrossKey {
+                crossing,
+                caller: f as u32,
+                site,
+                callee: p.callee,
+                before,
+                after,
+            };
+            *self
+                .cross
+                .entry(key(Crossing::Into, before, p.first))
+                .or_insert(0) += 1;
+            *self
+                .cross
+                .entry(key(Crossing::Out, p.last, after))
+                .or_insert(0) += 1;
+        }
+    }
+
+    /// The callee `done` returned to the running activation: records the call when the
+    /// callee's first and last paths are known.
+    fn record_call(&mut self, done: &Frame) {
+        let (Some(first), Some(last)) = (done.first, done.last) else {
+            return;
+        };
+        if done.entered_late || self.top.calls.len() >= MAX_PENDING {
+            return;
+        }
+        let Some(callee) = self
+            .functions
+            .get(done.func as usize)
+            .and_then(Option::as_ref)
+        else {
+            return;
+        };
+        let pending = Pending {
+            callee: done.func,
+            first: callee.id_calls[first as usize].first,
+            last: callee.id_calls[last as usize].whole,
+        };
+        self.top.calls.push(pending);
     }
 }
 
 impl PathSink for OlSink {
     fn on_tier_up(&mut self, func: FuncIdx, tiered: &TieredBl) {
-        match FunctionOl::new(tiered, self.path_ends, self.k) {
+        let sites = self.sites[func.index()].clone();
+        match FunctionOl::new(tiered, self.path_ends, self.k, sites) {
             Ok(f) => self.functions[func.index()] = Some(f),
             Err(e) => self.failures.push(format!("function {}: {e}", func.0)),
         }
     }
 
     fn on_entry(&mut self, func: FuncIdx) {
-        let caller = std::mem::replace(&mut self.top, (u32::from(func.0), None));
+        let caller = std::mem::replace(&mut self.top, Frame::new(u32::from(func.0)));
         self.stack.push(caller);
     }
 
     fn on_return(&mut self, _func: FuncIdx) {
-        self.top = self.stack.pop().unwrap_or((u32::MAX, None));
+        let caller = self.stack.pop().unwrap_or_else(|| Frame::new(u32::MAX));
+        let done = std::mem::replace(&mut self.top, caller);
+        if done.last.is_some() {
+            self.record_call(&done);
+        }
     }
 
     fn on_osr(&mut self, func: FuncIdx) {
-        self.top = (u32::from(func.0), None);
+        self.top = Frame::new(u32::from(func.0));
+        self.top.entered_late = true;
     }
 
     fn on_path(&mut self, func: FuncIdx, id: u64) {
-        if self.top.0 != u32::from(func.0) {
+        if self.top.func != u32::from(func.0) {
             // An unbalanced stream: a fresh activation record for the function.
-            self.top = (u32::from(func.0), None);
+            self.top = Frame::new(u32::from(func.0));
+            self.top.entered_late = true;
         }
         let Some(f) = self.functions[func.index()].as_mut() else {
             return;
@@ -194,14 +306,21 @@ impl PathSink for OlSink {
         let Some(values) = f.values(id) else {
             return;
         };
-        if let Some(head) = self.top.1.take() {
+        if let Some(head) = self.top.head.take() {
             if let Some(overlap) = values.overlap {
                 f.count(head + overlap);
             }
         }
         match values.value {
             PathValue::Whole(ol) => f.count(ol),
-            PathValue::Head(head) => self.top.1 = Some(head),
+            PathValue::Head(head) => self.top.head = Some(head),
+        }
+        if self.top.first.is_none() {
+            self.top.first = Some(values.calls);
+        }
+        self.top.last = Some(values.calls);
+        if !self.top.calls.is_empty() {
+            self.count_calls(func.index(), values.calls);
         }
     }
 }
@@ -217,7 +336,19 @@ impl Profiler for Ol {
         settings: &ProfileSettings,
         branch: BranchCounts,
     ) -> Result<BlProbes<'p, OlSink>, String> {
-        let sink = OlSink::new(settings.k, settings.path_ends, program.functions.len());
+        let sites = program
+            .functions
+            .iter()
+            .map(|f| {
+                FunctionCfg::of_function(f)
+                    .map(|fc| {
+                        let ranges = fc.blocks().map(|(b, _)| fc.first_pc(b).zip(fc.last_pc(b)));
+                        CallSites::new(f, ranges)
+                    })
+                    .map_err(|e| format!("function {}: {e}", f.name))
+            })
+            .collect::<Result<Vec<_>, String>>()?;
+        let sink = OlSink::new(settings.k, settings.path_ends, sites);
         Ok(BlProbes::new(
             program,
             TierSettings::of(settings),
@@ -260,6 +391,7 @@ fn ol_profiles(
 ) -> Result<Vec<FunctionProfile>, String> {
     let sink = &probes.sink;
     let mut out = Vec::with_capacity(program.functions.len());
+    let mut facts = Vec::with_capacity(program.functions.len());
     for (i, func) in program.functions.iter().enumerate() {
         let fc =
             FunctionCfg::of_function(func).map_err(|e| format!("function {}: {e}", func.name))?;
@@ -284,6 +416,7 @@ fn ol_profiles(
             Vec::new(),
         );
         let counted = sink.functions[i].iter().flat_map(FunctionOl::counts);
+        let mut ol = BTreeMap::new();
         for (id, count) in counted {
             let p = graph.regenerate(fc.cfg(), id).ok_or_else(|| {
                 format!(
@@ -299,9 +432,16 @@ fn ol_profiles(
                 end: p.end.map(|b| b.as_u32()),
                 overlap: ids(&p.overlap),
             });
+            ol.insert(p, count);
         }
         crate::profile::sort_paths(&mut fp.paths);
         out.push(fp);
+        facts.push(estimates::Facts {
+            overlaps: graph.overlaps().collect(),
+            fc,
+            ol,
+        });
     }
+    estimates::attach(program, settings, sink, &facts, &mut out);
     Ok(out)
 }
