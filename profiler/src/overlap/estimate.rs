@@ -71,6 +71,9 @@ pub struct LoopBounds {
     pub definite: u64,
     /// The sum of the upper bounds.
     pub potential: u64,
+    /// The real flow: how many times a back edge was taken between two counted iterations
+    /// (the counts say it exactly, only not how it splits among the pairs).
+    pub flow: u64,
 }
 
 /// The blocks of `p` in the loop of `h` before its back edge into `h`: from its last visit of
@@ -166,6 +169,7 @@ pub fn bounds(
                 .collect(),
             definite: solved.definite,
             potential: solved.potential,
+            flow: row.values().sum(),
         });
     }
     out

@@ -6,7 +6,9 @@
 //! every function and every K of the range, the OL-K paths and the interesting paths (two
 //! consecutive iterations) are counted by definition along those records
 //! ([`profiler::overlap::estimate::flows`]), and the definite and potential flows summed over
-//! the program's loops are printed against the real flow. The whole record is kept in memory
+//! the program's loops are printed against the real flow; the same for the paths across
+//! calls (section 3: Type I into the callee, Type II back out, per call site and callee,
+//! [`profiler::overlap::calls::call_flows`]), whose real flow is twice the calls counted. The whole record is kept in memory
 //! (about 4 bytes a block run), so this is for programs of up to some tens of millions of
 //! blocks. An activation that did not return (`exit` from a callee, a trap) is left out.
 //!
@@ -19,6 +21,7 @@ use std::path::PathBuf;
 
 use clap::Args;
 use lang::bytecode::FuncIdx;
+use profiler::overlap::calls::{self, call_flows, CallFlows};
 use profiler::overlap::estimate::{flows, Flows};
 use profiler::overlap::{OlContext, OlGraph, MAX_OVERLAP};
 use profiler::trace::Trace;
@@ -63,10 +66,11 @@ fn parse_path_ends(s: &str) -> Result<PathEnds, String> {
     s.parse::<PathEnds>()
 }
 
-/// One row: a degree of overlap and the program's flows.
+/// One row: a degree of overlap and the program's flows, of its loops and of its calls.
 struct Row {
     k: u32,
     flows: Flows,
+    calls: CallFlows,
 }
 
 /// Runs the command.
@@ -93,6 +97,7 @@ pub fn run(args: &OverlapPrecisionArgs) -> i32 {
         .map(|k| Row {
             k,
             flows: Flows::default(),
+            calls: CallFlows::default(),
         })
         .collect();
     let mut most_overlap = 0;
@@ -124,6 +129,24 @@ pub fn run(args: &OverlapPrecisionArgs) -> i32 {
                     return vm::EXIT_RUNTIME_ERROR;
                 }
             }
+        }
+    }
+    let runs: Vec<calls::Activation<'_>> = probes
+        .activations
+        .iter()
+        .map(|a| calls::Activation {
+            func: u32::from(a.func.0),
+            blocks: &a.blocks,
+            calls: &a.calls,
+            finished: a.finished,
+        })
+        .collect();
+    for row in &mut rows {
+        let contexts: Result<Vec<OlContext<'_>>, _> = (0..program.functions.len())
+            .map(|f| OlContext::new(probes.cfg(FuncIdx(f as u16)).cfg(), args.path_ends, row.k))
+            .collect();
+        if let Ok(contexts) = contexts {
+            row.calls = call_flows(&contexts, &runs);
         }
     }
     let out = if args.json {
@@ -170,6 +193,30 @@ fn text(name: &str, ends: PathEnds, most: u32, rows: &[Row]) -> String {
             off(p, real)
         );
     }
+    let real = rows.first().map_or(0, |r| r.calls.real);
+    let _ = writeln!(
+        o,
+        "{name}: flow of paths across calls (into the callee and back out): real {real}"
+    );
+    if let Some(r) = rows.first() {
+        let (d, p) = r.calls.from_bl;
+        let _ = writeln!(
+            o,
+            "  from BL:   definite {d} ({}), potential {p} ({})",
+            off(d, real),
+            off(p, real)
+        );
+    }
+    for r in rows {
+        let (d, p) = r.calls.from_ol;
+        let _ = writeln!(
+            o,
+            "  from OL-{}: definite {d} ({}), potential {p} ({})",
+            r.k,
+            off(d, real),
+            off(p, real)
+        );
+    }
     o
 }
 
@@ -186,6 +233,17 @@ fn json(name: &str, ends: PathEnds, most: u32, rows: &[Row]) -> String {
             })
         })
         .collect();
+    let calls_ol: Vec<serde_json::Value> = rows
+        .iter()
+        .map(|r| {
+            serde_json::json!({
+                "k": r.k,
+                "definite": r.calls.from_ol.0,
+                "potential": r.calls.from_ol.1,
+            })
+        })
+        .collect();
+    let calls_bl = rows.first().map_or((0, 0), |r| r.calls.from_bl);
     let doc = serde_json::json!({
         "program": name,
         "path_ends": ends.to_string(),
@@ -193,6 +251,11 @@ fn json(name: &str, ends: PathEnds, most: u32, rows: &[Row]) -> String {
         "largest_overlap": most,
         "from_bl": {"definite": bl.0, "potential": bl.1},
         "from_ol": ol,
+        "calls": {
+            "real_flow": rows.first().map_or(0, |r| r.calls.real),
+            "from_bl": {"definite": calls_bl.0, "potential": calls_bl.1},
+            "from_ol": calls_ol,
+        },
     });
     let mut s = serde_json::to_string_pretty(&doc).unwrap_or_default();
     s.push('\n');

@@ -23,6 +23,9 @@ pub struct LoopEstimate {
     /// The degree of overlap its paths were counted with: `k`, or its maximum overlap when
     /// that is smaller (capped).
     pub overlap: u32,
+    /// The real flow of its two-iteration paths: the back edges taken between two counted
+    /// iterations (the counts tell it exactly, not how it splits among the pairs).
+    pub flow: u64,
     /// `[definite, potential]` flow from the Ball-Larus counts (the OL counts with their
     /// overlaps dropped).
     pub from_bl: [u64; 2],
@@ -123,10 +126,11 @@ pub(super) fn write_json(o: &mut String, f: &FunctionProfile) {
     for (j, l) in s.loops.iter().enumerate() {
         let sep = if j + 1 < s.loops.len() { "," } else { "" };
         o.push_str(&format!(
-            "\n          {{\"header\": {}, \"overlap\": {}, \"from_bl\": {}, \"from_ol\": {}, \
-             \"bounds\": {}}}{sep}",
+            "\n          {{\"header\": {}, \"overlap\": {}, \"flow\": {}, \"from_bl\": {}, \
+             \"from_ol\": {}, \"bounds\": {}}}{sep}",
             l.header,
             l.overlap,
+            l.flow,
             list64(&l.from_bl),
             list64(&l.from_ol),
             bounds_json(&l.bounds)
@@ -184,7 +188,8 @@ fn list64(xs: &[u64; 2]) -> String {
 /// Checks `f`'s `overlap` member against the profile `p`: present only in mode `ol`; every
 /// block it names exists in its function (the callee's for the callee's parts); every
 /// crossing `into` or `out`; counts positive and adding up to `calls`; every lower bound at
-/// most its upper bound, and definite at most potential flow.
+/// most its upper bound; the real flow (`flow`, `calls`) between the definite and the
+/// potential flows.
 pub(super) fn check(p: &Profile, f: &FunctionProfile) -> Result<(), String> {
     let Some(s) = &f.overlap else {
         return Ok(());
@@ -203,15 +208,15 @@ pub(super) fn check(p: &Profile, f: &FunctionProfile) -> Result<(), String> {
     };
     let own = f.blocks.len() as u32;
     let within = |xs: &[u32], n: u32| xs.iter().all(|&b| b < n);
-    let flows_ok = |[d, p]: [u64; 2]| d <= p;
     let bounds_ok = |bs: &[PairBounds], nb: u32, na: u32| {
         bs.iter()
             .all(|b| b.lower <= b.upper && within(&b.before, nb) && within(&b.after, na))
     };
+    let contain = |[d, p]: [u64; 2], flow: u64| d <= flow && flow <= p;
     for l in &s.loops {
         if l.header >= own
-            || !flows_ok(l.from_bl)
-            || !flows_ok(l.from_ol)
+            || !contain(l.from_bl, l.flow)
+            || !contain(l.from_ol, l.flow)
             || !bounds_ok(&l.bounds, own, own)
         {
             return Err(format!("overlap: loop at block {} is malformed", l.header));
@@ -245,8 +250,8 @@ pub(super) fn check(p: &Profile, f: &FunctionProfile) -> Result<(), String> {
             .paths
             .iter()
             .all(|x| within(&x.before, nb) && within(&x.after, na))
-            || !flows_ok(c.from_bl)
-            || !flows_ok(c.from_ol)
+            || !contain(c.from_bl, c.calls)
+            || !contain(c.from_ol, c.calls)
             || !bounds_ok(&c.bounds, nb, na)
         {
             return bad("it names a block that does not exist or has bounds out of order");

@@ -122,7 +122,7 @@ pub fn path_lines(f: &FunctionProfile, p: &PathCount) -> String {
 
 /// The line spans of `blocks`, in order, a repeated span once (the exit, and an entry
 /// without lines, left out; a block without lines as `bN`).
-fn line_spans(f: &FunctionProfile, blocks: &[u32]) -> Vec<String> {
+pub fn line_spans(f: &FunctionProfile, blocks: &[u32]) -> Vec<String> {
     let mut spans: Vec<String> = Vec::new();
     for &b in blocks {
         if b == f.exit {

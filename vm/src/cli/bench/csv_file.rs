@@ -7,7 +7,7 @@
 use super::results::{BenchResults, Cell, Metric, ProgramResult};
 
 /// The header of `results.csv`, in order.
-pub const COLUMNS: [&str; 37] = [
+pub const COLUMNS: [&str; 42] = [
     "program",
     "family",
     "loop_heavy",
@@ -39,6 +39,11 @@ pub const COLUMNS: [&str; 37] = [
     "ipf_bytes",
     "avg_internal_degree",
     "avg_leaf_depth",
+    "real_flow",
+    "bl_definite_flow",
+    "bl_potential_flow",
+    "ol_definite_flow",
+    "ol_potential_flow",
     "static_paths_k1",
     "static_paths_k2",
     "static_paths_k3",
@@ -67,6 +72,7 @@ fn row(p: &ProgramResult, cell: &Cell) -> Vec<String> {
     let ratio = |base: &str, metric: Metric| real(p.ratio(&cell.mode, base, metric));
     let median = cell.median.filter(|_| cell.usable());
     let profile = cell.profile.as_ref();
+    let flows = profile.and_then(|s| s.flows);
     let static_k = |i: usize| {
         num(p
             .static_paths
@@ -116,6 +122,11 @@ fn row(p: &ProgramResult, cell: &Cell) -> Vec<String> {
         num(profile.and_then(|s| s.ipf_bytes)),
         real(profile.and_then(|s| s.avg_internal_degree)),
         real(profile.and_then(|s| s.avg_leaf_depth)),
+        num(flows.map(|f| f.real)),
+        num(flows.map(|f| f.from_bl[0])),
+        num(flows.map(|f| f.from_bl[1])),
+        num(flows.map(|f| f.from_ol[0])),
+        num(flows.map(|f| f.from_ol[1])),
         static_k(0),
         static_k(1),
         static_k(2),

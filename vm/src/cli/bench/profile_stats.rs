@@ -1,6 +1,7 @@
 //! The numbers a benchmark reads off a run's profile (`--profile-out`): paths executed and
-//! distinct, hash-table operations, and for `kbl` the k-SF and k-IPF sizes and the k-IPF's
-//! shape over the whole program (the k-BLPP paper's Figures 9 and 11-14).
+//! distinct, hash-table operations, for `kbl` the k-SF and k-IPF sizes and the k-IPF's
+//! shape over the whole program (the k-BLPP paper's Figures 9 and 11-14), for `ol` the flows
+//! of its loops and call sites (Tallam et al.'s Table 8).
 //!
 //! A `kbl:16` profile can hold millions of k-IPF entries (hundreds of megabytes of JSON), so
 //! the file is not read into a [`vm::profile::Profile`]: it is streamed through a reader that keeps only
@@ -23,7 +24,7 @@ use serde::de::{Deserializer, IgnoredAny, SeqAccess, Visitor};
 use serde::Deserialize;
 use vm::profile::{KblFunctionStats, Mode};
 
-use super::results::ProfileStats;
+use super::results::{OlFlows, ProfileStats};
 
 /// Bytes of one k-IPF node in memory.
 pub fn ipf_node_bytes() -> u64 {
@@ -46,6 +47,26 @@ struct FunctionSummary {
     ipf: Option<IpfShape>,
     #[serde(default)]
     stats: Option<KblFunctionStats>,
+    #[serde(default)]
+    overlap: Option<OverlapFlows>,
+}
+
+/// What the statistics need of an `ol` function's `overlap` member: its flows.
+#[derive(Deserialize)]
+struct OverlapFlows {
+    loops: Vec<FlowSummary>,
+    calls: Vec<FlowSummary>,
+}
+
+/// One loop's or call site's flows (`flow` for a loop, `calls` for a call site).
+#[derive(Deserialize)]
+struct FlowSummary {
+    #[serde(default)]
+    flow: u64,
+    #[serde(default)]
+    calls: u64,
+    from_bl: [u64; 2],
+    from_ol: [u64; 2],
 }
 
 /// What the statistics need of a path.
@@ -190,9 +211,24 @@ fn summary_stats(profile: &Summary) -> ProfileStats {
     match profile.mode {
         Mode::Bl => s.hash_ops = Some(s.paths_executed),
         Mode::Kbl => add_kbl(profile, &mut s),
+        Mode::Ol => s.flows = Some(ol_flows(profile)),
         _ => {}
     }
     s
+}
+
+/// The `ol` flows summed over every loop and call site.
+fn ol_flows(profile: &Summary) -> OlFlows {
+    let mut f = OlFlows::default();
+    let sections = profile.functions.iter().filter_map(|f| f.overlap.as_ref());
+    for x in sections.flat_map(|o| o.loops.iter().chain(&o.calls)) {
+        f.real += x.flow + x.calls;
+        for i in 0..2 {
+            f.from_bl[i] += x.from_bl[i];
+            f.from_ol[i] += x.from_ol[i];
+        }
+    }
+    f
 }
 
 /// The `kbl` members: sums of the functions' `stats`, and the shape of the whole k-IPF.
@@ -274,6 +310,23 @@ mod tests {
             s.loop_path_share
         );
         assert_eq!(s.ksf_nodes, None);
+    }
+
+    #[test]
+    fn ol_flows_add_up_the_loops_and_the_calls() {
+        let s = profile_text_stats(&profile_of(PROGRAM, Mode::Ol, 2).to_json());
+        let f = s.flows.expect("ol flows");
+        // f(10) and f(7) take their back edge 9 and 6 times between two iterations; the two
+        // calls of f are crossed into and out of.
+        assert_eq!(f.real, 9 + 6 + 2 * 2);
+        for [definite, potential] in [f.from_bl, f.from_ol] {
+            assert!(definite <= f.real && f.real <= potential, "{f:?}");
+        }
+        assert!(f.from_ol[1] - f.from_ol[0] <= f.from_bl[1] - f.from_bl[0]);
+        assert_eq!(
+            profile_text_stats(&profile_of(PROGRAM, Mode::Bl, 1).to_json()).flows,
+            None
+        );
     }
 
     #[test]

@@ -219,6 +219,30 @@ pub struct ProfileStats {
     /// `kbl`: average depth of a k-IPF leaf, roots at depth 0, over the whole program
     /// (Figure 14).
     pub avg_leaf_depth: Option<f64>,
+    /// `ol`: the flows of the interesting paths (two iterations of a loop, a path across a
+    /// call), summed over the program's loops and call sites (Tallam et al.'s Table 8).
+    #[serde(default)]
+    pub flows: Option<OlFlows>,
+}
+
+/// The total flow of a program's interesting paths and the bounds on it from an `ol:K`
+/// profile: the real flow is exact in the counts (back edges and calls counted), the split
+/// among the paths is what is bounded.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct OlFlows {
+    /// The real flow.
+    pub real: u64,
+    /// `[definite, potential]` from the Ball-Larus counts the profile holds.
+    pub from_bl: [u64; 2],
+    /// `[definite, potential]` from the OL-K counts.
+    pub from_ol: [u64; 2],
+}
+
+impl OlFlows {
+    /// `x` against the real flow, as `-3.6` (percent), or `None` without flow.
+    pub fn off(&self, x: u64) -> Option<f64> {
+        (self.real > 0).then(|| (x as f64 / self.real as f64 - 1.0) * 100.0)
+    }
 }
 
 /// What a table or chart compares.
@@ -444,6 +468,7 @@ pub mod tests {
             ipf_bytes: Some(960),
             avg_internal_degree: Some(1.5),
             avg_leaf_depth: Some(6.25),
+            flows: None,
         });
         let mut mismatch = cell("kbl:8", &[0.5]);
         mismatch.fail(

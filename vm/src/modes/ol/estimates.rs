@@ -79,6 +79,7 @@ fn loops(cx: &OlContext<'_>, facts: &Facts) -> Vec<LoopEstimate> {
                     .iter()
                     .find(|(h, _)| *h == l.header)
                     .map_or(0, |&(_, d)| d),
+                flow: l.flow,
                 from_bl: bl.map_or([0, 0], |b| flow(b.definite, b.potential)),
                 from_ol: flow(l.definite, l.potential),
                 bounds: pair_bounds(l.paths.iter().map(|b| {
@@ -203,6 +204,18 @@ pub(super) fn attach(
         let estimate = call_estimate(program, sink, &counts, b, o);
         if let Some(section) = profiles[o.key.caller as usize].overlap.as_mut() {
             section.calls.push(estimate);
+        }
+    }
+    for fp in profiles.iter_mut() {
+        if let Some(section) = fp.overlap.as_mut() {
+            section.calls.sort_by(|a, b| {
+                (a.block, a.nth, &a.callee, &a.crossing).cmp(&(
+                    b.block,
+                    b.nth,
+                    &b.callee,
+                    &b.crossing,
+                ))
+            });
         }
     }
 }

@@ -22,6 +22,7 @@
 
 mod calls;
 mod estimates;
+mod report;
 
 pub use calls::CallSites;
 use calls::{id_calls, CrossKey, Frame, IdCalls, Parts, Pending, MAX_PENDING};
@@ -37,7 +38,8 @@ use super::{Finished, Profiler, WatchEvent};
 use crate::branch_counts::BranchCounts;
 use crate::modes::bl::tierup::TieredBl;
 use crate::modes::bl::{BlProbes, PathSink, TierSettings};
-use crate::profile::{FunctionProfile, PathCount};
+use crate::profile::text::ReportOptions;
+use crate::profile::{FunctionProfile, PathCount, Profile};
 use crate::tier::cfg_build::FunctionCfg;
 use crate::ProfileSettings;
 
@@ -373,6 +375,18 @@ impl Profiler for Ol {
         settings: &ProfileSettings,
     ) -> Option<Result<Vec<FunctionProfile>, String>> {
         Some(ol_profiles(&probes, program, settings))
+    }
+
+    /// The flows and pairs of [`report`].
+    fn report_section(
+        profile: &Profile,
+        function: &FunctionProfile,
+        options: &ReportOptions,
+        out: &mut String,
+    ) {
+        if let Some(section) = &function.overlap {
+            report::render(out, profile, function, section, options);
+        }
     }
 
     fn describe(probes: &BlProbes<'_, OlSink>, event: &WatchEvent) -> Option<String> {
