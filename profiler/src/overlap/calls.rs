@@ -36,6 +36,7 @@
 use super::estimate::{Listing, PairTable, Sums};
 use super::OlContext;
 use crate::cfg::Block;
+use hashbrown::HashMap;
 use std::collections::BTreeMap;
 use std::ops::Range;
 
@@ -176,10 +177,13 @@ pub fn cross_paths_by_definition(
     runs: &[Activation<'_>],
     extent: Extent,
 ) -> CrossCounts {
-    let mut counts = CrossCounts::new();
+    // Keyed by borrowed parts while counting (millions of calls, few distinct paths).
+    let mut counts: HashMap<(CallKey, &[Block], &[Block]), u64> = HashMap::new();
     for run in runs.iter().filter(|r| r.finished && !r.calls.is_empty()) {
         let cx = &contexts[run.func as usize];
         let spans = path_spans(cx, run.blocks);
+        // The calls come in the order of their blocks: the span of each follows.
+        let mut span = 0;
         let mut nth = 0;
         for (i, call) in run.calls.iter().enumerate() {
             nth = if i > 0 && run.calls[i - 1].at == call.at {
@@ -187,18 +191,18 @@ pub fn cross_paths_by_definition(
             } else {
                 0
             };
+            while span < spans.len() && spans[span].end <= call.at {
+                span += 1;
+            }
             let callee = &runs[call.callee];
-            let Some(span) = spans.iter().find(|s| s.contains(&call.at)) else {
+            let Some(through) = spans.get(span).filter(|s| s.contains(&call.at)) else {
                 continue;
             };
-            if !callee.finished {
+            if !callee.finished || callee.blocks.is_empty() {
                 continue;
             }
             let ccx = &contexts[callee.func as usize];
-            let callee_spans = path_spans(ccx, callee.blocks);
-            let (Some(first), Some(last)) = (callee_spans.first(), callee_spans.last()) else {
-                continue;
-            };
+            let (first, last) = first_and_last_paths(ccx, callee.blocks);
             let site = CallSite {
                 block: run.blocks[call.at],
                 nth,
@@ -209,23 +213,46 @@ pub fn cross_paths_by_definition(
                 site,
                 callee: callee.func,
             };
-            let cut = |cx: &OlContext<'_>, part: &[Block]| match extent {
-                Extent::Whole => part.to_vec(),
-                Extent::Overlap => overlap_of(cx, part).to_vec(),
+            let cut = |cx: &OlContext<'_>, part| match extent {
+                Extent::Whole => part,
+                Extent::Overlap => overlap_of(cx, part),
             };
-            let into = CrossPath {
-                before: run.blocks[span.start..=call.at].to_vec(),
-                after: cut(ccx, &callee.blocks[first.clone()]),
-            };
-            let out = CrossPath {
-                before: callee.blocks[last.clone()].to_vec(),
-                after: cut(cx, &run.blocks[call.at..span.end]),
-            };
-            *counts.entry((key(Crossing::Into), into)).or_insert(0) += 1;
-            *counts.entry((key(Crossing::Out), out)).or_insert(0) += 1;
+            let into = (
+                key(Crossing::Into),
+                &run.blocks[through.start..=call.at],
+                cut(ccx, first),
+            );
+            let out = (
+                key(Crossing::Out),
+                last,
+                cut(cx, &run.blocks[call.at..through.end]),
+            );
+            *counts.entry(into).or_insert(0) += 1;
+            *counts.entry(out).or_insert(0) += 1;
         }
     }
     counts
+        .into_iter()
+        .map(|((key, before, after), c)| {
+            let path = CrossPath {
+                before: before.to_vec(),
+                after: after.to_vec(),
+            };
+            ((key, path), c)
+        })
+        .collect()
+}
+
+/// The first and the last Ball-Larus paths of an activation's `blocks` (not empty).
+fn first_and_last_paths<'b>(cx: &OlContext<'_>, blocks: &'b [Block]) -> (&'b [Block], &'b [Block]) {
+    let cfg = cx.cfg();
+    let cut = |i: &usize| {
+        cfg.find_edge(blocks[i - 1], blocks[*i])
+            .is_some_and(|e| cx.dag().is_cut(e))
+    };
+    let first_end = (1..blocks.len()).find(cut).unwrap_or(blocks.len());
+    let last_start = (1..blocks.len()).rev().find(cut).unwrap_or(0);
+    (&blocks[..first_end], &blocks[last_start..])
 }
 
 /// The Ball-Larus path counts of every function, `(blocks, count)` (a path's end does not
@@ -385,7 +412,7 @@ pub struct CallFlows {
 /// Ball-Larus counts and OL-K counts of the same runs, against the interesting paths.
 pub fn call_flows(contexts: &[OlContext<'_>], runs: &[Activation<'_>]) -> CallFlows {
     let ol = cross_paths_by_definition(contexts, runs, Extent::Overlap);
-    let mut bl_paths: Vec<BTreeMap<&[Block], u64>> = vec![BTreeMap::new(); contexts.len()];
+    let mut bl_paths: Vec<HashMap<&[Block], u64>> = vec![HashMap::new(); contexts.len()];
     for run in runs.iter().filter(|r| r.finished) {
         let cx = &contexts[run.func as usize];
         for s in path_spans(cx, run.blocks) {
@@ -396,7 +423,11 @@ pub fn call_flows(contexts: &[OlContext<'_>], runs: &[Activation<'_>]) -> CallFl
     }
     let bl: Vec<Vec<(&[Block], u64)>> = bl_paths
         .into_iter()
-        .map(|m| m.into_iter().collect())
+        .map(|m| {
+            let mut v: Vec<(&[Block], u64)> = m.into_iter().collect();
+            v.sort_unstable();
+            v
+        })
         .collect();
     let sum = |bounds: Vec<CallBounds>| {
         bounds
