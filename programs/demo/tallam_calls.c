@@ -1,5 +1,5 @@
 /* Tallam, Zhang & Gupta 2004, Figure 2, as C: f() reaches its call of g() along three paths
- * (a > 0 && b > 0: P1, P2), g() has five paths (P1, P2, P3), and f() goes on after the call
+ * (a > 0, b > 0: P1, P2), g() has five paths (P1, P2, P3), and f() goes on after the call
  * along two (P3). The inputs correlate the paths: when f() takes `t = a` (a multiple of 4),
  * g() returns at once, so the paths across the call are far fewer than 3 x 5 and 5 x 2.
  * `vmrun --profile=ol:1 --report` bounds them (docs/overlap.md, "Paths across calls"). */
@@ -17,12 +17,11 @@ int g(int x) {
 }
 
 int f(int a, int b) {
-    int t;
-    if (a > 0 && b > 0)   /* P1, P2 */
-        t = a;            /* B1 */
-    else
-        t = b;            /* B2 */
-    int r = g(t);         /* B3, C1 */
+    int t = b;
+    if (a > 0)            /* P1 */
+        if (b > 0)        /* P2 */
+            t = a;        /* B1 */
+    int r = g(t);         /* C1 */
     if (r & 1)            /* P3 */
         r = r * 3;        /* B4 */
     else
