@@ -7,8 +7,8 @@
 
 use profiler::cfg_text::{parse_cfg, ParsedCfg};
 use profiler::overlap::calls::{
-    call_bounds, cross_paths_by_definition, overlap_of, path_spans, Activation, Call, CallBounds,
-    Crossing, Extent, Source,
+    call_bounds, cross_paths_by_definition, max_overlaps, overlap_of, path_spans, Activation, Call,
+    CallBounds, Crossing, Extent, Source,
 };
 use profiler::overlap::estimate::Listing;
 use profiler::overlap::OlContext;
@@ -95,6 +95,11 @@ fn tables_6_and_7_number_of_paths_by_degree() {
         })
         .collect();
     assert_eq!(table7, [5, 10, 0], "max degree 1");
+    // The maximum overlaps, from the graphs: 3 into g() from its entry, 1 back into f() at C1.
+    let gcx = OlContext::new(&g.cfg, PathEnds::Backedge, 0).unwrap();
+    assert_eq!(max_overlaps(&gcx)[g.cfg.entry().index()], 3);
+    let fcx = OlContext::new(&f.cfg, PathEnds::Backedge, 0).unwrap();
+    assert_eq!(max_overlaps(&fcx)[c1.index()], 1);
 }
 
 /// Section 3.2.3's run: `f` calls `g` 100 times, each time along its path 1 and `g`'s path

@@ -6,14 +6,15 @@
 //!   those of an oracle written here from section 3.1 alone, on the recorded activations;
 //! - the bounds from Ball-Larus counts and from OL-K counts contain the real count of every
 //!   interesting path, and name every one that ran;
+//! - no part after a call has a degree above `max_overlaps` of its first block;
 //! - at K = 32, beyond every overlap, the bounds from OL-K counts are exact;
 //! - listing only the pairs with a positive lower bound keeps the flows and lists those,
 //!   largest first.
 
 use profiler::generate::{random_walk, structured, Rng};
 use profiler::overlap::calls::{
-    call_bounds, cross_paths_by_definition, Activation, Call, CallKey, CallSite, CrossCounts,
-    CrossPath, Crossing, Extent, Source,
+    call_bounds, cross_paths_by_definition, max_overlaps, Activation, Call, CallKey, CallSite,
+    CrossCounts, CrossPath, Crossing, Extent, Source,
 };
 use profiler::overlap::estimate::Listing;
 use profiler::overlap::OlContext;
@@ -203,6 +204,27 @@ fn check(p: &Program, k: u32, ends: PathEnds, trace_seed: u64) -> Result<(), Tes
     prop_assert_eq!(&truth, &rules.counts(&records, None));
     let ol = cross_paths_by_definition(&contexts, &acts, Extent::Overlap);
     prop_assert_eq!(&ol, &rules.counts(&records, Some(k)));
+    // No part after a call has more predicates than its first block's maximum overlap says.
+    let most: Vec<Vec<u32>> = contexts.iter().map(max_overlaps).collect();
+    for (key, path) in truth.keys() {
+        let f = match key.crossing {
+            Crossing::Into => key.callee,
+            Crossing::Out => key.caller,
+        } as usize;
+        let inner = path
+            .after
+            .iter()
+            .filter(|b| rules.predicate[f].contains(b))
+            .count();
+        let last = *path.after.last().unwrap();
+        let degree = (inner + usize::from(!rules.predicate[f].contains(&last))) as u32 - 1;
+        prop_assert!(
+            degree <= most[f][path.after[0].index()],
+            "{:?} {:?}",
+            key,
+            path
+        );
+    }
 
     let mut bl: Vec<BTreeMap<&[Block], u64>> = vec![BTreeMap::new(); p.cfgs.len()];
     for r in &records {

@@ -117,6 +117,34 @@ pub fn overlap_len(part: &[Block], k: u32, is_predicate: impl Fn(Block) -> bool)
     part.len()
 }
 
+/// The maximum overlap of a part that starts at each block (by block id): the most predicates
+/// on a path of the DAG from it to where its path ends, the end counted as one (the paper's
+/// "we assume gEx is a predicate node"), minus one. The maximum overlap of the paths into a
+/// callee is its entry's; of the paths back into a caller, the call's block's.
+pub fn max_overlaps(cx: &OlContext<'_>) -> Vec<u32> {
+    let cfg = cx.cfg();
+    let mut most = vec![0u32; cfg.num_blocks()];
+    // Reverse topological order: a block's successors along uncut edges come first.
+    for &b in cx.dag().topological_order().iter().rev() {
+        let mut may_end = cfg.out_degree(b) == 0;
+        let mut after = 0;
+        for e in cfg.succ_edges(b) {
+            if cx.dag().is_cut(e) {
+                may_end = true;
+            } else {
+                after = after.max(most[cfg.target(e).index()]);
+            }
+        }
+        let on = if after > 0 {
+            u32::from(cx.is_predicate(b)) + after
+        } else {
+            0
+        };
+        most[b.index()] = on.max(u32::from(may_end));
+    }
+    most.into_iter().map(|n| n.saturating_sub(1)).collect()
+}
+
 /// The Ball-Larus paths of one activation's blocks under `cx`: the ranges of `blocks` each
 /// path covers, in order (a new one starts after each edge the DAG cuts).
 pub fn path_spans(cx: &OlContext<'_>, blocks: &[Block]) -> Vec<Range<usize>> {

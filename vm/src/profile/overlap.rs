@@ -81,6 +81,10 @@ pub struct CallEstimate {
     pub callee: String,
     /// `into` (Type I) or `out` (Type II).
     pub crossing: String,
+    /// The degree of overlap its paths were counted with: `k`, or the site's maximum overlap
+    /// when that is smaller (capped; the callee's from its entry for `into`, this function's
+    /// from the call's block for `out`).
+    pub overlap: u32,
     /// The calls counted.
     pub calls: u64,
     /// Every path across the call counted.
@@ -158,14 +162,15 @@ pub(super) fn write_json(o: &mut String, f: &FunctionProfile) {
             .collect();
         o.push_str(&format!(
             "\n          {{\"block\": {}, \"nth\": {}, \"line\": {}, \"col\": {}, \"callee\": {}, \
-             \"crossing\": {}, \"calls\": {}, \"paths\": [{}], \"from_bl\": {}, \
-             \"from_ol\": {}, \"bounds\": {}}}{sep}",
+             \"crossing\": {}, \"overlap\": {}, \"calls\": {}, \"paths\": [{}], \
+             \"from_bl\": {}, \"from_ol\": {}, \"bounds\": {}}}{sep}",
             c.block,
             c.nth,
             c.line,
             c.col,
             q(&c.callee),
             q(&c.crossing),
+            c.overlap,
             c.calls,
             paths.join(", "),
             list64(&c.from_bl),
@@ -189,7 +194,7 @@ fn list64(xs: &[u64; 2]) -> String {
 /// block it names exists in its function (the callee's for the callee's parts); every
 /// crossing `into` or `out`; counts positive and adding up to `calls`; every lower bound at
 /// most its upper bound; the real flow (`flow`, `calls`) between the definite and the
-/// potential flows.
+/// potential flows; overlaps at most `k`.
 pub(super) fn check(p: &Profile, f: &FunctionProfile) -> Result<(), String> {
     let Some(s) = &f.overlap else {
         return Ok(());
@@ -215,6 +220,7 @@ pub(super) fn check(p: &Profile, f: &FunctionProfile) -> Result<(), String> {
     let contain = |[d, p]: [u64; 2], flow: u64| d <= flow && flow <= p;
     for l in &s.loops {
         if l.header >= own
+            || l.overlap > p.k
             || !contain(l.from_bl, l.flow)
             || !contain(l.from_ol, l.flow)
             || !bounds_ok(&l.bounds, own, own)
@@ -239,6 +245,9 @@ pub(super) fn check(p: &Profile, f: &FunctionProfile) -> Result<(), String> {
         };
         if c.block >= own {
             return bad("its block does not exist");
+        }
+        if c.overlap > p.k {
+            return bad("its overlap is above the profile's k");
         }
         if c.paths.iter().any(|x| x.count == 0) {
             return bad("a path has count 0");

@@ -9,7 +9,7 @@ use std::collections::BTreeMap;
 
 use lang::bytecode::Program;
 use profiler::overlap::calls::{
-    call_bounds, CallBounds, CallKey, CrossCounts, CrossPath, Crossing, Source,
+    call_bounds, max_overlaps, CallBounds, CallKey, CrossCounts, CrossPath, Crossing, Source,
 };
 use profiler::overlap::estimate::{bounds, without_overlaps, Listing, LoopBounds};
 use profiler::overlap::{OlContext, OlPath};
@@ -129,8 +129,8 @@ fn call_estimate(
     program: &Program,
     sink: &OlSink,
     counts: &CrossCounts,
-    bl: &CallBounds,
-    ol: &CallBounds,
+    (bl, ol): (&CallBounds, &CallBounds),
+    overlap: u32,
 ) -> CallEstimate {
     let key = ol.key;
     let caller = &program.functions[key.caller as usize];
@@ -155,6 +155,7 @@ fn call_estimate(
         col: loc.col,
         callee: program.functions[key.callee as usize].name.clone(),
         crossing: key.crossing.name().to_string(),
+        overlap,
         calls: ol.calls,
         paths,
         from_bl: flow(bl.definite, bl.potential),
@@ -200,8 +201,16 @@ pub(super) fn attach(
         .collect();
     let from_bl = call_bounds(&contexts, &counts, &bl, Source::BallLarus, FLOWS_ONLY);
     let from_ol = call_bounds(&contexts, &counts, &bl, Source::Overlap, LISTED);
+    let most: Vec<Vec<u32>> = contexts.iter().map(max_overlaps).collect();
     for (b, o) in from_bl.iter().zip(&from_ol) {
-        let estimate = call_estimate(program, sink, &counts, b, o);
+        let key = o.key;
+        let at = match key.crossing {
+            Crossing::Into => {
+                most[key.callee as usize][contexts[key.callee as usize].cfg().entry().index()]
+            }
+            Crossing::Out => most[key.caller as usize][key.site.block.index()],
+        };
+        let estimate = call_estimate(program, sink, &counts, (b, o), at.min(settings.k));
         if let Some(section) = profiles[o.key.caller as usize].overlap.as_mut() {
             section.calls.push(estimate);
         }

@@ -97,9 +97,14 @@ pub fn render(
         } else {
             ("out of", callee, function)
         };
+        let capped = if c.overlap < k {
+            format!(", overlap capped at {}", c.overlap)
+        } else {
+            String::new()
+        };
         let _ = writeln!(
             out,
-            "    call at {}:{} ({}) {way} {}: from BL {}, from OL {}",
+            "    call at {}:{} ({}) {way} {}{capped}: from BL {}, from OL {}",
             c.line,
             c.col,
             plural(c.calls, "call"),
