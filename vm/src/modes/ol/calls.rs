@@ -164,34 +164,109 @@ pub(super) struct Pending {
 /// site once; this bounds what a frame running uninstrumented code could pile up).
 pub(super) const MAX_PENDING: usize = 256;
 
-/// An activation as the `ol` sink follows it.
-#[derive(Clone, Debug)]
+/// No value (`u32::MAX`) in a [`Frame`]'s id fields.
+pub(super) const NONE: u32 = u32::MAX;
+
+/// An activation as the `ol` sink follows it: small, since one is pushed and popped per call.
+#[derive(Clone, Copy, Debug)]
 pub(super) struct Frame {
+    /// The path-graph head of its last path cut by a back edge, waiting for its overlap
+    /// (`u64::MAX`: none).
+    pub head: u64,
     /// Its function (`u32::MAX`: none).
     pub func: u32,
-    /// The path-graph head of its last path cut by a back edge, waiting for its overlap.
-    pub head: Option<u64>,
-    /// The [`IdCalls`] index of its first path, once it completed.
-    pub first: Option<u32>,
-    /// The [`IdCalls`] index of its last completed path.
-    pub last: Option<u32>,
+    /// The [`IdCalls`] index of its first path, once it completed ([`NONE`] before); also
+    /// [`NONE`] for good when an on-stack replacement started it in the middle (`late`).
+    pub first: u32,
+    /// The [`IdCalls`] index of its last completed path ([`NONE`]: none yet).
+    pub last: u32,
+    /// Where its running path's calls start in the sink's stack of pending calls.
+    pub calls_from: u32,
     /// An on-stack replacement started it in the middle: its first path is not from the
     /// entry.
-    pub entered_late: bool,
-    /// The calls of its running path.
-    pub calls: SmallVec<[Pending; 2]>,
+    pub late: bool,
 }
 
 impl Frame {
-    /// A fresh activation of `func`.
-    pub fn new(func: u32) -> Frame {
+    /// A fresh activation of `func` whose calls will start at `calls_from`.
+    pub fn new(func: u32, calls_from: usize) -> Frame {
         Frame {
+            head: u64::MAX,
             func,
-            head: None,
-            first: None,
-            last: None,
-            entered_late: false,
-            calls: SmallVec::new(),
+            first: NONE,
+            last: NONE,
+            calls_from: calls_from as u32,
+            late: false,
         }
+    }
+}
+
+/// Entries of [`CrossCounts`]' cache (a slot is the top 6 bits of a multiplicative hash).
+const CACHED: usize = 64;
+
+/// The counts of paths across calls: a hash table fronted by a direct-mapped cache of
+/// counts, so the few paths a hot call site repeats are counted by a key comparison and an
+/// increment (an evicted entry's count is added to the table). [`CrossCounts::drain`] gives
+/// the totals.
+#[derive(Debug)]
+pub(super) struct CrossCounts {
+    table: HashMap<CrossKey, u64>,
+    cache: Box<[(CrossKey, u64); CACHED]>,
+}
+
+impl Default for CrossCounts {
+    fn default() -> Self {
+        let empty = CrossKey {
+            crossing: Crossing::Into,
+            caller: u32::MAX,
+            site: CallSite {
+                block: Block::new(0),
+                nth: 0,
+            },
+            callee: u32::MAX,
+            before: 0,
+            after: 0,
+        };
+        CrossCounts {
+            table: HashMap::new(),
+            cache: Box::new([(empty, 0); CACHED]),
+        }
+    }
+}
+
+impl CrossCounts {
+    /// Counts `key` once.
+    #[inline]
+    pub fn count(&mut self, key: CrossKey) {
+        let site = u64::from(key.site.block.as_u32()) << 8 | u64::from(key.site.nth);
+        let mixed = (u64::from(key.before) << 32 | u64::from(key.after))
+            .wrapping_add(site << 1 | key.crossing as u64)
+            .wrapping_add(u64::from(key.callee) << 40)
+            .wrapping_mul(0x9e37_79b9_7f4a_7c15);
+        let slot = (mixed >> 58) as usize;
+        let entry = &mut self.cache[slot];
+        if entry.0 == key {
+            entry.1 += 1;
+        } else {
+            self.evict(slot, key);
+        }
+    }
+
+    /// Adds slot `slot`'s count to the table and gives the slot to `key`, counted once.
+    #[cold]
+    fn evict(&mut self, slot: usize, key: CrossKey) {
+        let (old, n) = std::mem::replace(&mut self.cache[slot], (key, 1));
+        if n > 0 {
+            *self.table.entry(old).or_insert(0) += n;
+        }
+    }
+
+    /// Every count, the cache's added in.
+    pub fn totals(&self) -> HashMap<CrossKey, u64> {
+        let mut all = self.table.clone();
+        for &(key, n) in self.cache.iter().filter(|(_, n)| *n > 0) {
+            *all.entry(key).or_insert(0) += n;
+        }
+        all
     }
 }

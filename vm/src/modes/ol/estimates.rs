@@ -98,7 +98,7 @@ fn loops(cx: &OlContext<'_>, facts: &Facts) -> Vec<LoopEstimate> {
 /// The counts of paths across calls the sink holds, with their blocks.
 fn cross_counts(sink: &OlSink) -> CrossCounts {
     let mut out = CrossCounts::new();
-    for (key, &count) in &sink.cross {
+    for (key, &count) in &sink.cross.totals() {
         let parts = |f: u32| {
             sink.functions[f as usize]
                 .as_ref()

@@ -25,7 +25,7 @@ mod estimates;
 mod report;
 
 pub use calls::CallSites;
-use calls::{id_calls, CrossKey, Frame, IdCalls, Parts, Pending, MAX_PENDING};
+use calls::{id_calls, CrossCounts, CrossKey, Frame, IdCalls, Parts, Pending, MAX_PENDING, NONE};
 use hashbrown::HashMap;
 use lang::bytecode::{FuncIdx, Program};
 use profiler::counters::DENSE_LIMIT;
@@ -43,17 +43,32 @@ use crate::profile::{FunctionProfile, PathCount, Profile};
 use crate::tier::cfg_build::FunctionCfg;
 use crate::ProfileSettings;
 
-/// What a Ball-Larus id of a tiered-up function means for its OL paths.
-#[derive(Clone, Copy, Debug)]
+/// What a Ball-Larus id of a tiered-up function means for its OL paths, in 24 bytes (read
+/// on every path).
+#[derive(Clone, Copy, Debug, Default)]
 struct IdValues {
-    /// Its value in the path graph ([`OlGraph::value_of`]).
-    value: PathValue,
+    /// Its value in the path graph ([`OlGraph::value_of`]): its OL id ([`WHOLE`]) or the
+    /// value of its head ([`HEAD`]).
+    value: u64,
     /// The value of the overlap it gives the path before it, when it starts at a loop header
-    /// after a back edge ([`OlGraph::overlap_value`]).
-    overlap: Option<u64>,
+    /// after a back edge ([`OlGraph::overlap_value`]); [`NO_OVERLAP`] otherwise.
+    overlap: u64,
     /// Its meaning across calls: an index into [`FunctionOl::id_calls`].
     calls: u32,
+    /// [`UNKNOWN`] (not worked out yet), [`WHOLE`], [`HEAD`] or [`INVALID`].
+    kind: u8,
 }
+
+/// [`IdValues::kind`]: not worked out yet.
+const UNKNOWN: u8 = 0;
+/// [`IdValues::kind`]: the path is counted whole, `value` is its OL id.
+const WHOLE: u8 = 1;
+/// [`IdValues::kind`]: the path waits for its overlap, `value` is its head's value.
+const HEAD: u8 = 2;
+/// [`IdValues::kind`]: not an id of the function's numbering.
+const INVALID: u8 = 3;
+/// [`IdValues::overlap`]: the path gives no overlap.
+const NO_OVERLAP: u64 = u64::MAX;
 
 /// One tiered-up function's path graph, the values of its ids, worked out as they come, and
 /// its OL path counts: in arrays indexed by id when the numbering has at most
@@ -64,8 +79,8 @@ struct FunctionOl {
     bl: BallLarus,
     graph: OlGraph,
     /// By Ball-Larus id (empty above the limit).
-    dense_ids: Vec<Option<IdValues>>,
-    sparse_ids: HashMap<u64, Option<IdValues>>,
+    dense_ids: Vec<IdValues>,
+    sparse_ids: HashMap<u64, IdValues>,
     /// By OL id (empty above the limit).
     dense_counts: Vec<u64>,
     sparse_counts: HashMap<u64, u64>,
@@ -99,7 +114,7 @@ impl FunctionOl {
             sites,
             id_calls: Vec::new(),
             parts: Parts::default(),
-            dense_ids: vec![None; dense(tiered.bl.num_paths())],
+            dense_ids: vec![IdValues::default(); dense(tiered.bl.num_paths())],
             dense_counts: vec![0; dense(graph.num_paths())],
             cfg,
             bl: tiered.bl.clone(),
@@ -109,36 +124,52 @@ impl FunctionOl {
         })
     }
 
-    /// The values of Ball-Larus id `id` (`None`: not an id of this function's numbering).
-    #[inline]
-    fn values(&mut self, id: u64) -> Option<IdValues> {
+    /// The values of Ball-Larus id `id` (kind [`INVALID`]: not an id of this function's
+    /// numbering).
+    #[inline(always)]
+    fn values(&mut self, id: u64) -> IdValues {
         match self.dense_ids.get(id as usize) {
-            Some(Some(v)) => Some(*v),
-            Some(None) => {
+            Some(v) if v.kind != UNKNOWN => *v,
+            _ => self.values_slow(id),
+        }
+    }
+
+    /// [`FunctionOl::values`] of an id seen for the first time, or above the dense limit.
+    #[cold]
+    #[inline(never)]
+    fn values_slow(&mut self, id: u64) -> IdValues {
+        if (id as usize) < self.dense_ids.len() {
+            let v = self.work_out(id);
+            self.dense_ids[id as usize] = v;
+            return v;
+        }
+        match self.sparse_ids.get(&id) {
+            Some(&v) => v,
+            None => {
                 let v = self.work_out(id);
-                self.dense_ids[id as usize] = v;
+                self.sparse_ids.insert(id, v);
                 v
             }
-            None => match self.sparse_ids.get(&id) {
-                Some(&v) => v,
-                None => {
-                    let v = self.work_out(id);
-                    self.sparse_ids.insert(id, v);
-                    v
-                }
-            },
         }
     }
 
     /// [`FunctionOl::values`] from the id's blocks.
     #[cold]
-    fn work_out(&mut self, id: u64) -> Option<IdValues> {
-        let p = self.bl.regenerate(&self.cfg, id)?;
-        let value = self.graph.value_of(&self.cfg, &p.nodes, p.end)?;
+    fn work_out(&mut self, id: u64) -> IdValues {
+        let invalid = IdValues {
+            kind: INVALID,
+            ..IdValues::default()
+        };
+        let Some(p) = self.bl.regenerate(&self.cfg, id) else {
+            return invalid;
+        };
+        let Some(value) = self.graph.value_of(&self.cfg, &p.nodes, p.end) else {
+            return invalid;
+        };
         let overlap = self
             .graph
             .overlap_value(&self.cfg, &p.nodes)
-            .map(|(value, _)| value);
+            .map_or(NO_OVERLAP, |(value, _)| value);
         let calls = self.id_calls.len() as u32;
         let meaning = id_calls(
             &p.nodes,
@@ -148,20 +179,32 @@ impl FunctionOl {
             &mut self.parts,
         );
         self.id_calls.push(meaning);
-        Some(IdValues {
+        let (value, kind) = match value {
+            PathValue::Whole(ol) => (ol, WHOLE),
+            PathValue::Head(head) => (head, HEAD),
+        };
+        IdValues {
             value,
             overlap,
             calls,
-        })
+            kind,
+        }
     }
 
     /// Counts OL path `ol`.
-    #[inline]
+    #[inline(always)]
     fn count(&mut self, ol: u64) {
         match self.dense_counts.get_mut(ol as usize) {
             Some(c) => *c += 1,
-            None => *self.sparse_counts.entry(ol).or_insert(0) += 1,
+            None => self.count_sparse(ol),
         }
+    }
+
+    /// [`FunctionOl::count`] above the dense limit.
+    #[cold]
+    #[inline(never)]
+    fn count_sparse(&mut self, ol: u64) {
+        *self.sparse_counts.entry(ol).or_insert(0) += 1;
     }
 
     /// Every counted OL path, `(id, count)`.
@@ -192,8 +235,11 @@ pub struct OlSink {
     top: Frame,
     /// The callers' frames, innermost last.
     stack: Vec<Frame>,
+    /// The calls of the running paths of every activation on the stack, each frame's from
+    /// its `calls_from`.
+    pending: Vec<Pending>,
     /// The I-OL-K and II-OL-K path counts.
-    cross: HashMap<CrossKey, u64>,
+    cross: CrossCounts,
 }
 
 impl OlSink {
@@ -206,51 +252,46 @@ impl OlSink {
             functions: (0..sites.len()).map(|_| None).collect(),
             sites,
             failures: Vec::new(),
-            top: Frame::new(u32::MAX),
+            top: Frame::new(u32::MAX, 0),
             stack: Vec::with_capacity(64),
-            cross: HashMap::new(),
+            pending: Vec::with_capacity(64),
+            cross: CrossCounts::default(),
         }
     }
 
     /// Counts the calls the running path of the top activation made, which completed as
     /// the path of `f` whose meaning across calls is `calls`.
-    #[cold]
+    #[inline(never)]
     fn count_calls(&mut self, f: usize, calls: u32) {
-        let pending = std::mem::take(&mut self.top.calls);
-        let Some(func) = self.functions[f].as_ref() else {
-            return;
-        };
-        let sites = &func.id_calls[calls as usize].sites;
-        if sites.len() != pending.len() {
-            return;
+        let from = self.top.calls_from as usize;
+        if let Some(func) = self.functions[f].as_ref() {
+            let sites = &func.id_calls[calls as usize].sites;
+            let pending = &self.pending[from..];
+            if sites.len() == pending.len() {
+                for (&(site, before, after), p) in sites.iter().zip(pending) {
+                    let key = |crossing, before, after| CrossKey {
+                        crossing,
+                        caller: f as u32,
+                        site,
+                        callee: p.callee,
+                        before,
+                        after,
+                    };
+                    self.cross.count(key(Crossing::Into, before, p.first));
+                    self.cross.count(key(Crossing::Out, p.last, after));
+                }
+            }
         }
-        for (&(site, before, after), p) in sites.iter().zip(&pending) {
-            let key = |crossing, before, after| CrossKey {
-                crossing,
-                caller: f as u32,
-                site,
-                callee: p.callee,
-                before,
-                after,
-            };
-            *self
-                .cross
-                .entry(key(Crossing::Into, before, p.first))
-                .or_insert(0) += 1;
-            *self
-                .cross
-                .entry(key(Crossing::Out, p.last, after))
-                .or_insert(0) += 1;
-        }
+        self.pending.truncate(from);
     }
 
     /// The callee `done` returned to the running activation: records the call when the
     /// callee's first and last paths are known.
+    #[inline]
     fn record_call(&mut self, done: &Frame) {
-        let (Some(first), Some(last)) = (done.first, done.last) else {
-            return;
-        };
-        if done.entered_late || self.top.calls.len() >= MAX_PENDING {
+        if done.first == NONE
+            || self.pending.len() - self.top.calls_from as usize >= MAX_PENDING
+        {
             return;
         }
         let Some(callee) = self
@@ -262,10 +303,21 @@ impl OlSink {
         };
         let pending = Pending {
             callee: done.func,
-            first: callee.id_calls[first as usize].first,
-            last: callee.id_calls[last as usize].whole,
+            first: callee.id_calls[done.first as usize].first,
+            last: callee.id_calls[done.last as usize].whole,
         };
-        self.top.calls.push(pending);
+        self.pending.push(pending);
+    }
+
+    /// A fresh activation of `func` that an on-stack replacement (or an unbalanced stream)
+    /// starts in the middle: the calls of the path it interrupts are dropped.
+    #[cold]
+    #[inline(never)]
+    fn restart(&mut self, func: FuncIdx) {
+        let from = self.top.calls_from as usize;
+        self.pending.truncate(from);
+        self.top = Frame::new(u32::from(func.0), from);
+        self.top.late = true;
     }
 }
 
@@ -278,50 +330,55 @@ impl PathSink for OlSink {
         }
     }
 
+    #[inline]
     fn on_entry(&mut self, func: FuncIdx) {
-        let caller = std::mem::replace(&mut self.top, Frame::new(u32::from(func.0)));
+        let callee = Frame::new(u32::from(func.0), self.pending.len());
+        let caller = std::mem::replace(&mut self.top, callee);
         self.stack.push(caller);
     }
 
+    #[inline]
     fn on_return(&mut self, _func: FuncIdx) {
-        let caller = self.stack.pop().unwrap_or_else(|| Frame::new(u32::MAX));
+        let caller = self
+            .stack
+            .pop()
+            .unwrap_or_else(|| Frame::new(u32::MAX, 0));
         let done = std::mem::replace(&mut self.top, caller);
-        if done.last.is_some() {
+        self.pending.truncate(done.calls_from as usize);
+        if done.last != NONE {
             self.record_call(&done);
         }
     }
 
     fn on_osr(&mut self, func: FuncIdx) {
-        self.top = Frame::new(u32::from(func.0));
-        self.top.entered_late = true;
+        self.restart(func);
     }
 
     fn on_path(&mut self, func: FuncIdx, id: u64) {
         if self.top.func != u32::from(func.0) {
-            // An unbalanced stream: a fresh activation record for the function.
-            self.top = Frame::new(u32::from(func.0));
-            self.top.entered_late = true;
+            self.restart(func);
         }
         let Some(f) = self.functions[func.index()].as_mut() else {
             return;
         };
-        let Some(values) = f.values(id) else {
+        let values = f.values(id);
+        if values.kind == INVALID {
             return;
-        };
-        if let Some(head) = self.top.head.take() {
-            if let Some(overlap) = values.overlap {
-                f.count(head + overlap);
-            }
         }
-        match values.value {
-            PathValue::Whole(ol) => f.count(ol),
-            PathValue::Head(head) => self.top.head = Some(head),
+        let head = std::mem::replace(&mut self.top.head, u64::MAX);
+        if head != u64::MAX && values.overlap != NO_OVERLAP {
+            f.count(head + values.overlap);
         }
-        if self.top.first.is_none() {
-            self.top.first = Some(values.calls);
+        if values.kind == WHOLE {
+            f.count(values.value);
+        } else {
+            self.top.head = values.value;
         }
-        self.top.last = Some(values.calls);
-        if !self.top.calls.is_empty() {
+        if self.top.last == NONE && !self.top.late {
+            self.top.first = values.calls;
+        }
+        self.top.last = values.calls;
+        if self.pending.len() > self.top.calls_from as usize {
             self.count_calls(func.index(), values.calls);
         }
     }
