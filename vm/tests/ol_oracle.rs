@@ -59,15 +59,7 @@ fn call_reference(
         .iter()
         .map(|fc| OlContext::new(fc.cfg(), ends, k).unwrap())
         .collect();
-    let runs: Vec<calls::Activation<'_>> = activations
-        .iter()
-        .map(|a| calls::Activation {
-            func: u32::from(a.func.0),
-            blocks: &a.blocks,
-            calls: &a.calls,
-            finished: a.finished,
-        })
-        .collect();
+    let runs: Vec<calls::Activation<'_>> = activations.iter().map(|a| a.as_run()).collect();
     cross_paths_by_definition(&contexts, &runs, extent)
         .into_iter()
         .map(|((key, p), c)| {

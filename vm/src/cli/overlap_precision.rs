@@ -131,16 +131,7 @@ pub fn run(args: &OverlapPrecisionArgs) -> i32 {
             }
         }
     }
-    let runs: Vec<calls::Activation<'_>> = probes
-        .activations
-        .iter()
-        .map(|a| calls::Activation {
-            func: u32::from(a.func.0),
-            blocks: &a.blocks,
-            calls: &a.calls,
-            finished: a.finished,
-        })
-        .collect();
+    let runs: Vec<calls::Activation<'_>> = probes.activations.iter().map(|a| a.as_run()).collect();
     for row in &mut rows {
         let contexts: Result<Vec<OlContext<'_>>, _> = (0..program.functions.len())
             .map(|f| OlContext::new(probes.cfg(FuncIdx(f as u16)).cfg(), args.path_ends, row.k))
@@ -166,57 +157,57 @@ fn off(x: u64, real: u64) -> String {
     }
 }
 
+/// The lines of one kind of flow: the real one, then the definite and potential flows from
+/// BL counts (`bl`) and, per row, from OL-K counts (`ol`).
+fn flow_lines(
+    o: &mut String,
+    title: &str,
+    rows: &[Row],
+    real: u64,
+    bl: (u64, u64),
+    ol: impl Fn(&Row) -> (u64, u64),
+) {
+    let _ = writeln!(o, "{title}");
+    let line = |o: &mut String, what: &str, (d, p): (u64, u64)| {
+        let _ = writeln!(
+            o,
+            "  from {what} definite {d} ({}), potential {p} ({})",
+            off(d, real),
+            off(p, real)
+        );
+    };
+    line(o, "BL:  ", bl);
+    for r in rows {
+        line(o, &format!("OL-{}:", r.k), ol(r));
+    }
+}
+
 fn text(name: &str, ends: PathEnds, most: u32, rows: &[Row]) -> String {
     let mut o = String::new();
-    let real = rows.first().map_or(0, |r| r.flows.real);
-    let _ = writeln!(
-        o,
-        "{name}: flow of two-iteration paths (path ends: {ends}): real {real}; the largest \
-         overlap of a loop within the range: {most}"
+    let Some(first) = rows.first() else {
+        return o;
+    };
+    let real = first.flows.real;
+    flow_lines(
+        &mut o,
+        &format!(
+            "{name}: flow of two-iteration paths (path ends: {ends}): real {real}; the largest \
+             overlap of a loop within the range: {most}"
+        ),
+        rows,
+        real,
+        first.flows.from_bl,
+        |r| r.flows.from_ol,
     );
-    if let Some(r) = rows.first() {
-        let (d, p) = r.flows.from_bl;
-        let _ = writeln!(
-            o,
-            "  from BL:   definite {d} ({}), potential {p} ({})",
-            off(d, real),
-            off(p, real)
-        );
-    }
-    for r in rows {
-        let (d, p) = r.flows.from_ol;
-        let _ = writeln!(
-            o,
-            "  from OL-{}: definite {d} ({}), potential {p} ({})",
-            r.k,
-            off(d, real),
-            off(p, real)
-        );
-    }
-    let real = rows.first().map_or(0, |r| r.calls.real);
-    let _ = writeln!(
-        o,
-        "{name}: flow of paths across calls (into the callee and back out): real {real}"
+    let real = first.calls.real;
+    flow_lines(
+        &mut o,
+        &format!("{name}: flow of paths across calls (into the callee and back out): real {real}"),
+        rows,
+        real,
+        first.calls.from_bl,
+        |r| r.calls.from_ol,
     );
-    if let Some(r) = rows.first() {
-        let (d, p) = r.calls.from_bl;
-        let _ = writeln!(
-            o,
-            "  from BL:   definite {d} ({}), potential {p} ({})",
-            off(d, real),
-            off(p, real)
-        );
-    }
-    for r in rows {
-        let (d, p) = r.calls.from_ol;
-        let _ = writeln!(
-            o,
-            "  from OL-{}: definite {d} ({}), potential {p} ({})",
-            r.k,
-            off(d, real),
-            off(p, real)
-        );
-    }
     o
 }
 

@@ -49,18 +49,14 @@ fn flow(definite: u64, potential: u64) -> [u64; 2] {
     [definite, potential]
 }
 
-/// The bounds listed of `paths`, `(before, after, lower, upper)` each.
-fn pair_bounds<'a>(
-    paths: impl Iterator<Item = (&'a [Block], &'a [Block], u64, u64)>,
-) -> Vec<PairBounds> {
-    paths
-        .map(|(before, after, lower, upper)| PairBounds {
-            before: ids(before),
-            after: ids(after),
-            lower,
-            upper,
-        })
-        .collect()
+/// A pair's bounds as the profile writes them.
+fn pair_bounds(before: &[Block], after: &[Block], lower: u64, upper: u64) -> PairBounds {
+    PairBounds {
+        before: ids(before),
+        after: ids(after),
+        lower,
+        upper,
+    }
 }
 
 /// The loop estimates of one function.
@@ -82,14 +78,11 @@ fn loops(cx: &OlContext<'_>, facts: &Facts) -> Vec<LoopEstimate> {
                 flow: l.flow,
                 from_bl: bl.map_or([0, 0], |b| flow(b.definite, b.potential)),
                 from_ol: flow(l.definite, l.potential),
-                bounds: pair_bounds(l.paths.iter().map(|b| {
-                    (
-                        b.path.first.as_slice(),
-                        b.path.second.as_slice(),
-                        b.lower,
-                        b.upper,
-                    )
-                })),
+                bounds: l
+                    .paths
+                    .iter()
+                    .map(|b| pair_bounds(&b.path.first, &b.path.second, b.lower, b.upper))
+                    .collect(),
             }
         })
         .collect()
@@ -160,14 +153,11 @@ fn call_estimate(
         paths,
         from_bl: flow(bl.definite, bl.potential),
         from_ol: flow(ol.definite, ol.potential),
-        bounds: pair_bounds(ol.paths.iter().map(|b| {
-            (
-                b.path.before.as_slice(),
-                b.path.after.as_slice(),
-                b.lower,
-                b.upper,
-            )
-        })),
+        bounds: ol
+            .paths
+            .iter()
+            .map(|b| pair_bounds(&b.path.before, &b.path.after, b.lower, b.upper))
+            .collect(),
     }
 }
 

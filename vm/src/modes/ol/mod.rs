@@ -19,6 +19,10 @@
 //! it ran in tier 0: the first instrumented path is counted, not the overlap reaching into it),
 //! and a run that stops (a trap, `exit`, an interrupt) in the middle of the path after a back
 //! edge loses that one OL path: its overlap never completed as a path.
+//!
+//! The same sink counts the paths across calls of the paper's section 3 ([`calls`]), and the
+//! profile carries the bounds both kinds of counts give ([`estimates`], written in the report
+//! by [`report`]).
 
 mod calls;
 mod estimates;
@@ -289,9 +293,7 @@ impl OlSink {
     /// callee's first and last paths are known.
     #[inline]
     fn record_call(&mut self, done: &Frame) {
-        if done.first == NONE
-            || self.pending.len() - self.top.calls_from as usize >= MAX_PENDING
-        {
+        if done.first == NONE || self.pending.len() - self.top.calls_from as usize >= MAX_PENDING {
             return;
         }
         let Some(callee) = self
@@ -339,10 +341,7 @@ impl PathSink for OlSink {
 
     #[inline]
     fn on_return(&mut self, _func: FuncIdx) {
-        let caller = self
-            .stack
-            .pop()
-            .unwrap_or_else(|| Frame::new(u32::MAX, 0));
+        let caller = self.stack.pop().unwrap_or_else(|| Frame::new(u32::MAX, 0));
         let done = std::mem::replace(&mut self.top, caller);
         self.pending.truncate(done.calls_from as usize);
         if done.last != NONE {

@@ -66,6 +66,19 @@ pub struct Activation {
     pub calls: Vec<Call>,
 }
 
+impl Activation {
+    /// The activation as the definitions of paths across calls take it
+    /// ([`profiler::overlap::calls::cross_paths_by_definition`]).
+    pub fn as_run(&self) -> profiler::overlap::calls::Activation<'_> {
+        profiler::overlap::calls::Activation {
+            func: u32::from(self.func.0),
+            blocks: &self.blocks,
+            calls: &self.calls,
+            finished: self.finished,
+        }
+    }
+}
+
 /// The `trace` mode's probes. See the module docs.
 pub struct TraceProbes<'p> {
     program: &'p Program,
