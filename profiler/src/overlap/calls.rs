@@ -311,6 +311,10 @@ pub struct CallBounds {
     pub definite: u64,
     /// The sum of the upper bounds.
     pub potential: u64,
+    /// How many pairs may have run (an upper bound above 0), listed or not.
+    pub possible: u64,
+    /// How many pairs certainly ran (a lower bound above 0), listed or not.
+    pub certain: u64,
 }
 
 /// What the bounds are derived from.
@@ -404,6 +408,8 @@ pub fn call_bounds(
             calls,
             definite: solved.definite,
             potential: solved.potential,
+            possible: solved.possible,
+            certain: solved.certain,
             paths: solved
                 .listed
                 .into_iter()

@@ -74,6 +74,10 @@ pub struct LoopBounds {
     /// The real flow: how many times a back edge was taken between two counted iterations
     /// (the counts say it exactly, only not how it splits among the pairs).
     pub flow: u64,
+    /// How many pairs may have run (an upper bound above 0), listed or not.
+    pub possible: u64,
+    /// How many pairs certainly ran (a lower bound above 0), listed or not.
+    pub certain: u64,
 }
 
 /// The blocks of `p` in the loop of `h` before its back edge into `h`: from its last visit of
@@ -170,6 +174,8 @@ pub fn bounds(
             definite: solved.definite,
             potential: solved.potential,
             flow: row.values().sum(),
+            possible: solved.possible,
+            certain: solved.certain,
         });
     }
     out
@@ -218,6 +224,10 @@ pub(crate) struct Solved<'a> {
     pub definite: u64,
     /// The sum of the upper bounds.
     pub potential: u64,
+    /// How many pairs may have run (an upper bound above 0).
+    pub possible: u64,
+    /// How many pairs certainly ran (a lower bound above 0).
+    pub certain: u64,
     /// The pairs listed: `(before, after, lower, upper)`.
     pub listed: Vec<(&'a [Block], &'a [Block], u64, u64)>,
 }
@@ -253,6 +263,8 @@ impl<'a> PairTable<'a> {
         let mut solved = Solved {
             definite: 0,
             potential: 0,
+            possible: 0,
+            certain: 0,
             listed: Vec::new(),
         };
         // Every pair's bounds when all are listed, by (before, after) index.
@@ -322,6 +334,8 @@ impl<'a> PairTable<'a> {
         for c in classes.values() {
             solved.definite += c.cells * c.lower;
             solved.potential += c.cells * c.upper;
+            solved.possible += if c.upper > 0 { c.cells } else { 0 };
+            solved.certain += if c.lower > 0 { c.cells } else { 0 };
         }
         if listing == (Listing::Definite { most: 0 }) {
             return;

@@ -31,6 +31,9 @@ pub struct LoopEstimate {
     pub from_bl: [u64; 2],
     /// `[definite, potential]` flow from the OL counts.
     pub from_ol: [u64; 2],
+    /// From the OL counts, `[certain, possible]`: how many pairs certainly ran (a lower bound
+    /// above 0) and how many may have (an upper bound above 0).
+    pub pairs: [u64; 2],
     /// From the OL counts, the pairs of iterations that certainly ran (lower bound above 0),
     /// at most 100, the largest lower bounds first: `before` the iteration ending by the back
     /// edge, `after` the next one.
@@ -93,6 +96,9 @@ pub struct CallEstimate {
     pub from_bl: [u64; 2],
     /// `[definite, potential]` flow from the counts of `paths`.
     pub from_ol: [u64; 2],
+    /// From the counts of `paths`, `[certain, possible]`: how many whole paths across the call
+    /// certainly ran and how many may have.
+    pub pairs: [u64; 2],
     /// From `paths`, the whole paths across the call that certainly ran (lower bound above
     /// 0), at most 100, the largest lower bounds first.
     pub bounds: Vec<PairBounds>,
@@ -131,12 +137,13 @@ pub(super) fn write_json(o: &mut String, f: &FunctionProfile) {
         let sep = if j + 1 < s.loops.len() { "," } else { "" };
         o.push_str(&format!(
             "\n          {{\"header\": {}, \"overlap\": {}, \"flow\": {}, \"from_bl\": {}, \
-             \"from_ol\": {}, \"bounds\": {}}}{sep}",
+             \"from_ol\": {}, \"pairs\": {}, \"bounds\": {}}}{sep}",
             l.header,
             l.overlap,
             l.flow,
             list64(&l.from_bl),
             list64(&l.from_ol),
+            list64(&l.pairs),
             bounds_json(&l.bounds)
         ));
     }
@@ -163,7 +170,7 @@ pub(super) fn write_json(o: &mut String, f: &FunctionProfile) {
         o.push_str(&format!(
             "\n          {{\"block\": {}, \"nth\": {}, \"line\": {}, \"col\": {}, \"callee\": {}, \
              \"crossing\": {}, \"overlap\": {}, \"calls\": {}, \"paths\": [{}], \
-             \"from_bl\": {}, \"from_ol\": {}, \"bounds\": {}}}{sep}",
+             \"from_bl\": {}, \"from_ol\": {}, \"pairs\": {}, \"bounds\": {}}}{sep}",
             c.block,
             c.nth,
             c.line,
@@ -175,6 +182,7 @@ pub(super) fn write_json(o: &mut String, f: &FunctionProfile) {
             paths.join(", "),
             list64(&c.from_bl),
             list64(&c.from_ol),
+            list64(&c.pairs),
             bounds_json(&c.bounds)
         ));
     }
@@ -192,8 +200,9 @@ fn list64(xs: &[u64; 2]) -> String {
 
 /// Checks `f`'s `overlap` member against the profile `p`: present only in mode `ol`; every
 /// block it names exists in its function (the callee's for the callee's parts); every
-/// crossing `into` or `out`; counts positive and adding up to `calls`; every lower bound at
-/// most its upper bound; the real flow (`flow`, `calls`) between the definite and the
+/// crossing `into` or `out`; counts positive and adding up to `calls`; every pair listed
+/// certain (lower bound above 0) and at most its upper bound, no more listed than certain and
+/// no more certain than possible; the real flow (`flow`, `calls`) between the definite and the
 /// potential flows; overlaps at most `k`.
 pub(super) fn check(p: &Profile, f: &FunctionProfile) -> Result<(), String> {
     let Some(s) = &f.overlap else {
@@ -213,9 +222,12 @@ pub(super) fn check(p: &Profile, f: &FunctionProfile) -> Result<(), String> {
     };
     let own = f.blocks.len() as u32;
     let within = |xs: &[u32], n: u32| xs.iter().all(|&b| b < n);
-    let bounds_ok = |bs: &[PairBounds], nb: u32, na: u32| {
-        bs.iter()
-            .all(|b| b.lower <= b.upper && within(&b.before, nb) && within(&b.after, na))
+    let bounds_ok = |bs: &[PairBounds], [certain, possible]: [u64; 2], nb: u32, na: u32| {
+        bs.len() as u64 <= certain
+            && certain <= possible
+            && bs.iter().all(|b| {
+                0 < b.lower && b.lower <= b.upper && within(&b.before, nb) && within(&b.after, na)
+            })
     };
     let contain = |[d, p]: [u64; 2], flow: u64| d <= flow && flow <= p;
     for l in &s.loops {
@@ -223,7 +235,7 @@ pub(super) fn check(p: &Profile, f: &FunctionProfile) -> Result<(), String> {
             || l.overlap > p.k
             || !contain(l.from_bl, l.flow)
             || !contain(l.from_ol, l.flow)
-            || !bounds_ok(&l.bounds, own, own)
+            || !bounds_ok(&l.bounds, l.pairs, own, own)
         {
             return Err(format!("overlap: loop at block {} is malformed", l.header));
         }
@@ -261,7 +273,7 @@ pub(super) fn check(p: &Profile, f: &FunctionProfile) -> Result<(), String> {
             .all(|x| within(&x.before, nb) && within(&x.after, na))
             || !contain(c.from_bl, c.calls)
             || !contain(c.from_ol, c.calls)
-            || !bounds_ok(&c.bounds, nb, na)
+            || !bounds_ok(&c.bounds, c.pairs, nb, na)
         {
             return bad("it names a block that does not exist or has bounds out of order");
         }

@@ -78,6 +78,7 @@ fn loops(cx: &OlContext<'_>, facts: &Facts) -> Vec<LoopEstimate> {
                 flow: l.flow,
                 from_bl: bl.map_or([0, 0], |b| flow(b.definite, b.potential)),
                 from_ol: flow(l.definite, l.potential),
+                pairs: [l.certain, l.possible],
                 bounds: l
                     .paths
                     .iter()
@@ -153,6 +154,7 @@ fn call_estimate(
         paths,
         from_bl: flow(bl.definite, bl.potential),
         from_ol: flow(ol.definite, ol.potential),
+        pairs: [ol.certain, ol.possible],
         bounds: ol
             .paths
             .iter()

@@ -31,14 +31,29 @@ fn lines(f: &FunctionProfile, blocks: &[u32]) -> String {
     }
 }
 
-/// Lists the pairs of `bounds`, parts written with `before` and `after`.
+/// Lists the pairs of `bounds`, parts written with `before` and `after`, after a line that
+/// says how many certainly ran and may have (`[certain, possible]`).
 fn pairs(
     out: &mut String,
+    counts: [u64; 2],
     bounds: &[PairBounds],
     most: usize,
-    before: &FunctionProfile,
-    after: &FunctionProfile,
+    (before, after): (&FunctionProfile, &FunctionProfile),
 ) {
+    let listed = bounds.len().min(most);
+    let _ = writeln!(
+        out,
+        "      {} certainly ran, {} may have{}",
+        counts[0],
+        counts[1],
+        if (listed as u64) < counts[0] {
+            format!("; the {listed} most certain:")
+        } else if listed > 0 {
+            ":".to_string()
+        } else {
+            String::new()
+        }
+    );
     for b in bounds.iter().take(most) {
         let _ = writeln!(
             out,
@@ -86,7 +101,7 @@ pub fn render(
             range(l.from_bl),
             range(l.from_ol)
         );
-        pairs(out, &l.bounds, most, function, function);
+        pairs(out, l.pairs, &l.bounds, most, (function, function));
     }
     for c in &section.calls {
         let Some(callee) = profile.functions.iter().find(|g| g.name == c.callee) else {
@@ -112,6 +127,6 @@ pub fn render(
             range(c.from_bl),
             range(c.from_ol)
         );
-        pairs(out, &c.bounds, most, before, after);
+        pairs(out, c.pairs, &c.bounds, most, (before, after));
     }
 }
