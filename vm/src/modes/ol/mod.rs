@@ -20,9 +20,9 @@
 //! and a run that stops (a trap, `exit`, an interrupt) in the middle of the path after a back
 //! edge loses that one OL path: its overlap never completed as a path.
 //!
-//! The same sink counts the paths across calls of the paper's section 3 ([`calls`]), and the
-//! profile carries the bounds both kinds of counts give ([`estimates`], written in the report
-//! by [`report`]).
+//! The same sink counts the paths across calls of the paper's section 3 (module `calls`), and
+//! the profile carries the bounds both kinds of counts give (module `estimates`, written in the
+//! report by module `report`).
 
 mod calls;
 mod estimates;
