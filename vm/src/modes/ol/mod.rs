@@ -224,7 +224,7 @@ impl FunctionOl {
 }
 
 /// The `ol` mode's [`PathSink`]: per activation the head of the path waiting for its overlap
-/// and the calls of its running path ([`calls`]); the OL path counts keyed by (function, id in
+/// and the calls of its running path (module `calls`); the OL path counts keyed by (function, id in
 /// its path graph) and the counts of paths across calls.
 #[derive(Debug)]
 pub struct OlSink {
@@ -433,7 +433,7 @@ impl Profiler for Ol {
         Some(ol_profiles(&probes, program, settings))
     }
 
-    /// The flows and pairs of [`report`].
+    /// The flows and pairs of each loop and call site (module `report`).
     fn report_section(
         profile: &Profile,
         function: &FunctionProfile,
