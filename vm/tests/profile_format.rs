@@ -318,3 +318,96 @@ fn paths_through_the_same_lines_are_told_apart_by_their_blocks() {
     distinct.dedup();
     assert_eq!(distinct.len(), texts.len(), "{report}");
 }
+
+/// An `ol:1` profile of the demo of paths across calls, every function instrumented.
+fn ol_example() -> Profile {
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../programs/demo/tallam_calls.c"
+    );
+    let src = std::fs::read_to_string(path).unwrap();
+    let options = vm::RunOptions {
+        profile: vm::ProfileSettings {
+            mode: Mode::Ol,
+            k: 1,
+            tier_up: 0,
+            ..vm::ProfileSettings::default()
+        },
+        ..vm::RunOptions::default()
+    };
+    let result = vm::run_source("tallam_calls.c", &src, &options, &mut Vec::new());
+    assert_eq!(result.exit_status, 0, "{}", result.stderr);
+    result.profile.expect("a profile")
+}
+
+#[test]
+fn the_overlap_member_reads_back_and_check_rejects_what_it_forbids() {
+    let good = ol_example();
+    good.check().unwrap();
+    assert_eq!(Profile::from_json(&good.to_json()).unwrap(), good);
+    let f = good.functions.iter().position(|f| f.name == "f").unwrap();
+    let main = good
+        .functions
+        .iter()
+        .position(|f| f.name == "main")
+        .unwrap();
+    let calls_of_f = &good.functions[f].overlap.as_ref().unwrap().calls;
+    assert_eq!(calls_of_f.len(), 2, "into and out of g");
+    assert!(!good.functions[main]
+        .overlap
+        .as_ref()
+        .unwrap()
+        .loops
+        .is_empty());
+    fn call(p: &mut Profile, f: usize) -> &mut vm::profile::overlap::CallEstimate {
+        &mut p.functions[f].overlap.as_mut().unwrap().calls[0]
+    }
+    fn a_loop(p: &mut Profile, f: usize) -> &mut vm::profile::overlap::LoopEstimate {
+        &mut p.functions[f].overlap.as_mut().unwrap().loops[0]
+    }
+    let broken: Vec<(&str, Breakage)> = vec![
+        ("another mode", Box::new(|p| p.mode = Mode::Bl)),
+        (
+            "crossing",
+            Box::new(move |p| call(p, f).crossing = "sideways".into()),
+        ),
+        (
+            "callee",
+            Box::new(move |p| call(p, f).callee = "nowhere".into()),
+        ),
+        (
+            "zero count",
+            Box::new(move |p| call(p, f).paths[0].count = 0),
+        ),
+        ("calls", Box::new(move |p| call(p, f).calls += 1)),
+        (
+            "block",
+            Box::new(move |p| call(p, f).paths[0].after.push(999)),
+        ),
+        (
+            "flow above potential",
+            Box::new(move |p| call(p, f).from_bl = [0, 0]),
+        ),
+        ("overlap above k", Box::new(move |p| call(p, f).overlap = 2)),
+        (
+            "listed more than certain",
+            Box::new(move |p| call(p, f).pairs[0] = 0),
+        ),
+        (
+            "loop flow",
+            Box::new(move |p| {
+                let l = a_loop(p, main);
+                l.flow = l.from_ol[1] + 1;
+            }),
+        ),
+        (
+            "loop header",
+            Box::new(move |p| a_loop(p, main).header = 999),
+        ),
+    ];
+    for (what, breakage) in broken {
+        let mut p = good.clone();
+        breakage(&mut p);
+        assert!(p.check().is_err(), "{what} accepted");
+    }
+}

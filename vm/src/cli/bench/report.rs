@@ -608,6 +608,38 @@ mod tests {
     }
 
     #[test]
+    fn the_precision_section_reads_the_ol_flows() {
+        let mut results = example();
+        assert!(precision_section(&results).is_empty(), "no ol mode");
+        results.settings.modes.push("ol:2".into());
+        let mut ol = super::super::results::tests::cell("ol:2", &[1.0]);
+        ol.profile = Some(ProfileStats {
+            flows: Some(OlFlows {
+                real: 200,
+                from_bl: [100, 400],
+                from_ol: [190, 210],
+            }),
+            ..ProfileStats::default()
+        });
+        results.programs[0].cells.push(ol);
+        let text = precision_section(&results);
+        assert!(
+            text.contains("| ol:2 real flow | ol:2 from BL | ol:2 from OL |"),
+            "{text}"
+        );
+        assert!(
+            text.contains("| 200 | -50.0% / +100.0% | -5.0% / +5.0% |"),
+            "{text}"
+        );
+        // The other program has no ol cell: left out of the means.
+        assert!(
+            text.contains("| mean |  | -50.0% / +100.0% | -5.0% / +5.0% |"),
+            "{text}"
+        );
+        assert!(markdown(&results, &[]).contains("Overlapping paths: precision"));
+    }
+
+    #[test]
     fn manifest_marks_the_profiles_contradict_are_flagged() {
         let mut results = example();
         assert!(
