@@ -214,26 +214,17 @@ fn text(name: &str, ends: PathEnds, most: u32, rows: &[Row]) -> String {
 fn json(name: &str, ends: PathEnds, most: u32, rows: &[Row]) -> String {
     let real = rows.first().map_or(0, |r| r.flows.real);
     let bl = rows.first().map_or((0, 0), |r| r.flows.from_bl);
-    let ol: Vec<serde_json::Value> = rows
-        .iter()
-        .map(|r| {
-            serde_json::json!({
-                "k": r.k,
-                "definite": r.flows.from_ol.0,
-                "potential": r.flows.from_ol.1,
+    // Per degree, `(definite, potential)` as `flows` reads it off a row.
+    let per_degree = |flows: fn(&Row) -> (u64, u64)| -> Vec<serde_json::Value> {
+        rows.iter()
+            .map(|r| {
+                let (definite, potential) = flows(r);
+                serde_json::json!({"k": r.k, "definite": definite, "potential": potential})
             })
-        })
-        .collect();
-    let calls_ol: Vec<serde_json::Value> = rows
-        .iter()
-        .map(|r| {
-            serde_json::json!({
-                "k": r.k,
-                "definite": r.calls.from_ol.0,
-                "potential": r.calls.from_ol.1,
-            })
-        })
-        .collect();
+            .collect()
+    };
+    let ol = per_degree(|r| r.flows.from_ol);
+    let calls_ol = per_degree(|r| r.calls.from_ol);
     let calls_bl = rows.first().map_or((0, 0), |r| r.calls.from_bl);
     let doc = serde_json::json!({
         "program": name,
