@@ -27,9 +27,11 @@
 //! through the call's block with that prefix, or the callee's path to its exit) and of its
 //! part after (`F_q`: the callee's path from its entry, or the caller paths through the call's
 //! block with that suffix). From OL-K counts (equations 15 to 18): the pairs whose part after
-//! starts with the same overlap `a` sum to `OF(before ! a)`, with the same caps. Both are
-//! tightened together until nothing changes ([`super::estimate`]'s `settle`, shared with the
-//! loops). The caps count every call of the callee (from any site), as a Ball-Larus profile
+//! has the overlap `a` (its start up to its `(K + 1)`-th predicate) sum to `OF(before ! a)`,
+//! with the same caps. Both are tightened together until nothing changes (the pair table of
+//! [`super::estimate`], shared with the loops, which settles the pairs of one cap as one
+//! class, so a site with thousands of paths on each side costs no memory per pair). The caps
+//! count every call of the callee (from any site), as a Ball-Larus profile
 //! does; `C` and the split of calls by site and callee are what the paper's instrumentation
 //! of the call site gives.
 

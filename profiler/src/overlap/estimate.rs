@@ -6,16 +6,20 @@
 //! when it started inside the loop at another header), `j` the part in the loop of the path
 //! that starts at `h` right after (up to where it leaves the loop or ends). The paper's
 //! equations, for each `i ! j`:
-//! - `OF(i, a)`, the count of the OL paths of `i` whose overlap `a` is a prefix of `j`, is the
-//!   sum of `F(i ! j')` over the `j'` that start with `a` (equation 3); with Ball-Larus counts
-//!   `a` is empty and `OF(i)` the number of times `i` ended by the back edge;
+//! - `OF(i, a)`, the count of the OL paths of `i` whose overlap is `a`, is the sum of
+//!   `F(i ! j')` over the `j'` whose overlap is `a`: their start up to the `(K + 1)`-th
+//!   predicate, or all of them (equation 3); a pair whose overlap was never counted with `i`
+//!   did not run. With Ball-Larus counts `a` is empty and `OF(i)` the number of times `i` ended
+//!   by the back edge;
 //! - `U(i ! j) = min(OF(i, a) - sum of L(i ! j') over the other j', F_i - X_i, F_j - E_j)`
 //!   (equation 7): `F_i - X_i` the times `i` was followed by the back edge, `F_j - E_j` the
 //!   times `j` came after one (under `header` path ends a path starting at `h` may also come
 //!   after the loop's entry: its count is then only an upper bound of that);
 //! - `L(i ! j) = max(OF(i, a) - sum of U(i ! j') over the other j', 0)` (equation 8);
 //!
-//! repeated until nothing changes. The definite flow of a loop is the sum of its lower bounds,
+//! repeated until nothing changes (each group apart, its pairs gathered by cap:
+//! [`Listing`] says which pairs are listed, the flows count all). The definite flow of a loop
+//! is the sum of its lower bounds,
 //! the potential flow the sum of its upper bounds; both contain the real flow, the number of
 //! times the back edges were taken.
 //!
