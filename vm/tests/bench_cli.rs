@@ -96,7 +96,10 @@ fn quick_smoke_run_writes_every_output() {
         .collect();
     assert_eq!(
         modes,
-        ["none", "edge", "bl", "kiter:2", "kiter:3", "kbl:2", "kbl:4", "kbl:8", "kbl:16"]
+        [
+            "none", "edge", "bl", "kiter:2", "kiter:3", "kbl:2", "kbl:4", "kbl:8", "kbl:16",
+            "ol:1", "ol:2"
+        ]
     );
     let programs = r["programs"].as_array().unwrap();
     let names: Vec<&str> = programs
@@ -143,6 +146,19 @@ fn quick_smoke_run_writes_every_output() {
             if mode == "bl" {
                 assert_eq!(profile["hash_ops"], profile["paths_executed"]);
             }
+            if mode.starts_with("ol:") {
+                // The flows of the interesting paths contain the real flow.
+                let f = &profile["flows"];
+                let real = f["real"].as_u64().unwrap();
+                assert!(real > 0, "{mode}: {f}");
+                for source in ["from_bl", "from_ol"] {
+                    let d = f[source][0].as_u64().unwrap();
+                    let p = f[source][1].as_u64().unwrap();
+                    assert!(d <= real && real <= p, "{mode} {source}: {f}");
+                }
+            } else {
+                assert_eq!(profile["flows"], Value::Null, "{mode}");
+            }
         }
     }
     // loops spends nearly all its paths iterating; the bl profile says so.
@@ -152,12 +168,16 @@ fn quick_smoke_run_writes_every_output() {
     let csv = std::fs::read_to_string(out.join("results.csv")).unwrap();
     assert_eq!(
         csv.lines().count(),
-        1 + 2 * 9,
+        1 + 2 * 11,
         "a header and a row per program and mode"
     );
     let report = std::fs::read_to_string(out.join("report.md")).unwrap();
     assert!(
-        report.contains("# Benchmark results: 2 programs, 9 modes"),
+        report.contains("# Benchmark results: 2 programs, 11 modes"),
+        "{report}"
+    );
+    assert!(
+        report.contains("## Overlapping paths: precision of the flow estimates"),
         "{report}"
     );
     let svgs: Vec<PathBuf> = std::fs::read_dir(&out)
