@@ -39,8 +39,22 @@ use vm::{DEFAULT_MAX_DEPTH, DEFAULT_TIER_UP};
 /// `(function, path)` -> count.
 type Counts = BTreeMap<(usize, OlPath), u64>;
 
-/// `(caller, crossing, block, nth, callee, before, after)` -> count.
-type CallCounts = BTreeMap<(u32, &'static str, u32, u32, u32, Vec<u32>, Vec<u32>), u64>;
+/// A call site and callee and a crossing: `(caller, crossing, block, nth, callee)`.
+type SiteKey = (u32, &'static str, u32, u32, u32);
+
+/// `(site, before, after)` -> count.
+type CallCounts = BTreeMap<(SiteKey, Vec<u32>, Vec<u32>), u64>;
+
+/// The site key of call estimate `c` of function `f` in `profile`.
+fn site_key(profile: &Profile, f: usize, c: &vm::profile::overlap::CallEstimate) -> SiteKey {
+    let callee = profile
+        .functions
+        .iter()
+        .position(|g| g.name == c.callee)
+        .unwrap() as u32;
+    let crossing = if c.crossing == "into" { "into" } else { "out" };
+    (f as u32, crossing, c.block, c.nth, callee)
+}
 
 fn ids(bs: &[Block]) -> Vec<u32> {
     bs.iter().map(|b| b.as_u32()).collect()
@@ -63,43 +77,26 @@ fn call_reference(
     cross_paths_by_definition(&contexts, &runs, extent)
         .into_iter()
         .map(|((key, p), c)| {
-            let k = (
+            let site = (
                 key.caller,
                 key.crossing.name(),
                 key.site.block.as_u32(),
                 key.site.nth,
                 key.callee,
-                ids(&p.before),
-                ids(&p.after),
             );
-            (k, c)
+            ((site, ids(&p.before), ids(&p.after)), c)
         })
         .collect()
 }
 
 /// The paths across calls an `ol` profile counted.
 fn calls_counted(profile: &Profile) -> CallCounts {
-    let index = |name: &str| {
-        profile
-            .functions
-            .iter()
-            .position(|f| f.name == name)
-            .unwrap() as u32
-    };
     let mut out = CallCounts::new();
     for (f, fp) in profile.functions.iter().enumerate() {
         for c in &fp.overlap.as_ref().unwrap().calls {
-            let crossing = if c.crossing == "into" { "into" } else { "out" };
+            let site = site_key(profile, f, c);
             for p in &c.paths {
-                let key = (
-                    f as u32,
-                    crossing,
-                    c.block,
-                    c.nth,
-                    index(&c.callee),
-                    p.before.clone(),
-                    p.after.clone(),
-                );
+                let key = (site, p.before.clone(), p.after.clone());
                 assert!(
                     out.insert(key, p.count).is_none(),
                     "a path across a call twice"
@@ -159,25 +156,10 @@ fn check_bounds(
     }
     for (f, fp) in profile.functions.iter().enumerate() {
         for c in &fp.overlap.as_ref().unwrap().calls {
-            let callee = profile
-                .functions
-                .iter()
-                .position(|g| g.name == c.callee)
-                .unwrap() as u32;
-            let crossing = if c.crossing == "into" { "into" } else { "out" };
-            let key = |before: &[u32], after: &[u32]| {
-                (
-                    f as u32,
-                    crossing,
-                    c.block,
-                    c.nth,
-                    callee,
-                    before.to_vec(),
-                    after.to_vec(),
-                )
-            };
+            let site = site_key(profile, f, c);
             for b in &c.bounds {
-                let real = whole.get(&key(&b.before, &b.after)).copied().unwrap_or(0);
+                let key = (site, b.before.clone(), b.after.clone());
+                let real = whole.get(&key).copied().unwrap_or(0);
                 assert!(
                     0 < b.lower && b.lower <= real && real <= b.upper,
                     "{name}: call at {}:{}: {b:?} does not contain {real}",
@@ -187,9 +169,7 @@ fn check_bounds(
             }
             let flow: u64 = whole
                 .iter()
-                .filter(|((g, x, b, n, e, _, _), _)| {
-                    (*g, *x, *b, *n, *e) == (f as u32, crossing, c.block, c.nth, callee)
-                })
+                .filter(|((s, _, _), _)| *s == site)
                 .map(|(_, &n)| n)
                 .sum();
             assert_eq!(flow, c.calls, "{name}: call at {}:{}", c.line, c.col);

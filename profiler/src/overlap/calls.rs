@@ -147,20 +147,27 @@ pub fn max_overlaps(cx: &OlContext<'_>) -> Vec<u32> {
     most.into_iter().map(|n| n.saturating_sub(1)).collect()
 }
 
+/// Where the Ball-Larus paths of one activation's `blocks` start again: every index `i` whose
+/// step `blocks[i - 1] -> blocks[i]` the DAG cuts, in order.
+fn path_starts<'b>(
+    cx: &'b OlContext<'_>,
+    blocks: &'b [Block],
+) -> impl DoubleEndedIterator<Item = usize> + 'b {
+    (1..blocks.len()).filter(move |&i| {
+        cx.cfg()
+            .find_edge(blocks[i - 1], blocks[i])
+            .is_some_and(|e| cx.dag().is_cut(e))
+    })
+}
+
 /// The Ball-Larus paths of one activation's blocks under `cx`: the ranges of `blocks` each
-/// path covers, in order (a new one starts after each edge the DAG cuts).
+/// path covers, in order.
 pub fn path_spans(cx: &OlContext<'_>, blocks: &[Block]) -> Vec<Range<usize>> {
-    let cfg = cx.cfg();
     let mut spans = Vec::new();
     let mut start = 0;
-    for (i, w) in blocks.windows(2).enumerate() {
-        if cfg
-            .find_edge(w[0], w[1])
-            .is_some_and(|e| cx.dag().is_cut(e))
-        {
-            spans.push(start..i + 1);
-            start = i + 1;
-        }
+    for i in path_starts(cx, blocks) {
+        spans.push(start..i);
+        start = i;
     }
     if start < blocks.len() {
         spans.push(start..blocks.len());
@@ -275,13 +282,8 @@ pub fn cross_paths_by_definition(
 
 /// The first and the last Ball-Larus paths of an activation's `blocks` (not empty).
 fn first_and_last_paths<'b>(cx: &OlContext<'_>, blocks: &'b [Block]) -> (&'b [Block], &'b [Block]) {
-    let cfg = cx.cfg();
-    let cut = |i: &usize| {
-        cfg.find_edge(blocks[i - 1], blocks[*i])
-            .is_some_and(|e| cx.dag().is_cut(e))
-    };
-    let first_end = (1..blocks.len()).find(cut).unwrap_or(blocks.len());
-    let last_start = (1..blocks.len()).rev().find(cut).unwrap_or(0);
+    let first_end = path_starts(cx, blocks).next().unwrap_or(blocks.len());
+    let last_start = path_starts(cx, blocks).next_back().unwrap_or(0);
     (&blocks[..first_end], &blocks[last_start..])
 }
 
@@ -328,6 +330,18 @@ pub enum Source {
     Overlap,
 }
 
+/// The counts of the `paths` that `keep` keeps, those with the same blocks added up.
+fn whole_paths(
+    paths: &[(&[Block], u64)],
+    keep: impl Fn(&[Block]) -> bool,
+) -> BTreeMap<Vec<Block>, u64> {
+    let mut out = BTreeMap::new();
+    for &(nodes, c) in paths.iter().filter(|(n, _)| keep(n)) {
+        *out.entry(nodes.to_vec()).or_insert(0) += c;
+    }
+    out
+}
+
 /// The counts of the parts of `paths` that contain block `b`, cut there: `(blocks up to and
 /// with b, count)` or `(blocks from b on, count)`.
 fn parts_through(paths: &[(&[Block], u64)], b: Block, prefix: bool) -> BTreeMap<Vec<Block>, u64> {
@@ -363,19 +377,13 @@ pub fn call_bounds(
         let (befores, afters, after_cx) = match key.crossing {
             Crossing::Into => {
                 let entry = contexts[callee].cfg().entry();
-                let mut afters = BTreeMap::new();
-                for &(nodes, c) in bl[callee].iter().filter(|(n, _)| n.first() == Some(&entry)) {
-                    *afters.entry(nodes.to_vec()).or_insert(0) += c;
-                }
+                let afters = whole_paths(&bl[callee], |n| n.first() == Some(&entry));
                 let befores = parts_through(&bl[caller], key.site.block, true);
                 (befores, afters, &contexts[callee])
             }
             Crossing::Out => {
                 let exit = contexts[callee].cfg().exit();
-                let mut befores = BTreeMap::new();
-                for &(nodes, c) in bl[callee].iter().filter(|(n, _)| n.last() == Some(&exit)) {
-                    *befores.entry(nodes.to_vec()).or_insert(0) += c;
-                }
+                let befores = whole_paths(&bl[callee], |n| n.last() == Some(&exit));
                 let afters = parts_through(&bl[caller], key.site.block, false);
                 (befores, afters, &contexts[caller])
             }
@@ -459,11 +467,7 @@ pub fn call_flows(contexts: &[OlContext<'_>], runs: &[Activation<'_>]) -> CallFl
     }
     let bl: Vec<Vec<(&[Block], u64)>> = bl_paths
         .into_iter()
-        .map(|m| {
-            let mut v: Vec<(&[Block], u64)> = m.into_iter().collect();
-            v.sort_unstable();
-            v
-        })
+        .map(|m| m.into_iter().collect())
         .collect();
     let sum = |bounds: Vec<CallBounds>| {
         bounds

@@ -25,6 +25,8 @@ use profiler::overlap::calls::{overlap_len, CallSite, Crossing};
 use profiler::Block;
 use smallvec::SmallVec;
 
+use crate::tier::cfg_build::FunctionCfg;
+
 /// Blocks of paths interned per function: an id per distinct sequence.
 #[derive(Debug, Default)]
 pub(super) struct Parts {
@@ -62,30 +64,33 @@ pub(super) struct IdCalls {
     pub sites: Box<[(CallSite, u32, u32)]>,
 }
 
+/// The pcs of `func`'s calls (direct and through a pointer), in order.
+pub(super) fn call_pcs(func: &Function) -> Vec<Pc> {
+    // Verified code fits its pcs (`Pc` is 16 bits).
+    func.code
+        .iter()
+        .enumerate()
+        .filter(|(_, i)| matches!(i, Instr::Call { .. } | Instr::CallInd { .. }))
+        .map(|(pc, _)| Pc(pc as u16))
+        .collect()
+}
+
 /// A function's calls: per block, the pcs of its calls in order.
 #[derive(Clone, Debug, Default)]
-pub struct CallSites {
+pub(super) struct CallSites {
     by_block: Vec<SmallVec<[Pc; 1]>>,
 }
 
 impl CallSites {
-    /// The call sites of `func`, whose CFG blocks start and end at `ranges` (by block id:
-    /// first and last pc, `None` for a virtual block).
-    pub fn new(func: &Function, ranges: impl Iterator<Item = Option<(Pc, Pc)>>) -> CallSites {
-        let by_block = ranges
-            .map(|r| match r {
-                Some((first, last)) => (first.0..=last.0)
-                    .filter(|&pc| {
-                        matches!(
-                            func.code.get(pc as usize),
-                            Some(Instr::Call { .. } | Instr::CallInd { .. })
-                        )
-                    })
-                    .map(Pc)
-                    .collect(),
-                None => SmallVec::new(),
-            })
-            .collect();
+    /// The calls at `pcs` (in order, [`call_pcs`]) placed in the blocks of `fc` (a call in
+    /// unreachable code has no block and no site).
+    pub fn new(pcs: &[Pc], fc: &FunctionCfg) -> CallSites {
+        let mut by_block = vec![SmallVec::new(); fc.num_blocks()];
+        for &pc in pcs {
+            if let Some(b) = fc.block_of_pc(pc) {
+                by_block[b.index()].push(pc);
+            }
+        }
         CallSites { by_block }
     }
 

@@ -128,8 +128,9 @@ fn call_estimate(
 ) -> CallEstimate {
     let key = ol.key;
     let caller = &program.functions[key.caller as usize];
-    let loc = sink.sites[key.caller as usize]
-        .pc(key.site)
+    let loc = sink.functions[key.caller as usize]
+        .as_ref()
+        .and_then(|f| f.sites.pc(key.site))
         .and_then(|pc| caller.locs.get(pc.0 as usize))
         .copied()
         .unwrap_or(caller.loc);

@@ -28,10 +28,12 @@ mod calls;
 mod estimates;
 mod report;
 
-pub use calls::CallSites;
-use calls::{id_calls, CrossCounts, CrossKey, Frame, IdCalls, Parts, Pending, MAX_PENDING, NONE};
+use calls::{
+    call_pcs, id_calls, CallSites, CrossCounts, CrossKey, Frame, IdCalls, Parts, Pending,
+    MAX_PENDING, NONE,
+};
 use hashbrown::HashMap;
-use lang::bytecode::{FuncIdx, Program};
+use lang::bytecode::{FuncIdx, Pc, Program};
 use profiler::counters::DENSE_LIMIT;
 use profiler::overlap::calls::Crossing;
 use profiler::overlap::{OlContext, OlGraph, PathValue};
@@ -101,12 +103,14 @@ struct FunctionOl {
 }
 
 impl FunctionOl {
+    /// The function of `tiered`, whose calls are at `call_pcs`.
     fn new(
         tiered: &TieredBl,
         path_ends: PathEnds,
         k: u32,
-        sites: CallSites,
+        call_pcs: &[Pc],
     ) -> Result<FunctionOl, String> {
+        let sites = CallSites::new(call_pcs, &tiered.fc);
         let cfg = tiered.fc.cfg().clone();
         let cx = OlContext::new(&cfg, path_ends, k).map_err(|e| e.to_string())?;
         let graph = OlGraph::new(&cx).map_err(|e| e.to_string())?;
@@ -231,8 +235,8 @@ pub struct OlSink {
     k: u32,
     path_ends: PathEnds,
     functions: Vec<Option<FunctionOl>>,
-    /// Every function's call sites.
-    sites: Vec<CallSites>,
+    /// Every function's calls ([`FunctionOl`] places them in blocks at tier-up).
+    call_pcs: Vec<Vec<Pc>>,
     /// Tier-ups whose path graph could not be built (the function's paths are not counted).
     failures: Vec<String>,
     /// The running activation.
@@ -247,14 +251,13 @@ pub struct OlSink {
 }
 
 impl OlSink {
-    /// A sink for OL-`k` paths under `path_ends` in a program whose functions have the call
-    /// sites `sites`.
-    pub fn new(k: u32, path_ends: PathEnds, sites: Vec<CallSites>) -> OlSink {
+    /// A sink for OL-`k` paths under `path_ends` in `program`.
+    pub fn new(k: u32, path_ends: PathEnds, program: &Program) -> OlSink {
         OlSink {
             k,
             path_ends,
-            functions: (0..sites.len()).map(|_| None).collect(),
-            sites,
+            functions: (0..program.functions.len()).map(|_| None).collect(),
+            call_pcs: program.functions.iter().map(call_pcs).collect(),
             failures: Vec::new(),
             top: Frame::new(u32::MAX, 0),
             stack: Vec::with_capacity(64),
@@ -325,8 +328,7 @@ impl OlSink {
 
 impl PathSink for OlSink {
     fn on_tier_up(&mut self, func: FuncIdx, tiered: &TieredBl) {
-        let sites = self.sites[func.index()].clone();
-        match FunctionOl::new(tiered, self.path_ends, self.k, sites) {
+        match FunctionOl::new(tiered, self.path_ends, self.k, &self.call_pcs[func.index()]) {
             Ok(f) => self.functions[func.index()] = Some(f),
             Err(e) => self.failures.push(format!("function {}: {e}", func.0)),
         }
@@ -394,19 +396,7 @@ impl Profiler for Ol {
         settings: &ProfileSettings,
         branch: BranchCounts,
     ) -> Result<BlProbes<'p, OlSink>, String> {
-        let sites = program
-            .functions
-            .iter()
-            .map(|f| {
-                FunctionCfg::of_function(f)
-                    .map(|fc| {
-                        let ranges = fc.blocks().map(|(b, _)| fc.first_pc(b).zip(fc.last_pc(b)));
-                        CallSites::new(f, ranges)
-                    })
-                    .map_err(|e| format!("function {}: {e}", f.name))
-            })
-            .collect::<Result<Vec<_>, String>>()?;
-        let sink = OlSink::new(settings.k, settings.path_ends, sites);
+        let sink = OlSink::new(settings.k, settings.path_ends, program);
         Ok(BlProbes::new(
             program,
             TierSettings::of(settings),

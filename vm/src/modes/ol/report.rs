@@ -65,6 +65,15 @@ fn pairs(
     }
 }
 
+/// `, overlap capped at N` when a loop's or call site's degree `overlap` is below `k`.
+fn capped(overlap: u32, k: u32) -> String {
+    if overlap < k {
+        format!(", overlap capped at {overlap}")
+    } else {
+        String::new()
+    }
+}
+
 /// Writes `function`'s section.
 pub fn render(
     out: &mut String,
@@ -90,11 +99,7 @@ pub fn render(
         let at = function
             .lines(l.header)
             .map_or(format!("block {}", l.header), |s| format!("line {}", s[0]));
-        let capped = if l.overlap < k {
-            format!(", overlap capped at {}", l.overlap)
-        } else {
-            String::new()
-        };
+        let capped = capped(l.overlap, k);
         let _ = writeln!(
             out,
             "    loop at {at}{capped}: two iterations: from BL {}, from OL {}",
@@ -112,11 +117,7 @@ pub fn render(
         } else {
             ("out of", callee, function)
         };
-        let capped = if c.overlap < k {
-            format!(", overlap capped at {}", c.overlap)
-        } else {
-            String::new()
-        };
+        let capped = capped(c.overlap, k);
         let _ = writeln!(
             out,
             "    call at {}:{} ({}) {way} {}{capped}: from BL {}, from OL {}",
