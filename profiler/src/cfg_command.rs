@@ -62,6 +62,9 @@ pub enum ProfileKind {
     KIter(u32),
     /// Overlapping paths of degree K (`ol:K`, [`crate::overlap`]).
     Ol(u32),
+    /// Interprocedural paths (`ipp:context`, `ipp:piecewise`, [`crate::interproc`]), for a
+    /// file of several procedures.
+    Ipp(crate::interproc::IppKind),
 }
 
 impl FromStr for ProfileKind {
@@ -79,6 +82,9 @@ impl FromStr for ProfileKind {
                 )),
             };
         }
+        if let Some(kind) = s.strip_prefix("ipp:") {
+            return kind.parse().map(ProfileKind::Ipp);
+        }
         if let Some(k) = s.strip_prefix("kiter:") {
             if let Ok(k) = k.parse::<u32>() {
                 if k >= 1 {
@@ -87,7 +93,7 @@ impl FromStr for ProfileKind {
             }
         }
         Err(format!(
-            "unknown profile '{s}' (expected bl, kiter:K with K >= 1 or ol:K)"
+            "unknown profile '{s}' (expected bl, kiter:K with K >= 1, ol:K, ipp:context or ipp:piecewise)"
         ))
     }
 }
@@ -171,6 +177,22 @@ impl std::error::Error for CommandError {}
 
 /// Runs the command; returns what to print on standard output.
 pub fn run(cmd: &CfgCommand) -> Result<String, CommandError> {
+    if crate::interproc::text::is_program(&cmd.source) {
+        return match cmd.profile {
+            None => crate::interproc::command::run(cmd, crate::interproc::IppKind::Context),
+            Some(ProfileKind::Ipp(kind)) => crate::interproc::command::run(cmd, kind),
+            Some(_) => Err(CommandError::Usage(format!(
+                "{}: a file of several functions takes --profile ipp:context or ipp:piecewise",
+                cmd.file
+            ))),
+        };
+    }
+    if let Some(ProfileKind::Ipp(_)) = cmd.profile {
+        return Err(CommandError::Usage(format!(
+            "{}: --profile ipp:... needs a file of several functions ('function NAME' lines)",
+            cmd.file
+        )));
+    }
     let parsed = parse_cfg(&cmd.source).map_err(|e| CommandError::Input(e.render(&cmd.file)))?;
     if let Some(ProfileKind::Ol(k)) = cmd.profile {
         return crate::overlap::command::run(cmd, &parsed, k);

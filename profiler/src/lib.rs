@@ -15,6 +15,8 @@
 //! - [`overlap`]: Tallam, Zhang & Gupta's overlapping paths (Ball-Larus paths extended past
 //!   back edges), their path graph and numbering, and the bounds they give on two-iteration
 //!   paths;
+//! - [`interproc`]: Melski & Reps' interprocedural paths (context and piecewise), numbered on
+//!   the supergraph with linear edge functions;
 //! - [`trace`] (traces with `( ... )^N` groups), [`executor`] (runs any plan along a trace as the
 //!   VM's probes would), [`cfg_command`] (the logic of `vmrun cfg`), [`generate`] (random CFGs).
 //!
@@ -50,6 +52,7 @@ pub mod executor;
 pub mod explain;
 pub mod generate;
 pub mod index;
+pub mod interproc;
 pub mod k_iteration;
 pub mod kblpp;
 pub mod loops;

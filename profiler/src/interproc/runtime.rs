@@ -1,0 +1,236 @@
+//! What the instrumentation does at run time (Melski & Reps sections 5.5 and 6.3): a
+//! [`PathCounter`] is told every intraprocedural edge, call and return of a run, in order, and
+//! says which path number completes when. The `vmrun cfg` replay of a trace and the VM's
+//! `ipp` modes run this same state machine.
+//!
+//! State: `pathNum` (shared along the call chain: the paper passes it by reference), and per
+//! activation `numValidCompsFromExit` (`nvc`, the paper's by-value parameter), `pathNumOnEntry`
+//! and, for a call at a summary site, the caller's `pathNum` to restore
+//! (`pathNumBeforeCall`); piecewise profiling adds `cntOpenLfParens` (`open`).
+//! - An edge that does not end a path adds `ρ_e(nvc)`.
+//! - An edge `u -> h` that ends one adds `ρ(u -> GExit_P)(nvc)`, counts, and starts the next
+//!   path: context, `pathNum := pathNumOnEntry + ρ(Entry_P -> h)(nvc)`; piecewise,
+//!   `nvc := X_P`, `pathNum := value(Entry_global -> GEntry_P) + ρ(GEntry_P -> h)(X_P)`,
+//!   `open := 0` (figure 16).
+//! - A call at a crossing site passes `ψ_r(nvc)` as the callee's `nvc` (`open += 1`); at a
+//!   summary site (recursive or indirect, or cut by the fallback) the caller's `pathNum` is
+//!   saved and the callee starts the path `Entry_global -> Entry_Q` with `nvc = 1`.
+//! - A return to a crossing site restores the caller's `nvc` (`open -= 1`); piecewise, with
+//!   no call open, it adds the return edge's value instead and sets the caller's
+//!   `nvc := X_S` (figure 17). A return from a summary site counts the callee's path (it ends
+//!   with `Exit_Q -> Exit_global`) and restores the caller's `pathNum`.
+//! - The program's return from `main` counts the last path.
+
+use super::numbering::{EntryTarget, IppNumbering};
+use super::supergraph::{Callee, ProcId, SiteId, Supergraph};
+use super::{IppKind, Linear};
+use crate::cfg::Edge;
+use crate::dag::DagEdgeKind;
+
+/// What taking an intraprocedural edge does to the path number.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum EdgeAction {
+    /// Adds `ρ_e(nvc)`.
+    Add(Linear),
+    /// Ends the path: adds `end(nvc)` (`ρ` of `u -> GExit_P`), counts, and starts the next one
+    /// with the surrogate edge whose `ρ` is `restart`.
+    End {
+        /// `ρ(u -> GExit_P)`.
+        end: Linear,
+        /// `ρ(Entry_P -> h)` or `ρ(GEntry_P -> h)`.
+        restart: Linear,
+    },
+}
+
+impl IppNumbering {
+    /// What taking CFG edge `e` of procedure `p` of `sg` does.
+    pub fn edge_action(&self, sg: &Supergraph, p: ProcId, e: Edge) -> EdgeAction {
+        let dag = self.dag(p);
+        let d = dag.dag_edge(e);
+        match dag.kind(d) {
+            DagEdgeKind::End(e) => {
+                let h = sg.proc(p).cfg.target(e);
+                let start = dag.start_edge(h).expect("a cut edge's target starts paths");
+                EdgeAction::End {
+                    end: self.rho(p, d),
+                    restart: self.rho(p, start),
+                }
+            }
+            _ => EdgeAction::Add(self.rho(p, d)),
+        }
+    }
+}
+
+/// One activation.
+#[derive(Clone, Copy, Debug)]
+struct Frame {
+    proc: ProcId,
+    nvc: u64,
+    on_entry: u64,
+    /// The site it was called at (`None` for `main` and calls from unknown places).
+    site: Option<SiteId>,
+    /// For an activation called at a summary site: the caller's `pathNum` and `open`.
+    resume: Option<(u64, u64)>,
+}
+
+/// The run-time state machine. See the module docs.
+#[derive(Clone, Debug)]
+pub struct PathCounter<'n> {
+    sg: &'n Supergraph,
+    num: &'n IppNumbering,
+    path: u64,
+    open: u64,
+    frames: Vec<Frame>,
+}
+
+impl<'n> PathCounter<'n> {
+    /// A counter for runs of `sg` numbered by `num`, before the program starts.
+    pub fn new(sg: &'n Supergraph, num: &'n IppNumbering) -> Self {
+        PathCounter {
+            sg,
+            num,
+            path: 0,
+            open: 0,
+            frames: Vec::new(),
+        }
+    }
+
+    /// The program starts in `main`.
+    pub fn start(&mut self) {
+        self.frames.clear();
+        self.enter_root(self.sg.main(), None);
+    }
+
+    /// The procedure running, if any.
+    pub fn current(&self) -> Option<ProcId> {
+        self.frames.last().map(|f| f.proc)
+    }
+
+    /// The current activation takes its CFG edge `e`; returns the number of the path it
+    /// ends, if it ends one.
+    pub fn edge(&mut self, e: Edge) -> Option<u64> {
+        let p = self.frames.last()?.proc;
+        let action = self.num.edge_action(self.sg, p, e);
+        self.act(action)
+    }
+
+    /// The current activation takes an edge whose action is `action` (what
+    /// [`IppNumbering::edge_action`] says of it, worked out once by the caller).
+    #[inline]
+    pub fn act(&mut self, action: EdgeAction) -> Option<u64> {
+        let frame = self.frames.last_mut()?;
+        match action {
+            EdgeAction::Add(rho) => {
+                self.path = self.path.wrapping_add(rho.apply(frame.nvc));
+                None
+            }
+            EdgeAction::End { end, restart } => {
+                let done = self.path.wrapping_add(end.apply(frame.nvc));
+                match self.num.kind() {
+                    IppKind::Context => {
+                        self.path = frame.on_entry.wrapping_add(restart.apply(frame.nvc));
+                    }
+                    IppKind::Piecewise => {
+                        let p = frame.proc;
+                        frame.nvc = self.num.unbal_exit(p);
+                        let base = self
+                            .num
+                            .entry_value(EntryTarget::GEntry(p))
+                            .unwrap_or_default();
+                        self.path = base.wrapping_add(restart.apply(frame.nvc));
+                        self.open = 0;
+                    }
+                }
+                Some(done)
+            }
+        }
+    }
+
+    /// The current activation calls `callee` at `site` (for an indirect site, whatever it
+    /// called; a callee other than a direct site's own is treated as an indirect call).
+    pub fn call(&mut self, site: SiteId, callee: ProcId) {
+        let s = self.sg.site(site);
+        let crossing = !self.num.is_summary(site) && s.callee == Callee::Direct(callee);
+        if crossing {
+            let Some(caller) = self.frames.last() else {
+                return;
+            };
+            let nvc = self.num.psi(s.caller, s.ret).apply(caller.nvc);
+            self.open += 1;
+            self.frames.push(Frame {
+                proc: callee,
+                nvc,
+                on_entry: self.path,
+                site: Some(site),
+                resume: None,
+            });
+        } else {
+            self.call_unknown(callee);
+        }
+    }
+
+    /// The current activation calls `callee` from a place that is no call site of the
+    /// supergraph, or through a pointer: the call is a summary edge.
+    pub fn call_unknown(&mut self, callee: ProcId) {
+        let resume = Some((self.path, self.open));
+        self.enter_root(callee, resume);
+    }
+
+    /// Starts the path `Entry_global -> Entry_p`.
+    fn enter_root(&mut self, p: ProcId, resume: Option<(u64, u64)>) {
+        self.path = self
+            .num
+            .entry_value(EntryTarget::Entry(p))
+            .unwrap_or_default();
+        self.open = 1;
+        self.frames.push(Frame {
+            proc: p,
+            nvc: 1,
+            on_entry: self.path,
+            site: None,
+            resume,
+        });
+    }
+
+    /// The current activation returns (at its exit) to its caller, or ends the program;
+    /// returns the number of the path this ends, if it ends one.
+    pub fn ret(&mut self) -> Option<u64> {
+        let frame = self.frames.pop()?;
+        let Some(caller) = self.frames.last_mut() else {
+            return Some(self.path);
+        };
+        if let Some((path, open)) = frame.resume {
+            let done = self.path;
+            self.path = path;
+            self.open = open;
+            return Some(done);
+        }
+        if self.open == 0 {
+            if let Some(s) = frame.site {
+                self.path = self.path.wrapping_add(self.num.return_value(frame.proc, s));
+            }
+            caller.nvc = self.num.unbal_exit(caller.proc);
+        } else {
+            self.open -= 1;
+        }
+        None
+    }
+
+    /// The run stops with activations in progress (a trap, `exit` in a callee, an
+    /// interrupt): their paths never complete. Returns how many were in progress (the
+    /// current one and those saved at summary sites).
+    pub fn abandon(&mut self) -> u64 {
+        let pending = if self.frames.is_empty() {
+            0
+        } else {
+            1 + self.frames.iter().filter(|f| f.resume.is_some()).count() as u64
+        };
+        self.frames.clear();
+        pending
+    }
+
+    /// Whether activations are in progress.
+    pub fn running(&self) -> bool {
+        !self.frames.is_empty()
+    }
+}
