@@ -12,7 +12,7 @@ use serde_json::{json, Value};
 use super::numbering::{EntryTarget, ExitTarget, IppNumbering};
 use super::path::regenerate;
 use super::runtime::PathCounter;
-use super::supergraph::{Callee, ProcId};
+use super::supergraph::{Callee, ProcId, Supergraph};
 use super::text::{parse_program, ParsedProgram};
 use super::{definition::Event, IppKind, Linear};
 use crate::cfg::Block;
@@ -32,7 +32,7 @@ pub fn run(cmd: &CfgCommand, kind: IppKind) -> Result<String, CommandError> {
             let runs = parsed
                 .runs(text)
                 .map_err(|e| CommandError::Input(format!("{}: {e}", cmd.file)))?;
-            Some(count(&parsed, &num, &runs))
+            Some(count(sg, &num, &runs))
         }
     };
     Ok(match cmd.format {
@@ -48,13 +48,9 @@ pub fn run(cmd: &CfgCommand, kind: IppKind) -> Result<String, CommandError> {
 }
 
 /// Replays `runs` through the run-time state machine: the count of each path number.
-pub fn count(
-    parsed: &ParsedProgram,
-    num: &IppNumbering,
-    runs: &[Vec<Event>],
-) -> BTreeMap<u64, u64> {
+pub fn count(sg: &Supergraph, num: &IppNumbering, runs: &[Vec<Event>]) -> BTreeMap<u64, u64> {
     let mut counts = BTreeMap::new();
-    let mut counter = PathCounter::new(&parsed.sg, num);
+    let mut counter = PathCounter::new(sg, num);
     for run in runs {
         counter.start();
         for &event in run {

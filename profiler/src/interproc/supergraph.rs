@@ -88,6 +88,12 @@ pub enum SupergraphError {
         /// The return-site vertex.
         ret: Block,
     },
+    /// A procedure's entry is a call vertex (the entry also starts the paths that begin at
+    /// loop headers: give the call a vertex of its own).
+    EntryCalls {
+        /// The procedure.
+        proc: String,
+    },
     /// Two call sites share a call vertex.
     TwoCalls {
         /// The procedure.
@@ -111,6 +117,10 @@ impl fmt::Display for SupergraphError {
             SupergraphError::ReturnSite { proc, ret } => write!(
                 f,
                 "in {proc}: return site {ret} must have its call vertex as its only predecessor"
+            ),
+            SupergraphError::EntryCalls { proc } => write!(
+                f,
+                "in {proc}: the entry must not be a call vertex (give the call a vertex of its own)"
             ),
             SupergraphError::TwoCalls { proc, call } => {
                 write!(f, "in {proc}: vertex {call} makes two calls")
@@ -165,6 +175,11 @@ impl Supergraph {
             let p = &mut procs[site.caller];
             let cfg = &p.cfg;
             let (c, r) = (site.call, site.ret);
+            if c == cfg.entry() {
+                return Err(SupergraphError::EntryCalls {
+                    proc: p.name.clone(),
+                });
+            }
             if c.index() >= cfg.num_blocks() || cfg.successors(c) != [r] {
                 return Err(SupergraphError::CallVertex {
                     proc: p.name.clone(),

@@ -339,6 +339,11 @@ pub fn parse_program(text: &str) -> Result<ParsedProgram, CfgTextErrors> {
             | SupergraphError::ReturnSite { proc, ret: b }
             | SupergraphError::TwoCalls { proc, call: b } => line_of_call(proc, *b),
             SupergraphError::NoSuchProcedure(s) => site_lines[s.index()],
+            SupergraphError::EntryCalls { proc } => sections
+                .iter()
+                .find(|s| &s.name == proc)
+                .and_then(|s| s.calls.first().map(|c| c.0))
+                .unwrap_or(1),
             SupergraphError::NoMain => 1,
         };
         let message = match &e {
