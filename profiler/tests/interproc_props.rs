@@ -117,17 +117,17 @@ fn counts_by_state_machine(
     num: &IppNumbering,
     events: &[Event],
 ) -> BTreeMap<u64, u64> {
-    let mut counter = PathCounter::new(sg, num);
-    counter.start();
+    let mut counter = PathCounter::new();
+    counter.start(sg, num);
     let mut counts = BTreeMap::new();
     for &e in events {
         let done = match e {
-            Event::Edge(e) => counter.edge(e),
+            Event::Edge(e) => counter.edge(sg, num, e),
             Event::Call { site, callee } => {
-                counter.call(site, callee);
+                counter.call(sg, num, site, callee);
                 None
             }
-            Event::Return => counter.ret(),
+            Event::Return => counter.ret(num),
         };
         if let Some(n) = done {
             *counts.entry(n).or_insert(0) += 1;

@@ -154,6 +154,11 @@ fn settle<M: Profiler>(
 ) -> RunResult {
     let program = machine.program;
     let finished = M::finish(&mut probes);
+    let interprocedural = if options.collect_profile {
+        M::interprocedural(&probes)
+    } else {
+        None
+    };
     let functions = if options.collect_profile {
         M::profile(probes, program, &options.profile)
             .map(|r| r.map(|fs| with_indirect_calls(with_files(fs, program), machine)))
@@ -164,6 +169,18 @@ fn settle<M: Profiler>(
     // error they are expected).
     let leaks = result.as_ref().ok().and_then(|_| machine.leak_report());
     let mut run = finish(file_name, result, finished, functions, options);
+    match interprocedural {
+        Some(Ok(mut section)) => {
+            if let Some(p) = run.profile.as_mut() {
+                section.fill_lines(&p.functions);
+                p.interprocedural = Some(section);
+            }
+        }
+        Some(Err(e)) => run.stderr.push_str(&format!(
+            "{file_name}: internal error: no interprocedural paths: {e}\n"
+        )),
+        None => {}
+    }
     if let Some(leaks) = leaks {
         run.stderr
             .push_str(&format!("{file_name}: warning: memory leak: {leaks}\n"));

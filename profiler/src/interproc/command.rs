@@ -50,17 +50,17 @@ pub fn run(cmd: &CfgCommand, kind: IppKind) -> Result<String, CommandError> {
 /// Replays `runs` through the run-time state machine: the count of each path number.
 pub fn count(sg: &Supergraph, num: &IppNumbering, runs: &[Vec<Event>]) -> BTreeMap<u64, u64> {
     let mut counts = BTreeMap::new();
-    let mut counter = PathCounter::new(sg, num);
+    let mut counter = PathCounter::new();
     for run in runs {
-        counter.start();
+        counter.start(sg, num);
         for &event in run {
             let done = match event {
-                Event::Edge(e) => counter.edge(e),
+                Event::Edge(e) => counter.edge(sg, num, e),
                 Event::Call { site, callee } => {
-                    counter.call(site, callee);
+                    counter.call(sg, num, site, callee);
                     None
                 }
-                Event::Return => counter.ret(),
+                Event::Return => counter.ret(num),
             };
             if let Some(n) = done {
                 *counts.entry(n).or_insert(0) += 1;

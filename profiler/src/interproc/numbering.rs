@@ -174,6 +174,10 @@ pub struct IppNumbering {
     entries: Vec<EntryEdge>,
     exits: IndexVec<ProcId, Vec<ExitEdge>>,
     unbal_exit: IndexVec<ProcId, u64>,
+    /// Per procedure: the value of `Entry_global -> GEntry_P` (piecewise; 0 otherwise).
+    resume_value: IndexVec<ProcId, u64>,
+    /// Per call site: the value of its return edge taken with no call open (piecewise).
+    return_value: IndexVec<SiteId, u64>,
     total: u64,
     fallback: Vec<IppFallback>,
 }
@@ -303,11 +307,15 @@ impl IppNumbering {
     }
 
     /// Piecewise: the value of the return edge of site `s` taken with no call open.
-    pub fn return_value(&self, callee: ProcId, s: SiteId) -> u64 {
-        self.exits[callee]
-            .iter()
-            .find(|e| e.to == ExitTarget::Site(s))
-            .map_or(0, |e| e.value)
+    #[inline]
+    pub fn return_value(&self, s: SiteId) -> u64 {
+        self.return_value[s]
+    }
+
+    /// Piecewise: the value of `Entry_global -> GEntry_P`.
+    #[inline]
+    pub fn resume_value(&self, p: ProcId) -> u64 {
+        self.resume_value[p]
     }
 
     /// The fallback steps taken (empty when the paths fit).
@@ -526,7 +534,23 @@ fn attempt(
     if total > limit {
         return Err(saturated());
     }
+    let mut resume_value = IndexVec::from_elem(0u64, n);
+    for e in &entries {
+        if let EntryTarget::GEntry(p) = e.to {
+            resume_value[p] = e.value;
+        }
+    }
+    let mut return_value = IndexVec::from_elem(0u64, sg.num_sites());
+    for edges in exits.iter() {
+        for e in edges {
+            if let ExitTarget::Site(s) = e.to {
+                return_value[s] = e.value;
+            }
+        }
+    }
     Ok(IppNumbering {
+        resume_value,
+        return_value,
         kind,
         path_ends,
         dags,

@@ -163,10 +163,10 @@ impl IppPath {
                 Step::Return(s) => {
                     let site = sg.site(s);
                     if open == 0 {
-                        let Callee::Direct(q) = site.callee else {
+                        if !matches!(site.callee, Callee::Direct(_)) {
                             return None;
-                        };
-                        path = path.checked_add(num.return_value(q, s))?;
+                        }
+                        path = path.checked_add(num.return_value(s))?;
                         nvc = num.unbal_exit(site.caller);
                     } else {
                         nvc = saved.pop()?;

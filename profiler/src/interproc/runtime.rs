@@ -73,32 +73,26 @@ struct Frame {
     resume: Option<(u64, u64)>,
 }
 
-/// The run-time state machine. See the module docs.
-#[derive(Clone, Debug)]
-pub struct PathCounter<'n> {
-    sg: &'n Supergraph,
-    num: &'n IppNumbering,
+/// The run-time state machine. See the module docs. It holds no reference to the graph and
+/// its numbering: each method is given the ones of its run (always the same), so a profiler
+/// can own all three.
+#[derive(Clone, Debug, Default)]
+pub struct PathCounter {
     path: u64,
     open: u64,
     frames: Vec<Frame>,
 }
 
-impl<'n> PathCounter<'n> {
-    /// A counter for runs of `sg` numbered by `num`, before the program starts.
-    pub fn new(sg: &'n Supergraph, num: &'n IppNumbering) -> Self {
-        PathCounter {
-            sg,
-            num,
-            path: 0,
-            open: 0,
-            frames: Vec::new(),
-        }
+impl PathCounter {
+    /// A counter before the program starts.
+    pub fn new() -> Self {
+        PathCounter::default()
     }
 
-    /// The program starts in `main`.
-    pub fn start(&mut self) {
+    /// The program of `sg` starts in `main`.
+    pub fn start(&mut self, sg: &Supergraph, num: &IppNumbering) {
         self.frames.clear();
-        self.enter_root(self.sg.main(), None);
+        self.enter_root(num, sg.main(), None);
     }
 
     /// The procedure running, if any.
@@ -108,16 +102,15 @@ impl<'n> PathCounter<'n> {
 
     /// The current activation takes its CFG edge `e`; returns the number of the path it
     /// ends, if it ends one.
-    pub fn edge(&mut self, e: Edge) -> Option<u64> {
+    pub fn edge(&mut self, sg: &Supergraph, num: &IppNumbering, e: Edge) -> Option<u64> {
         let p = self.frames.last()?.proc;
-        let action = self.num.edge_action(self.sg, p, e);
-        self.act(action)
+        self.act(num, num.edge_action(sg, p, e))
     }
 
     /// The current activation takes an edge whose action is `action` (what
     /// [`IppNumbering::edge_action`] says of it, worked out once by the caller).
     #[inline]
-    pub fn act(&mut self, action: EdgeAction) -> Option<u64> {
+    pub fn act(&mut self, num: &IppNumbering, action: EdgeAction) -> Option<u64> {
         let frame = self.frames.last_mut()?;
         match action {
             EdgeAction::Add(rho) => {
@@ -126,17 +119,14 @@ impl<'n> PathCounter<'n> {
             }
             EdgeAction::End { end, restart } => {
                 let done = self.path.wrapping_add(end.apply(frame.nvc));
-                match self.num.kind() {
+                match num.kind() {
                     IppKind::Context => {
                         self.path = frame.on_entry.wrapping_add(restart.apply(frame.nvc));
                     }
                     IppKind::Piecewise => {
                         let p = frame.proc;
-                        frame.nvc = self.num.unbal_exit(p);
-                        let base = self
-                            .num
-                            .entry_value(EntryTarget::GEntry(p))
-                            .unwrap_or_default();
+                        frame.nvc = num.unbal_exit(p);
+                        let base = num.entry_value(EntryTarget::GEntry(p)).unwrap_or_default();
                         self.path = base.wrapping_add(restart.apply(frame.nvc));
                         self.open = 0;
                     }
@@ -148,14 +138,14 @@ impl<'n> PathCounter<'n> {
 
     /// The current activation calls `callee` at `site` (for an indirect site, whatever it
     /// called; a callee other than a direct site's own is treated as an indirect call).
-    pub fn call(&mut self, site: SiteId, callee: ProcId) {
-        let s = self.sg.site(site);
-        let crossing = !self.num.is_summary(site) && s.callee == Callee::Direct(callee);
+    pub fn call(&mut self, sg: &Supergraph, num: &IppNumbering, site: SiteId, callee: ProcId) {
+        let s = sg.site(site);
+        let crossing = !num.is_summary(site) && s.callee == Callee::Direct(callee);
         if crossing {
             let Some(caller) = self.frames.last() else {
                 return;
             };
-            let nvc = self.num.psi(s.caller, s.ret).apply(caller.nvc);
+            let nvc = num.psi(s.caller, s.ret).apply(caller.nvc);
             self.open += 1;
             self.frames.push(Frame {
                 proc: callee,
@@ -165,23 +155,20 @@ impl<'n> PathCounter<'n> {
                 resume: None,
             });
         } else {
-            self.call_unknown(callee);
+            self.call_unknown(num, callee);
         }
     }
 
     /// The current activation calls `callee` from a place that is no call site of the
     /// supergraph, or through a pointer: the call is a summary edge.
-    pub fn call_unknown(&mut self, callee: ProcId) {
+    pub fn call_unknown(&mut self, num: &IppNumbering, callee: ProcId) {
         let resume = Some((self.path, self.open));
-        self.enter_root(callee, resume);
+        self.enter_root(num, callee, resume);
     }
 
     /// Starts the path `Entry_global -> Entry_p`.
-    fn enter_root(&mut self, p: ProcId, resume: Option<(u64, u64)>) {
-        self.path = self
-            .num
-            .entry_value(EntryTarget::Entry(p))
-            .unwrap_or_default();
+    fn enter_root(&mut self, num: &IppNumbering, p: ProcId, resume: Option<(u64, u64)>) {
+        self.path = num.entry_value(EntryTarget::Entry(p)).unwrap_or_default();
         self.open = 1;
         self.frames.push(Frame {
             proc: p,
@@ -194,7 +181,7 @@ impl<'n> PathCounter<'n> {
 
     /// The current activation returns (at its exit) to its caller, or ends the program;
     /// returns the number of the path this ends, if it ends one.
-    pub fn ret(&mut self) -> Option<u64> {
+    pub fn ret(&mut self, num: &IppNumbering) -> Option<u64> {
         let frame = self.frames.pop()?;
         let Some(caller) = self.frames.last_mut() else {
             return Some(self.path);
@@ -207,9 +194,9 @@ impl<'n> PathCounter<'n> {
         }
         if self.open == 0 {
             if let Some(s) = frame.site {
-                self.path = self.path.wrapping_add(self.num.return_value(frame.proc, s));
+                self.path = self.path.wrapping_add(num.return_value(s));
             }
-            caller.nvc = self.num.unbal_exit(caller.proc);
+            caller.nvc = num.unbal_exit(caller.proc);
         } else {
             self.open -= 1;
         }

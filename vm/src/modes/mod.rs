@@ -15,6 +15,7 @@
 //! | [`kbl`] | `kbl:K`: sequences of up to K Ball-Larus paths in a k-slab forest | D'Elia, Demetrescu & Finocchi 2013, sections 2-3 |
 //! | [`kiter`] | `kiter:K`: k-iteration paths | Roy & Srikant 2009, section 4 |
 //! | [`ol`] | `ol:K`: Ball-Larus paths extended past back edges by K + 1 predicates | Tallam, Zhang & Gupta 2004, section 2 |
+//! | [`ipp`] | `ipp:context`, `ipp:piecewise`: interprocedural paths numbered with linear edge functions | Melski & Reps 1998, sections 3-6 |
 //! | [`trace`] | `trace`: every block entered, paths counted by definition | |
 //!
 //! What every mode shares (tier-0 counters, the tiering bookkeeping, CFGs of bytecode,
@@ -51,6 +52,7 @@
 
 pub mod bl;
 pub mod edge;
+pub mod ipp;
 pub mod kbl;
 pub mod kiter;
 pub mod none;
@@ -112,6 +114,15 @@ pub trait Profiler {
         out: &mut String,
     ) {
         let _ = (profile, function, options, out);
+    }
+
+    /// The program-wide `interprocedural` member of the profile (the `ipp` modes), read off the
+    /// probes after [`Profiler::finish`], before [`Profiler::profile`] (the default: none).
+    fn interprocedural(
+        probes: &Self::Probes<'_>,
+    ) -> Option<Result<crate::profile::InterprocSection, String>> {
+        let _ = probes;
+        None
     }
 
     /// When a run is watched ([`watch`]): what `event` means in this mode, read off its

@@ -38,6 +38,14 @@ macro_rules! for_each_mode {
             /// ends by a back edge with the blocks after it up to the `(K + 1)`-th predicate
             /// (`overlap` of `paths`); `K` from 0.
             Ol => "ol", $crate::modes::ol::Ol, k: true;
+            /// Melski & Reps' interprocedural context paths (1998, section 5): unbalanced-left
+            /// paths across calls and returns, with their calling context (`interprocedural`).
+            #[serde(rename = "ipp:context")]
+            IppContext => "ipp:context", $crate::modes::ipp::IppContext, k: false;
+            /// Melski & Reps' interprocedural piecewise paths (1998, section 6):
+            /// unbalanced-right-left paths across calls and returns (`interprocedural`).
+            #[serde(rename = "ipp:piecewise")]
+            IppPiecewise => "ipp:piecewise", $crate::modes::ipp::IppPiecewise, k: false;
         }
     };
 }
@@ -118,6 +126,12 @@ impl FromStr for Mode {
 /// Parses a `--profile` value, `NAME` or `NAME:K`, into the mode and its `K` (1 for a mode
 /// that takes none); the error says what is wrong.
 pub fn parse_spec(s: &str) -> Result<(Mode, u32), String> {
+    // A name with a colon of its own (`ipp:context`) takes no K.
+    if let Ok(mode) = s.parse::<Mode>() {
+        if !mode.takes_k() {
+            return Ok((mode, 1));
+        }
+    }
     let (name, k) = match s.split_once(':') {
         Some((name, k)) => (name, Some(k)),
         None => (s, None),
@@ -172,7 +186,7 @@ mod tests {
         }
         assert_eq!(
             "fast".parse::<Mode>().unwrap_err(),
-            "unknown profile mode 'fast' (expected none, edge, bl, trace, kbl, kiter or ol)"
+            "unknown profile mode 'fast' (expected none, edge, bl, trace, kbl, kiter, ol, ipp:context or ipp:piecewise)"
         );
         assert!(parse_spec("bl:2").unwrap_err().contains("takes no K"));
         assert!(parse_spec("kbl").unwrap_err().contains("needs K"));

@@ -28,6 +28,7 @@
 //! k-SF node bytes: the k-BLPP paper's Figures 9 and 11-14). [`Profile::check`] validates them.
 
 pub mod annotate;
+pub mod interproc;
 pub mod kbl;
 pub mod overlap;
 pub mod report;
@@ -39,6 +40,7 @@ use serde::{Deserialize, Serialize};
 use crate::tier::cfg_build::FunctionCfg;
 
 pub use crate::modes::table::Mode;
+pub use interproc::InterprocSection;
 pub use kbl::{IpfEntry, KblFunctionStats};
 pub use overlap::OverlapSection;
 
@@ -85,6 +87,9 @@ pub struct Profile {
     pub complete: bool,
     /// Every function of the program, in program order.
     pub functions: Vec<FunctionProfile>,
+    /// `ipp:context` and `ipp:piecewise` only: the interprocedural paths ([`interproc`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub interprocedural: Option<InterprocSection>,
 }
 
 /// One function's part of a [`Profile`].
@@ -337,6 +342,7 @@ impl Profile {
             tier_up,
             complete,
             functions: Vec::new(),
+            interprocedural: None,
         }
     }
 
@@ -365,7 +371,8 @@ impl Profile {
         o.push_str(&format!("  \"tier_up\": {},\n", self.tier_up));
         o.push_str(&format!("  \"complete\": {},\n", self.complete));
         if self.functions.is_empty() {
-            o.push_str("  \"functions\": []\n}\n");
+            o.push_str("  \"functions\": []");
+            self.write_interprocedural(&mut o);
             return o;
         }
         o.push_str("  \"functions\": [\n");
@@ -449,8 +456,21 @@ impl Profile {
                 "    }\n"
             });
         }
-        o.push_str("  ]\n}\n");
+        o.push_str("  ]");
+        self.write_interprocedural(&mut o);
         o
+    }
+
+    /// The end of the document: the `interprocedural` member if any, and the closing brace.
+    fn write_interprocedural(&self, o: &mut String) {
+        match &self.interprocedural {
+            Some(section) => {
+                o.push_str(",\n");
+                interproc::write_json(o, section);
+                o.push_str("}\n");
+            }
+            None => o.push_str("\n}\n"),
+        }
     }
 
     /// Reads a profile and [checks](Profile::check) it.
@@ -518,6 +538,9 @@ impl Profile {
             }
             kbl::check(self, f).or_else(err)?;
             overlap::check(self, f).or_else(err)?;
+        }
+        if let Some(section) = &self.interprocedural {
+            interproc::check(self, section)?;
         }
         Ok(())
     }

@@ -20,6 +20,11 @@
 //! are listed by total count (descending), then in program order; functions without paths are
 //! named on one line at the end.
 //!
+//! In the `ipp` modes the paths are the program's ([`super::interproc`]): one table of
+//! interprocedural paths, each as the source lines it runs through in one function after
+//! another (`main:13-15 ~> 15, 16 -> power:4-5 -> main:17 (header 15)`, `~>` marking the jump
+//! from a function's entry to a loop header that starts its active part), then totals.
+//!
 //! Each function's table is followed by its mode's section
 //! ([`crate::modes::Profiler::report_section`]). In mode `kbl`, that is its k-IPF (the k-BLPP paper's Figure
 //! 4): the trees whose root (a BL path) has at least `min_share` percent of the function's
@@ -133,22 +138,26 @@ pub fn render(profile: &Profile, options: &ReportOptions) -> String {
         }
         section(profile, f, options, &mut out);
     }
-    let distinct: usize = order.iter().map(|f| f.paths.len()).sum();
-    let _ = writeln!(
-        out,
-        "\nTotals: {} completed in {}; {} executed",
-        plural(grand, "path"),
-        plural(order.len() as u64, "function"),
-        plural(distinct as u64, "distinct path")
-    );
-    let idle: Vec<&str> = profile
-        .functions
-        .iter()
-        .filter(|f| f.paths.is_empty())
-        .map(|f| f.name.as_str())
-        .collect();
-    if !idle.is_empty() {
-        let _ = writeln!(out, "No paths completed in: {}", idle.join(", "));
+    if let Some(section) = &profile.interprocedural {
+        super::interproc::report(section, options, &mut out);
+    } else {
+        let distinct: usize = order.iter().map(|f| f.paths.len()).sum();
+        let _ = writeln!(
+            out,
+            "\nTotals: {} completed in {}; {} executed",
+            plural(grand, "path"),
+            plural(order.len() as u64, "function"),
+            plural(distinct as u64, "distinct path")
+        );
+        let idle: Vec<&str> = profile
+            .functions
+            .iter()
+            .filter(|f| f.paths.is_empty())
+            .map(|f| f.name.as_str())
+            .collect();
+        if !idle.is_empty() {
+            let _ = writeln!(out, "No paths completed in: {}", idle.join(", "));
+        }
     }
     let indirect: Vec<&FunctionProfile> = profile
         .functions

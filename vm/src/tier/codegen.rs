@@ -55,6 +55,9 @@ pub struct ProbeCode {
     /// Run when control enters each block (after the edge's probes). For the exit block: after
     /// the probes of the edge into it, before the return.
     pub blocks: IndexVec<Block, Vec<Instr>>,
+    /// Run right before the instruction at each of these pcs (of the original code), inside
+    /// its block: the `ipp` modes say which call site a call is made from.
+    pub before: HashMap<Pc, Vec<Instr>>,
     /// The version's probe constants (`Q[k]` of the path instructions).
     pub consts: Vec<u64>,
     /// Where each constant is in `consts` (for reuse).
@@ -69,6 +72,7 @@ impl ProbeCode {
             entry: Vec::new(),
             edges: IndexVec::from_elem(Vec::new(), cfg.num_edges()),
             blocks: IndexVec::from_elem(Vec::new(), cfg.num_blocks()),
+            before: HashMap::new(),
             consts: Vec::new(),
             index: HashMap::new(),
         }
@@ -286,12 +290,20 @@ pub fn instrument(
         block_start[b] = Some(Pc(here as u16));
         let (start, end) = (start.index(), end.index());
         out.push_all(&probes.blocks[b], func.locs[start]);
+        let before = |pc: usize| {
+            probes
+                .before
+                .get(&Pc(pc as u16))
+                .map_or(&[][..], Vec::as_slice)
+        };
         for pc in start..end - 1 {
+            out.push_all(before(pc), func.locs[pc]);
             out.push(func.code[pc], func.locs[pc]);
         }
         let last = end - 1;
         let (ins, loc) = (func.code[last], func.locs[last]);
         let lpc = Pc(last as u16);
+        out.push_all(before(last), loc);
         match ins.flow() {
             Flow::Next | Flow::Call => {
                 out.push(ins, loc);

@@ -1,0 +1,317 @@
+//! `--profile=ipp:context` and `--profile=ipp:piecewise`: Melski & Reps' interprocedural paths
+//! (1998; the numbering, the run-time state machine and regeneration are
+//! [`profiler::interproc`]'s).
+//!
+//! **Whole program.** A path number depends on the whole call graph (each caller's `ψ`
+//! functions take its callees' in), so every function is instrumented before the program
+//! starts, from one numbering of the program's supergraph ([`graph`]); `--tier-up` does not
+//! apply. Tiering functions one by one would leave the callers of an instrumented callee
+//! uninstrumented, and the paths crossing them could not be numbered.
+//!
+//! **Probes.** Each edge of a function's CFG whose `ρ` is not `⟨0, 0⟩`, and each edge that
+//! ends a path, gets one `Probe k` instruction; so does each call instruction, right before it,
+//! naming its call site. The sink keeps the paper's state ([`PathCounter`]): `pathNum`, shared
+//! along the call chain, and per activation `numValidCompsFromExit` (the paper's extra
+//! by-value parameter, here a field of the sink's frame, section 5.5), `pathNumOnEntry` and the
+//! caller's `pathNum` saved at a recursive call; piecewise profiling adds the count of open
+//! calls. The call probe says which site the next entry comes from, so the entry passes
+//! `ψ_r(nvc)`; an entry with no call probe before it (a call through a pointer) is an indirect
+//! call, which starts a new path as a recursive call does (section 9.2.3). Completed paths are
+//! counted by number in one table for the program ([`PathCounters`]: an array up to 2^16
+//! paths, a hash table above).
+//!
+//! **Overflow.** When the program's paths do not fit in 64 bits, the numbering cuts calls (and
+//! then blocks) until they do (section 8's hybrid, [`profiler::interproc::numbering`]); each
+//! step is a warning on stderr and is listed in the profile's `fallback`.
+//!
+//! **Profile.** Functions are listed with their blocks and no paths; the paths are the
+//! profile's `interprocedural` member ([`crate::profile::interproc`]), regenerated to the
+//! blocks they run through in each function.
+
+pub mod graph;
+
+use lang::bytecode::{FuncIdx, Instr, ProbeIdx, Program};
+use profiler::counters::PathCounters;
+use profiler::interproc::path::{regenerate, Step};
+use profiler::interproc::runtime::EdgeAction;
+use profiler::interproc::{IppKind, IppNumbering, PathCounter, SiteId};
+use profiler::DagEdgeKind;
+
+use super::edge::untiered_profiles;
+use super::{Finished, Profiler};
+use crate::branch_counts::BranchCounts;
+use crate::probes::Probes;
+use crate::profile::interproc::{InterprocPath, InterprocSection, Stretch};
+use crate::profile::FunctionProfile;
+use crate::tier::codegen::{instrument, ProbeCode};
+use crate::version::Version;
+use crate::ProfileSettings;
+use graph::ProgramGraph;
+
+/// What a `Probe k` of an instrumented function does.
+#[derive(Clone, Copy, Debug)]
+enum ProbeAction {
+    /// An edge's action on the path number.
+    Edge(EdgeAction),
+    /// The next call is made at this site.
+    Site(SiteId),
+}
+
+/// The `ipp` modes' probes. See the module docs.
+pub struct IppProbes {
+    graph: ProgramGraph,
+    num: IppNumbering,
+    counter: PathCounter,
+    /// Per function, by probe index.
+    actions: Vec<Vec<ProbeAction>>,
+    counts: PathCounters,
+    /// The site of the call about to be made.
+    pending: Option<SiteId>,
+    started: bool,
+    ready: Vec<Version>,
+    /// Paths in progress when the run stopped.
+    incomplete: u64,
+}
+
+impl IppProbes {
+    /// Numbers the paths of `program` and instruments every function.
+    pub fn new(
+        program: &Program,
+        kind: IppKind,
+        settings: &ProfileSettings,
+    ) -> Result<Self, String> {
+        let graph = ProgramGraph::new(program)?;
+        let num = IppNumbering::new(&graph.sg, kind, settings.path_ends, u64::MAX)
+            .map_err(|e| e.to_string())?;
+        let mut actions = Vec::with_capacity(program.functions.len());
+        let mut ready = Vec::with_capacity(program.functions.len());
+        for (i, (func, split)) in program.functions.iter().zip(&graph.funcs).enumerate() {
+            let p = ProgramGraph::proc(FuncIdx(i as u16));
+            let mut code = ProbeCode::new(&split.fc);
+            let mut table = Vec::new();
+            let mut probe = |action: ProbeAction| -> Result<Instr, String> {
+                let k = u16::try_from(table.len())
+                    .map_err(|_| format!("function {}: more than 65,536 probes", func.name))?;
+                table.push(action);
+                Ok(Instr::Probe { k: ProbeIdx(k) })
+            };
+            for e in split.fc.cfg().edges() {
+                let action = num.edge_action(&graph.sg, p, split.edge[e]);
+                if action != EdgeAction::Add(profiler::interproc::Linear::ZERO) {
+                    code.edges[e] = vec![probe(ProbeAction::Edge(action))?];
+                }
+            }
+            for &(pc, site) in &split.calls {
+                code.before
+                    .insert(pc, vec![probe(ProbeAction::Site(site))?]);
+            }
+            let inst = instrument(FuncIdx(i as u16), func, &split.fc, &code)
+                .map_err(|e| format!("function {}: {e}", func.name))?;
+            ready.push(inst.version);
+            actions.push(table);
+        }
+        ready.reverse();
+        Ok(IppProbes {
+            counts: PathCounters::new(num.num_paths()),
+            graph,
+            num,
+            counter: PathCounter::new(),
+            actions,
+            pending: None,
+            started: false,
+            ready,
+            incomplete: 0,
+        })
+    }
+
+    /// The program's paths: each counted number regenerated to its stretches.
+    pub fn section(&self) -> Result<InterprocSection, String> {
+        let sg = &self.graph.sg;
+        let num = &self.num;
+        let mut paths = Vec::with_capacity(self.counts.len());
+        for (id, count) in self.counts.iter() {
+            let path = regenerate(sg, num, id)
+                .ok_or_else(|| format!("path number {id} is not below {}", num.num_paths()))?;
+            let mut stretches: Vec<Stretch> = Vec::new();
+            let mut end = None;
+            let open = |stretches: &mut Vec<Stretch>, p: profiler::interproc::ProcId| {
+                stretches.push(Stretch {
+                    function: p.index() as u32,
+                    blocks: Vec::new(),
+                    resume: None,
+                });
+            };
+            for step in &path.steps {
+                let split = |p: profiler::interproc::ProcId| &self.graph.funcs[p.index()];
+                match *step {
+                    Step::Root(p) | Step::Resume(p) => {
+                        open(&mut stretches, p);
+                        if let Step::Root(_) = step {
+                            let v = sg.proc(p).cfg.entry();
+                            push_block(&mut stretches, split(p).block_of[v].as_u32());
+                        }
+                    }
+                    Step::Edge(p, d) => {
+                        let dag = num.dag(p);
+                        match dag.kind(d) {
+                            DagEdgeKind::End(e) => {
+                                let h = sg.proc(p).cfg.target(e);
+                                end = Some(split(p).block_of[h].as_u32());
+                            }
+                            DagEdgeKind::Start(h) => {
+                                if let Some(s) = stretches.last_mut() {
+                                    s.resume = Some(s.blocks.len() as u32);
+                                    s.blocks.push(split(p).block_of[h].as_u32());
+                                }
+                            }
+                            DagEdgeKind::Real(_) => {
+                                let v = dag.target(d);
+                                push_block(&mut stretches, split(p).block_of[v].as_u32());
+                            }
+                        }
+                    }
+                    Step::Call(s) => {
+                        if let profiler::interproc::Callee::Direct(q) = sg.site(s).callee {
+                            open(&mut stretches, q);
+                            let v = sg.proc(q).cfg.entry();
+                            push_block(&mut stretches, split(q).block_of[v].as_u32());
+                        }
+                    }
+                    Step::Return(s) => {
+                        let site = sg.site(s);
+                        open(&mut stretches, site.caller);
+                        let b = split(site.caller).block_of[site.ret].as_u32();
+                        push_block(&mut stretches, b);
+                    }
+                    Step::Exit(_) => {}
+                }
+            }
+            paths.push(InterprocPath {
+                id,
+                count,
+                lines: String::new(),
+                stretches,
+                end,
+            });
+        }
+        paths.sort_by(|a, b| b.count.cmp(&a.count).then(a.id.cmp(&b.id)));
+        let name = |p: profiler::interproc::ProcId| sg.proc(p).name.clone();
+        Ok(InterprocSection {
+            kind: num.kind().name().to_string(),
+            static_paths: num.num_paths(),
+            incomplete: self.incomplete,
+            fallback: num.fallback().iter().map(|f| f.render(&name)).collect(),
+            paths,
+        })
+    }
+}
+
+/// Appends block `b` to the last stretch unless it is already its last block (the vertices of
+/// one block split at calls).
+fn push_block(stretches: &mut [Stretch], b: u32) {
+    if let Some(s) = stretches.last_mut() {
+        if s.blocks.last() != Some(&b) {
+            s.blocks.push(b);
+        }
+    }
+}
+
+impl Probes for IppProbes {
+    const ENABLED: bool = true;
+    const TIERS: bool = true;
+
+    #[inline]
+    fn on_entry(&mut self, func: FuncIdx) {
+        let p = ProgramGraph::proc(func);
+        if !self.started {
+            self.started = true;
+            self.counter.start(&self.graph.sg, &self.num);
+            return;
+        }
+        match self.pending.take() {
+            Some(site) => self.counter.call(&self.graph.sg, &self.num, site, p),
+            None => self.counter.call_unknown(&self.num, p),
+        }
+    }
+
+    #[inline]
+    fn on_probe(&mut self, func: FuncIdx, k: ProbeIdx) {
+        // SAFETY-free: probe indices come from this mode's own instrumentation.
+        match self.actions[func.index()][k.index()] {
+            ProbeAction::Edge(action) => {
+                if let Some(n) = self.counter.act(&self.num, action) {
+                    self.counts.count(n);
+                }
+            }
+            ProbeAction::Site(site) => self.pending = Some(site),
+        }
+    }
+
+    #[inline]
+    fn on_return(&mut self, _func: FuncIdx) {
+        self.pending = None;
+        if let Some(n) = self.counter.ret(&self.num) {
+            self.counts.count(n);
+        }
+    }
+
+    fn version_ready(&self) -> bool {
+        !self.ready.is_empty()
+    }
+
+    fn take_version(&mut self) -> Option<Version> {
+        self.ready.pop()
+    }
+}
+
+/// The `ipp` modes: `Ipp<false>` is `ipp:context`, `Ipp<true>` `ipp:piecewise`.
+pub struct Ipp<const PIECEWISE: bool>;
+
+/// `--profile=ipp:context`.
+pub type IppContext = Ipp<false>;
+/// `--profile=ipp:piecewise`.
+pub type IppPiecewise = Ipp<true>;
+
+impl<const PIECEWISE: bool> Profiler for Ipp<PIECEWISE> {
+    type Probes<'p> = IppProbes;
+
+    fn start(
+        program: &Program,
+        settings: &ProfileSettings,
+        _: BranchCounts,
+    ) -> Result<IppProbes, String> {
+        let kind = if PIECEWISE {
+            IppKind::Piecewise
+        } else {
+            IppKind::Context
+        };
+        IppProbes::new(program, kind, settings).map_err(|e| format!("cannot instrument: {e}"))
+    }
+
+    /// Settles the paths still in progress (not counted) and reports the fallback.
+    fn finish(probes: &mut IppProbes) -> Finished {
+        probes.incomplete = probes.counter.abandon();
+        let name = |p: profiler::interproc::ProcId| probes.graph.sg.proc(p).name.clone();
+        Finished {
+            warnings: probes
+                .num
+                .fallback()
+                .iter()
+                .map(|f| f.render(&name))
+                .collect(),
+            ..Finished::default()
+        }
+    }
+
+    fn profile(
+        _: IppProbes,
+        program: &Program,
+        settings: &ProfileSettings,
+    ) -> Option<Result<Vec<FunctionProfile>, String>> {
+        Some(untiered_profiles(program, settings.path_ends))
+    }
+
+    fn interprocedural(probes: &IppProbes) -> Option<Result<InterprocSection, String>> {
+        Some(probes.section())
+    }
+}
