@@ -1,0 +1,158 @@
+//! Oracle tests of `--profile=ipp:context` and `ipp:piecewise` (Melski & Reps'
+//! interprocedural paths, issue 19) on the programs of `programs/` (the `bench_*` ones
+//! excepted), through the real run (`vm::run_program`):
+//!
+//! - for both kinds and both path-end strategies, the paths and counts of the profile's
+//!   `interprocedural` member equal those cut by definition
+//!   ([`profiler::interproc::definition::paths_by_definition`]) from the walk the `trace` sink
+//!   records (every block of every activation, and its calls, nested in order), and each
+//!   counted number regenerates to its path; a program with an activation that does not reach
+//!   its exit (`exit` from a callee) is skipped and named if too few are left;
+//! - the output is `none`'s, and every profile passes `Profile::check`.
+//!
+//! And the run-time errors: recursion deeper than `--max-depth` ends with the usual error and
+//! the profile of the paths completed, marked incomplete, with the paths in progress counted
+//! as such.
+
+mod tier_support;
+
+use std::collections::BTreeMap;
+
+use lang::bytecode::{FuncIdx, Program};
+use profiler::interproc::definition::{paths_by_definition, Event};
+use profiler::interproc::path::regenerate;
+use profiler::interproc::{IppKind, IppNumbering};
+use profiler::PathEnds;
+use tier_support::{programs, run_k};
+use vm::interp::Machine;
+use vm::modes::ipp::graph::ProgramGraph;
+use vm::modes::trace::{Activation, TraceProbes};
+use vm::profile::Mode;
+use vm::DEFAULT_MAX_DEPTH;
+
+/// The activations of a run as the `trace` sink records them, or `None` if one did not finish.
+fn activations(program: &Program, ends: PathEnds) -> Option<Vec<Activation>> {
+    let mut probes = TraceProbes::new(program, ends).unwrap();
+    probes.keep_activations = true;
+    let mut m = Machine::new(program, DEFAULT_MAX_DEPTH);
+    let (_, mut probes) = vm::run::execute(&mut m, probes, &mut Vec::new());
+    probes.close_unfinished();
+    if probes.activations.iter().any(|a| !a.finished) {
+        return None;
+    }
+    Some(std::mem::take(&mut probes.activations))
+}
+
+/// The walk of activation `a` (and, nested, its callees') on the supergraph.
+fn walk(graph: &ProgramGraph, acts: &[Activation], a: usize, out: &mut Vec<Event>) {
+    let act = &acts[a];
+    let split = &graph.funcs[act.func.index()];
+    let sg_cfg = &graph.sg.proc(ProgramGraph::proc(act.func)).cfg;
+    let cfg = split.fc.cfg();
+    if let Some(e) = split.extra_entry {
+        let first = sg_cfg.successors(e)[0];
+        out.push(Event::Edge(sg_cfg.find_edge(e, first).unwrap()));
+    }
+    let mut calls = act.calls.iter().peekable();
+    for (i, &b) in act.blocks.iter().enumerate() {
+        let mut nth = 0;
+        while let Some(c) = calls.next_if(|c| c.at == i) {
+            let site = split.block_sites[b][nth];
+            nth += 1;
+            let callee = ProgramGraph::proc(acts[c.callee].func);
+            out.push(Event::Call { site, callee });
+            walk(graph, acts, c.callee, out);
+        }
+        if let Some(&next) = act.blocks.get(i + 1) {
+            let e = cfg.find_edge(b, next).expect("the trace follows the CFG");
+            out.push(Event::Edge(split.edge[e]));
+        }
+    }
+    out.push(Event::Return);
+}
+
+#[test]
+fn every_program_counts_its_interprocedural_paths_by_definition() {
+    let mut checked = 0;
+    let mut skipped = Vec::new();
+    for (name, src) in programs() {
+        let program = lang::compile_source(&name, &src).unwrap();
+        let graph = ProgramGraph::new(&program).unwrap();
+        let none = run_k(&program, &name, Mode::None, 1, 0, PathEnds::Header);
+        for ends in [PathEnds::Header, PathEnds::Backedge] {
+            let Some(acts) = activations(&program, ends) else {
+                skipped.push(name.clone());
+                continue;
+            };
+            let main = acts
+                .iter()
+                .rposition(|a| a.func == program.main)
+                .expect("main ran");
+            let mut events = Vec::new();
+            walk(&graph, &acts, main, &mut events);
+            for (kind, mode) in [
+                (IppKind::Context, Mode::IppContext),
+                (IppKind::Piecewise, Mode::IppPiecewise),
+            ] {
+                let what = format!("{name}: ipp:{kind}, {ends} path ends");
+                let num = IppNumbering::new(&graph.sg, kind, ends, u64::MAX).unwrap();
+                let mut expected: BTreeMap<u64, u64> = BTreeMap::new();
+                for p in paths_by_definition(&graph.sg, &num, &events) {
+                    let n = p.number(&graph.sg, &num).expect("a path has a number");
+                    assert_eq!(regenerate(&graph.sg, &num, n).as_ref(), Some(&p), "{what}");
+                    *expected.entry(n).or_insert(0) += 1;
+                }
+                let ran = run_k(&program, &name, mode, 1, 0, ends);
+                assert_eq!(ran.out, none.out, "{what}: printed what none did not");
+                let profile = ran.result.profile.expect("a profile");
+                profile.check().unwrap_or_else(|e| panic!("{what}: {e}"));
+                let section = profile.interprocedural.expect("an interprocedural member");
+                assert_eq!(section.static_paths, num.num_paths(), "{what}");
+                assert_eq!(section.incomplete, 0, "{what}");
+                let counted: BTreeMap<u64, u64> =
+                    section.paths.iter().map(|p| (p.id, p.count)).collect();
+                assert_eq!(counted, expected, "{what}");
+                checked += 1;
+            }
+        }
+    }
+    skipped.dedup();
+    assert!(
+        checked >= 200,
+        "{checked} runs checked, skipped: {skipped:?}"
+    );
+}
+
+#[test]
+fn recursion_deeper_than_max_depth_keeps_the_profile_so_far() {
+    let src = "int down(int n) { if (n == 0) return 0; return 1 + down(n - 1); }\n\
+               int main(void) { int s = 0; for (int i = 0; i < 3; i++) s += down(5); \
+               return s + down(100000); }\n";
+    let program = lang::compile_source("deep.c", src).unwrap();
+    for mode in [Mode::IppContext, Mode::IppPiecewise] {
+        let options = vm::RunOptions {
+            profile: vm::ProfileSettings {
+                mode,
+                k: 1,
+                tier_up: 0,
+                path_ends: PathEnds::Header,
+            },
+            max_depth: 200,
+            collect_profile: true,
+            ..vm::RunOptions::default()
+        };
+        let mut out = Vec::new();
+        let result = vm::run_program(&program, "deep.c", &options, &mut out);
+        assert_ne!(result.exit_status, 0);
+        assert!(result.stderr.contains("runtime error"), "{}", result.stderr);
+        let profile = result.profile.expect("the profile so far");
+        assert!(!profile.complete);
+        profile.check().unwrap();
+        let section = profile.interprocedural.unwrap();
+        // The three calls of down(5) completed their recursive paths; the deep one left every
+        // level's path in progress.
+        assert!(section.paths.iter().map(|p| p.count).sum::<u64>() >= 3 * 6);
+        assert!(section.incomplete >= 199, "{}", section.incomplete);
+    }
+    let _ = FuncIdx(0);
+}
