@@ -1728,6 +1728,13 @@ fn run_loop_inlined<P: Probes>(
                     probes.on_probe(func_id!(), k);
                 }
             }
+            Instr::ProbePath { k } => {
+                if P::ENABLED {
+                    let path = m.path;
+                    m.path = 0;
+                    probes.on_probe_path(func_id!(), k, path);
+                }
+            }
         }
     }
 }

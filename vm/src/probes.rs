@@ -25,7 +25,9 @@
 //! Instrumented code versions (made at tier-up, see [`crate::tier`]) contain probe
 //! *instructions*. The path-register instructions (`PathSet`, `PathAdd`, `PathJmp`) run inside
 //! the loop on a register of the frame; a completed path is handed to [`Probes::on_path`], and
-//! a sink-specific `Probe k` instruction to [`Probes::on_probe`]. A mode that does not
+//! a sink-specific `Probe k` instruction to [`Probes::on_probe`] (`ProbePath k` to
+//! [`Probes::on_probe_path`] with the register's value, which it then clears: the `ipp`
+//! modes add constants inline and hand the sum to the sink at its events). A mode that does not
 //! instrument (`P::PATHS` false) never has these instructions in its code, and the loop does
 //! not even save the path register across calls.
 //!
@@ -121,6 +123,15 @@ pub trait Probes {
     #[inline(always)]
     fn on_probe(&mut self, func: FuncIdx, k: ProbeIdx) {
         let _ = (func, k);
+    }
+
+    /// The instruction `ProbePath k` ran in `func` with the path register at `path` (the
+    /// register is then 0): a sink event that also takes the increments the code added
+    /// inline since the last one (the default: [`Probes::on_probe`], ignoring `path`).
+    #[inline(always)]
+    fn on_probe_path(&mut self, func: FuncIdx, k: ProbeIdx, path: u64) {
+        let _ = path;
+        self.on_probe(func, k);
     }
 
     /// Watching only (`P::WATCH`): the running frame of `version` is about to execute the

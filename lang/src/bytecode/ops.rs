@@ -529,6 +529,8 @@ macro_rules! for_each_op {
             IncJLtI32Pe { a: Reg, imm: i16, t: Pc, k: PairIdx } => Cond;
             /// run probe k of the profiling mode's sink (block entries, k-iteration probes)
             Probe { k: ProbeIdx } => Next;
+            /// run probe k of the sink with the path register's value, then r := 0 (the `ipp` modes: the constants added since the sink's last event)
+            ProbePath { k: ProbeIdx } => Next;
         }
     };
 }

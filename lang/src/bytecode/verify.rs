@@ -107,7 +107,7 @@ fn probe_operands_ok(
         return Err(format!("path-end pair {k} out of range ({pairs} pairs)"));
     }
     // `Probe` names a probe of the sink, not a constant: only its presence is checked here.
-    if matches!(ins, Instr::Probe { .. }) {
+    if matches!(ins, Instr::Probe { .. } | Instr::ProbePath { .. }) {
         return Ok(());
     }
     match operands.iter().find(|q| q.index() >= n) {
@@ -294,7 +294,8 @@ pub fn verify_instrumented(
             | Instr::PathCountK { c: q }
             | Instr::RetPc { c: q, .. }
             | Instr::RetVPc { c: q }
-            | Instr::Probe { k: q } => probe_operands_ok(probe, &[q], None, ins).map_err(here)?,
+            | Instr::Probe { k: q }
+            | Instr::ProbePath { k: q } => probe_operands_ok(probe, &[q], None, ins).map_err(here)?,
             Instr::PathEnd { c, s } | Instr::PathEndJmp { c, s, .. } => {
                 probe_operands_ok(probe, &[c, s], None, ins).map_err(here)?
             }

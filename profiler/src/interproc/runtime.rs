@@ -107,6 +107,13 @@ impl PathCounter {
         self.act(num, num.edge_action(sg, p, e))
     }
 
+    /// Adds `value` to the path number: increments the instrumented code summed itself (the
+    /// constant `ρ`s, which need no `nvc`) since the last event.
+    #[inline]
+    pub fn add(&mut self, value: u64) {
+        self.path = self.path.wrapping_add(value);
+    }
+
     /// The current activation takes an edge whose action is `action` (what
     /// [`IppNumbering::edge_action`] says of it, worked out once by the caller).
     #[inline]

@@ -44,7 +44,8 @@ pub struct ExplainArgs {
     #[arg(short = 'o', long = "out", value_name = "OUT")]
     out: Option<PathBuf>,
     /// Colour blocks by heat and list hot paths from this profile of the program
-    /// (`vmrun --profile=bl --profile-out FILE`; a bl, kbl or trace profile).
+    /// (`vmrun --profile=bl --profile-out FILE`; a bl, kbl or trace profile, or an ipp profile,
+    /// whose interprocedural paths through each function are listed).
     #[arg(long, value_name = "FILE", conflicts_with = "run")]
     profile_in: Option<PathBuf>,
     /// Run the program (`--profile=bl --tier-up 0`) for heat and hot paths.
@@ -164,6 +165,11 @@ pub fn run(args: &ExplainArgs) -> i32 {
         preprocess: args.preprocess.options(),
     };
     let files = sources.pairs();
+    if let [(name, source)] = files.as_slice() {
+        if is_cfg && profiler::interproc::text::is_program(source) {
+            return explain_supergraph(args, name, source);
+        }
+    }
     let explained = match files.as_slice() {
         [(name, source)] if is_cfg => explain::explain_cfg_file(name, source, &request),
         _ => explain::explain_files(&files, &request),
@@ -185,6 +191,45 @@ pub fn run(args: &ExplainArgs) -> i32 {
     let text = match text {
         Ok(t) => t,
         Err(e) => return usage(e),
+    };
+    match &args.out {
+        None => super::print_output(&text),
+        Some(out) => write_whole(out, &text),
+    }
+}
+
+/// Explains a `.cfg` file of several functions: Melski & Reps' numbering of its
+/// interprocedural paths (`vmrun cfg`'s listing: `maxEnters`, `ψ`, `ρ`, every path), as text,
+/// or `G*fin` labelled like the paper's Figure 7 as dot or SVG.
+fn explain_supergraph(args: &ExplainArgs, name: &str, source: &str) -> i32 {
+    use profiler::cfg_command::{CfgCommand, Format as CfgFormat};
+    let mut cmd = CfgCommand::new(name, source);
+    cmd.path_ends = args.path_ends;
+    cmd.list_limit = args.list_limit;
+    cmd.format = match args.format {
+        Format::Text => CfgFormat::Text,
+        Format::Dot | Format::Svg => CfgFormat::Dot,
+        Format::Html => {
+            return usage(
+                "a file of several functions is explained as text, dot or svg (--format html \
+                 steps through a program's run)",
+            )
+        }
+    };
+    let text = match profiler::interproc::command::run(&cmd, profiler::interproc::IppKind::Context)
+    {
+        Ok(text) => text,
+        Err(e) => {
+            eprintln!("vmrun explain: {e}");
+            return e.exit_code();
+        }
+    };
+    let text = match args.format {
+        Format::Svg => match explain::dot::to_svg(&text) {
+            Ok(svg) => svg,
+            Err(e) => return usage(e),
+        },
+        _ => text,
     };
     match &args.out {
         None => super::print_output(&text),

@@ -94,6 +94,9 @@ pub struct FunctionExplained {
     pub heat: Option<Vec<u64>>,
     /// The paths counted in that run or profile: `(id, count)`, hottest first.
     pub path_counts: Vec<(u64, u64)>,
+    /// From an `ipp` profile: the interprocedural paths that run through the function,
+    /// `(id, count, source lines)`, hottest first.
+    pub interprocedural: Vec<(u64, u64, String)>,
     /// The instrumented bytecode of `--profile=bl` (programs only).
     pub instrumented: Option<String>,
 }
@@ -255,7 +258,15 @@ pub fn explain_files(
                     .to_string()
             }),
             block_lines: fc.blocks().map(|(b, _)| fc.lines(b)).collect(),
-            heat: fprofile.map(FunctionProfile::block_runs),
+            heat: match profile.as_ref().and_then(|p| p.interprocedural.as_ref()) {
+                Some(section) => Some(interprocedural_heat(section, i, fc.num_blocks())),
+                None => fprofile.map(FunctionProfile::block_runs),
+            },
+            interprocedural: profile
+                .as_ref()
+                .and_then(|p| p.interprocedural.as_ref())
+                .map(|section| interprocedural_through(section, i))
+                .unwrap_or_default(),
             path_counts: fprofile
                 .map(|f| f.paths.iter().map(|p| (p.id, p.count)).collect())
                 .unwrap_or_default(),
@@ -273,6 +284,39 @@ pub fn explain_files(
         step_mode: (request.steps > 0).then(|| step_mode_name(request)),
         output,
     })
+}
+
+/// How many times each block of function `func` ran on the interprocedural paths of `section`
+/// (each path's count for each of its visits).
+fn interprocedural_heat(
+    section: &crate::profile::InterprocSection,
+    func: usize,
+    blocks: usize,
+) -> Vec<u64> {
+    let mut heat = vec![0u64; blocks];
+    for p in &section.paths {
+        for s in p.stretches.iter().filter(|s| s.function as usize == func) {
+            for &b in &s.blocks {
+                if let Some(h) = heat.get_mut(b as usize) {
+                    *h = h.saturating_add(p.count);
+                }
+            }
+        }
+    }
+    heat
+}
+
+/// The interprocedural paths of `section` with a stretch in function `func`, hottest first.
+fn interprocedural_through(
+    section: &crate::profile::InterprocSection,
+    func: usize,
+) -> Vec<(u64, u64, String)> {
+    section
+        .paths
+        .iter()
+        .filter(|p| p.stretches.iter().any(|s| s.function as usize == func))
+        .map(|p| (p.id, p.count, p.lines.clone()))
+        .collect()
 }
 
 /// Explains a textual CFG (`programs/cfgs/*.cfg`): one function, named after the file.
@@ -324,6 +368,7 @@ pub fn explain_cfg_file(
             block_lines: vec![None; blocks],
             heat: None,
             path_counts: Vec::new(),
+            interprocedural: Vec::new(),
             instrumented: None,
         }],
         steps: Vec::new(),
@@ -371,9 +416,11 @@ fn check_profile_fits(
     }
     match profile.mode {
         Mode::Bl | Mode::Trace | Mode::Kbl | Mode::Edge => Ok(()),
+        // Heat from the interprocedural paths' blocks; their list per function.
+        Mode::IppContext | Mode::IppPiecewise => Ok(()),
         other => Err(ExplainError::Usage(format!(
             "heat is taken from Ball-Larus paths: a profile of mode {} has none (use a bl, \
-             kbl or trace profile, or --run)",
+             kbl, trace or ipp profile, or --run)",
             crate::modes::table::spec_name(other, profile.k)
         ))),
     }

@@ -241,6 +241,21 @@ fn function(out: &mut String, x: &Explained, f: &FunctionExplained) {
                 crate::profile::text::percent(*count, total)
             );
         }
+        if !f.interprocedural.is_empty() {
+            let _ = writeln!(
+                out,
+                "  interprocedural paths through {} (Melski & Reps; function:source lines):",
+                f.name
+            );
+            let total: u64 = f.interprocedural.iter().map(|r| r.1).sum();
+            for (id, count, text) in f.interprocedural.iter().take(20) {
+                let _ = writeln!(
+                    out,
+                    "  {count:>10}  {:>6}  path {id}: {text}",
+                    crate::profile::text::percent(*count, total)
+                );
+            }
+        }
     }
 
     if let Some(table) = &c.kiter_table {

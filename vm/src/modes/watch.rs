@@ -373,6 +373,32 @@ impl<'p, M: Profiler> Watched<'p, M> {
     }
 }
 
+impl<M: Profiler> Watched<'_, M> {
+    /// A `Probe k` (`path` `None`) or `ProbePath k` event: runs it, records it and the paths it
+    /// counted.
+    fn probe_event(&mut self, func: FuncIdx, k: ProbeIdx, path: Option<u64>) {
+        let run = |probes: &mut M::Probes<'_>| match path {
+            Some(path) => probes.on_probe_path(func, k, path),
+            None => probes.on_probe(func, k),
+        };
+        if self.is_full() {
+            return run(&mut self.probes);
+        }
+        let before: HashMap<u64, u64> = M::counted(&self.probes, func).into_iter().collect();
+        run(&mut self.probes);
+        self.record(WatchEvent::Probe { func, k });
+        let mut counted: Vec<u64> = M::counted(&self.probes, func)
+            .into_iter()
+            .filter(|(id, n)| before.get(id).copied().unwrap_or(0) < *n)
+            .map(|(id, _)| id)
+            .collect();
+        counted.sort_unstable();
+        for id in counted {
+            self.record(WatchEvent::Counted { func, id });
+        }
+    }
+}
+
 impl<'p, M: Profiler> Probes for Watched<'p, M> {
     const ENABLED: bool = true;
     const PATHS: bool = <M::Probes<'p> as Probes>::PATHS;
@@ -462,21 +488,11 @@ impl<'p, M: Profiler> Probes for Watched<'p, M> {
     }
 
     fn on_probe(&mut self, func: FuncIdx, k: ProbeIdx) {
-        if self.is_full() {
-            return self.probes.on_probe(func, k);
-        }
-        let before: HashMap<u64, u64> = M::counted(&self.probes, func).into_iter().collect();
-        self.probes.on_probe(func, k);
-        self.record(WatchEvent::Probe { func, k });
-        let mut counted: Vec<u64> = M::counted(&self.probes, func)
-            .into_iter()
-            .filter(|(id, n)| before.get(id).copied().unwrap_or(0) < *n)
-            .map(|(id, _)| id)
-            .collect();
-        counted.sort_unstable();
-        for id in counted {
-            self.record(WatchEvent::Counted { func, id });
-        }
+        self.probe_event(func, k, None);
+    }
+
+    fn on_probe_path(&mut self, func: FuncIdx, k: ProbeIdx, path: u64) {
+        self.probe_event(func, k, Some(path));
     }
 
     fn version_ready(&self) -> bool {

@@ -1,7 +1,8 @@
 //! The numbers a benchmark reads off a run's profile (`--profile-out`): paths executed and
 //! distinct, hash-table operations, for `kbl` the k-SF and k-IPF sizes and the k-IPF's
 //! shape over the whole program (the k-BLPP paper's Figures 9 and 11-14), for `ol` the flows
-//! of its loops and call sites (Tallam et al.'s Table 8).
+//! of its loops and call sites (Tallam et al.'s Table 8), for `ipp` its interprocedural paths
+//! (the program's, counted in place of the functions').
 //!
 //! A `kbl:16` profile can hold millions of k-IPF entries (hundreds of megabytes of JSON), so
 //! the file is not read into a [`vm::profile::Profile`]: it is streamed through a reader that keeps only
@@ -36,6 +37,14 @@ pub fn ipf_node_bytes() -> u64 {
 struct Summary {
     mode: Mode,
     functions: Vec<FunctionSummary>,
+    #[serde(default)]
+    interprocedural: Option<InterprocSummary>,
+}
+
+/// What the statistics need of the `ipp` modes' `interprocedural` member: its paths.
+#[derive(Deserialize)]
+struct InterprocSummary {
+    paths: Vec<PathSummary>,
 }
 
 /// What the statistics need of a function.
@@ -205,11 +214,20 @@ fn summary_stats(profile: &Summary) -> ProfileStats {
             }
         }
     }
+    if let Some(ip) = &profile.interprocedural {
+        s.distinct_paths += ip.paths.len() as u64;
+        for p in &ip.paths {
+            s.paths_executed = s.paths_executed.saturating_add(p.count);
+            if p.end.is_some() {
+                loop_paths = loop_paths.saturating_add(p.count);
+            }
+        }
+    }
     if s.paths_executed > 0 {
         s.loop_path_share = loop_paths as f64 / s.paths_executed as f64;
     }
     match profile.mode {
-        Mode::Bl => s.hash_ops = Some(s.paths_executed),
+        Mode::Bl | Mode::IppContext | Mode::IppPiecewise => s.hash_ops = Some(s.paths_executed),
         Mode::Kbl => add_kbl(profile, &mut s),
         Mode::Ol => s.flows = Some(ol_flows(profile)),
         _ => {}

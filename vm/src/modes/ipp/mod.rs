@@ -8,13 +8,18 @@
 //! apply. Tiering functions one by one would leave the callers of an instrumented callee
 //! uninstrumented, and the paths crossing them could not be numbered.
 //!
-//! **Probes.** Each edge of a function's CFG whose `ρ` is not `⟨0, 0⟩`, and each edge that
-//! ends a path, gets one `Probe k` instruction; so does each call instruction, right before it,
-//! naming its call site. The sink keeps the paper's state ([`PathCounter`]): `pathNum`, shared
-//! along the call chain, and per activation `numValidCompsFromExit` (the paper's extra
-//! by-value parameter, here a field of the sink's frame, section 5.5), `pathNumOnEntry` and the
-//! caller's `pathNum` saved at a recursive call; piecewise profiling adds the count of open
-//! calls. The call probe says which site the next entry comes from, so the entry passes
+//! **Probes.** The paper's optimisation (section 5.5.1) splits each `ρ_e(nvc) = a·nvc + b`
+//! into what needs the context and what does not; most edges have `a = 0`. An edge with a
+//! constant `ρ` gets a `PathAdd b` on the frame's path register, as in `bl`; an edge whose `ρ`
+//! needs `nvc`, an edge that ends a path, and each call (right before the call instruction,
+//! naming its site) get one `ProbePath k`, which hands the register to the sink and clears it;
+//! the exit's `PathCount 0` (fused into the return) hands over the register of a returning
+//! activation. So the sink sees the constants' sum at each of its events, and the path number
+//! is the paper's whatever the order of the additions. The sink keeps the paper's state
+//! ([`PathCounter`]): `pathNum`, shared along the call chain, and per activation
+//! `numValidCompsFromExit` (the paper's extra by-value parameter, here a field of the sink's
+//! frame record, section 5.5), `pathNumOnEntry` and the caller's `pathNum` saved at a recursive
+//! call; piecewise profiling adds the count of open calls. The call probe says which site the next entry comes from, so the entry passes
 //! `ψ_r(nvc)`; an entry with no call probe before it (a call through a pointer) is an indirect
 //! call, which starts a new path as a recursive call does (section 9.2.3). Completed paths are
 //! counted by number in one table for the program ([`PathCounters`]: an array up to 2^16
@@ -62,8 +67,9 @@ pub struct IppProbes {
     graph: ProgramGraph,
     num: IppNumbering,
     counter: PathCounter,
-    /// Per function, by probe index.
-    actions: Vec<Vec<ProbeAction>>,
+    /// Every function's probes: function `f`'s probe `k` is `actions[first[f] + k]`.
+    actions: Vec<ProbeAction>,
+    first: Vec<usize>,
     counts: PathCounters,
     /// The site of the call about to be made.
     pending: Option<SiteId>,
@@ -83,32 +89,40 @@ impl IppProbes {
         let graph = ProgramGraph::new(program)?;
         let num = IppNumbering::new(&graph.sg, kind, settings.path_ends, u64::MAX)
             .map_err(|e| e.to_string())?;
-        let mut actions = Vec::with_capacity(program.functions.len());
+        let mut actions = Vec::new();
+        let mut first = Vec::with_capacity(program.functions.len());
         let mut ready = Vec::with_capacity(program.functions.len());
         for (i, (func, split)) in program.functions.iter().zip(&graph.funcs).enumerate() {
             let p = ProgramGraph::proc(FuncIdx(i as u16));
             let mut code = ProbeCode::new(&split.fc);
             let mut table = Vec::new();
+            let too_many = || format!("function {}: more than 65,536 probes", func.name);
             let mut probe = |action: ProbeAction| -> Result<Instr, String> {
-                let k = u16::try_from(table.len())
-                    .map_err(|_| format!("function {}: more than 65,536 probes", func.name))?;
+                let k = u16::try_from(table.len()).map_err(|_| too_many())?;
                 table.push(action);
-                Ok(Instr::Probe { k: ProbeIdx(k) })
+                Ok(Instr::ProbePath { k: ProbeIdx(k) })
             };
             for e in split.fc.cfg().edges() {
                 let action = num.edge_action(&graph.sg, p, split.edge[e]);
-                if action != EdgeAction::Add(profiler::interproc::Linear::ZERO) {
-                    code.edges[e] = vec![probe(ProbeAction::Edge(action))?];
-                }
+                code.edges[e] = match action {
+                    EdgeAction::Add(rho) if rho.is_zero() => continue,
+                    EdgeAction::Add(rho) if rho.a == 0 => {
+                        let k = code.constant(rho.b).ok_or_else(too_many)?;
+                        vec![Instr::PathAdd { k }]
+                    }
+                    _ => vec![probe(ProbeAction::Edge(action))?],
+                };
             }
             for &(pc, site) in &split.calls {
-                code.before
-                    .insert(pc, vec![probe(ProbeAction::Site(site))?]);
+                code.before.insert(pc, vec![probe(ProbeAction::Site(site))?]);
             }
+            let zero = code.constant(0).ok_or_else(too_many)?;
+            code.blocks[split.fc.cfg().exit()] = vec![Instr::PathCount { c: zero }];
             let inst = instrument(FuncIdx(i as u16), func, &split.fc, &code)
                 .map_err(|e| format!("function {}: {e}", func.name))?;
             ready.push(inst.version);
-            actions.push(table);
+            first.push(actions.len());
+            actions.extend(table);
         }
         ready.reverse();
         Ok(IppProbes {
@@ -117,6 +131,7 @@ impl IppProbes {
             num,
             counter: PathCounter::new(),
             actions,
+            first,
             pending: None,
             started: false,
             ready,
@@ -219,6 +234,7 @@ fn push_block(stretches: &mut [Stretch], b: u32) {
 impl Probes for IppProbes {
     const ENABLED: bool = true;
     const TIERS: bool = true;
+    const PATHS: bool = true;
 
     #[inline]
     fn on_entry(&mut self, func: FuncIdx) {
@@ -235,9 +251,9 @@ impl Probes for IppProbes {
     }
 
     #[inline]
-    fn on_probe(&mut self, func: FuncIdx, k: ProbeIdx) {
-        // SAFETY-free: probe indices come from this mode's own instrumentation.
-        match self.actions[func.index()][k.index()] {
+    fn on_probe_path(&mut self, func: FuncIdx, k: ProbeIdx, path: u64) {
+        self.counter.add(path);
+        match self.actions[self.first[func.index()] + k.index()] {
             ProbeAction::Edge(action) => {
                 if let Some(n) = self.counter.act(&self.num, action) {
                     self.counts.count(n);
@@ -245,6 +261,12 @@ impl Probes for IppProbes {
             }
             ProbeAction::Site(site) => self.pending = Some(site),
         }
+    }
+
+    /// The exit's `PathCount 0`: the register of the activation about to return.
+    #[inline]
+    fn on_path(&mut self, _func: FuncIdx, path: u64) {
+        self.counter.add(path);
     }
 
     #[inline]
