@@ -295,7 +295,9 @@ pub fn verify_instrumented(
             | Instr::RetPc { c: q, .. }
             | Instr::RetVPc { c: q }
             | Instr::Probe { k: q }
-            | Instr::ProbePath { k: q } => probe_operands_ok(probe, &[q], None, ins).map_err(here)?,
+            | Instr::ProbePath { k: q } => {
+                probe_operands_ok(probe, &[q], None, ins).map_err(here)?
+            }
             Instr::PathEnd { c, s } | Instr::PathEndJmp { c, s, .. } => {
                 probe_operands_ok(probe, &[c, s], None, ins).map_err(here)?
             }

@@ -73,14 +73,42 @@ struct Frame {
     resume: Option<(u64, u64)>,
 }
 
+impl Frame {
+    /// The record of no activation.
+    const NONE: Frame = Frame {
+        proc: ProcId::from_u32(0),
+        nvc: 0,
+        on_entry: 0,
+        site: None,
+        resume: None,
+    };
+}
+
 /// The run-time state machine. See the module docs. It holds no reference to the graph and
 /// its numbering: each method is given the ones of its run (always the same), so a profiler
-/// can own all three.
-#[derive(Clone, Debug, Default)]
+/// can own all three. The running activation's record is a field of its own (read at every
+/// edge), the others are on a stack.
+#[derive(Clone, Debug)]
 pub struct PathCounter {
     path: u64,
     open: u64,
-    frames: Vec<Frame>,
+    /// The running activation (meaningful when `depth > 0`).
+    top: Frame,
+    /// The activations below it, outermost first.
+    below: Vec<Frame>,
+    depth: usize,
+}
+
+impl Default for PathCounter {
+    fn default() -> Self {
+        PathCounter {
+            path: 0,
+            open: 0,
+            top: Frame::NONE,
+            below: Vec::new(),
+            depth: 0,
+        }
+    }
 }
 
 impl PathCounter {
@@ -91,19 +119,20 @@ impl PathCounter {
 
     /// The program of `sg` starts in `main`.
     pub fn start(&mut self, sg: &Supergraph, num: &IppNumbering) {
-        self.frames.clear();
+        self.below.clear();
+        self.depth = 0;
         self.enter_root(num, sg.main(), None);
     }
 
     /// The procedure running, if any.
     pub fn current(&self) -> Option<ProcId> {
-        self.frames.last().map(|f| f.proc)
+        (self.depth > 0).then_some(self.top.proc)
     }
 
     /// The current activation takes its CFG edge `e`; returns the number of the path it
     /// ends, if it ends one.
     pub fn edge(&mut self, sg: &Supergraph, num: &IppNumbering, e: Edge) -> Option<u64> {
-        let p = self.frames.last()?.proc;
+        let p = self.current()?;
         self.act(num, num.edge_action(sg, p, e))
     }
 
@@ -118,7 +147,23 @@ impl PathCounter {
     /// [`IppNumbering::edge_action`] says of it, worked out once by the caller).
     #[inline]
     pub fn act(&mut self, num: &IppNumbering, action: EdgeAction) -> Option<u64> {
-        let frame = self.frames.last_mut()?;
+        match num.kind() {
+            IppKind::Context => self.act_as::<false>(num, action),
+            IppKind::Piecewise => self.act_as::<true>(num, action),
+        }
+    }
+
+    /// [`PathCounter::act`] for paths of a known kind (`PIECEWISE`), which `num` numbers.
+    #[inline]
+    pub fn act_as<const PIECEWISE: bool>(
+        &mut self,
+        num: &IppNumbering,
+        action: EdgeAction,
+    ) -> Option<u64> {
+        if self.depth == 0 {
+            return None;
+        }
+        let frame = &mut self.top;
         match action {
             EdgeAction::Add(rho) => {
                 self.path = self.path.wrapping_add(rho.apply(frame.nvc));
@@ -126,21 +171,26 @@ impl PathCounter {
             }
             EdgeAction::End { end, restart } => {
                 let done = self.path.wrapping_add(end.apply(frame.nvc));
-                match num.kind() {
-                    IppKind::Context => {
-                        self.path = frame.on_entry.wrapping_add(restart.apply(frame.nvc));
-                    }
-                    IppKind::Piecewise => {
-                        let p = frame.proc;
-                        frame.nvc = num.unbal_exit(p);
-                        let base = num.entry_value(EntryTarget::GEntry(p)).unwrap_or_default();
-                        self.path = base.wrapping_add(restart.apply(frame.nvc));
-                        self.open = 0;
-                    }
+                if PIECEWISE {
+                    let p = frame.proc;
+                    frame.nvc = num.unbal_exit(p);
+                    self.path = num.resume_value(p).wrapping_add(restart.apply(frame.nvc));
+                    self.open = 0;
+                } else {
+                    self.path = frame.on_entry.wrapping_add(restart.apply(frame.nvc));
                 }
                 Some(done)
             }
         }
+    }
+
+    /// Makes `frame` the running activation.
+    fn push(&mut self, frame: Frame) {
+        if self.depth > 0 {
+            self.below.push(self.top);
+        }
+        self.top = frame;
+        self.depth += 1;
     }
 
     /// The current activation calls `callee` at `site` (for an indirect site, whatever it
@@ -148,22 +198,18 @@ impl PathCounter {
     pub fn call(&mut self, sg: &Supergraph, num: &IppNumbering, site: SiteId, callee: ProcId) {
         let s = sg.site(site);
         let crossing = !num.is_summary(site) && s.callee == Callee::Direct(callee);
-        if crossing {
-            let Some(caller) = self.frames.last() else {
-                return;
-            };
-            let nvc = num.psi(s.caller, s.ret).apply(caller.nvc);
-            self.open += 1;
-            self.frames.push(Frame {
-                proc: callee,
-                nvc,
-                on_entry: self.path,
-                site: Some(site),
-                resume: None,
-            });
-        } else {
-            self.call_unknown(num, callee);
+        if !crossing || self.depth == 0 {
+            return self.call_unknown(num, callee);
         }
+        let nvc = num.psi(s.caller, s.ret).apply(self.top.nvc);
+        self.open += 1;
+        self.push(Frame {
+            proc: callee,
+            nvc,
+            on_entry: self.path,
+            site: Some(site),
+            resume: None,
+        });
     }
 
     /// The current activation calls `callee` from a place that is no call site of the
@@ -177,7 +223,7 @@ impl PathCounter {
     fn enter_root(&mut self, num: &IppNumbering, p: ProcId, resume: Option<(u64, u64)>) {
         self.path = num.entry_value(EntryTarget::Entry(p)).unwrap_or_default();
         self.open = 1;
-        self.frames.push(Frame {
+        self.push(Frame {
             proc: p,
             nvc: 1,
             on_entry: self.path,
@@ -189,10 +235,15 @@ impl PathCounter {
     /// The current activation returns (at its exit) to its caller, or ends the program;
     /// returns the number of the path this ends, if it ends one.
     pub fn ret(&mut self, num: &IppNumbering) -> Option<u64> {
-        let frame = self.frames.pop()?;
-        let Some(caller) = self.frames.last_mut() else {
+        if self.depth == 0 {
+            return None;
+        }
+        let frame = self.top;
+        self.depth -= 1;
+        if self.depth == 0 {
             return Some(self.path);
-        };
+        }
+        self.top = self.below.pop().expect("depth counts the records");
         if let Some((path, open)) = frame.resume {
             let done = self.path;
             self.path = path;
@@ -203,7 +254,7 @@ impl PathCounter {
             if let Some(s) = frame.site {
                 self.path = self.path.wrapping_add(num.return_value(s));
             }
-            caller.nvc = num.unbal_exit(caller.proc);
+            self.top.nvc = num.unbal_exit(self.top.proc);
         } else {
             self.open -= 1;
         }
@@ -214,17 +265,19 @@ impl PathCounter {
     /// interrupt): their paths never complete. Returns how many were in progress (the
     /// current one and those saved at summary sites).
     pub fn abandon(&mut self) -> u64 {
-        let pending = if self.frames.is_empty() {
+        let pending = if self.depth == 0 {
             0
         } else {
-            1 + self.frames.iter().filter(|f| f.resume.is_some()).count() as u64
+            let saved = self.below.iter().chain([&self.top]);
+            1 + saved.filter(|f| f.resume.is_some()).count() as u64
         };
-        self.frames.clear();
+        self.below.clear();
+        self.depth = 0;
         pending
     }
 
     /// Whether activations are in progress.
     pub fn running(&self) -> bool {
-        !self.frames.is_empty()
+        self.depth > 0
     }
 }

@@ -205,7 +205,8 @@ pub fn parse_program(text: &str) -> Result<ParsedProgram, CfgTextErrors> {
                     sections.push(Section {
                         name: name.to_string(),
                         line,
-                        text: "\n".repeat(i),
+                        // The lines before and the `function` line itself, blank.
+                        text: "\n".repeat(i + 1),
                         calls: Vec::new(),
                         gexit: None,
                         gentry: None,

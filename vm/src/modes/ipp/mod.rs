@@ -62,8 +62,9 @@ enum ProbeAction {
     Site(SiteId),
 }
 
-/// The `ipp` modes' probes. See the module docs.
-pub struct IppProbes {
+/// The `ipp` modes' probes (`PIECEWISE`: the kind of paths, fixed at compile time so the
+/// sink's hot path does not test it). See the module docs.
+pub struct IppProbes<const PIECEWISE: bool> {
     graph: ProgramGraph,
     num: IppNumbering,
     counter: PathCounter,
@@ -79,13 +80,14 @@ pub struct IppProbes {
     incomplete: u64,
 }
 
-impl IppProbes {
+impl<const PIECEWISE: bool> IppProbes<PIECEWISE> {
     /// Numbers the paths of `program` and instruments every function.
-    pub fn new(
-        program: &Program,
-        kind: IppKind,
-        settings: &ProfileSettings,
-    ) -> Result<Self, String> {
+    pub fn new(program: &Program, settings: &ProfileSettings) -> Result<Self, String> {
+        let kind = if PIECEWISE {
+            IppKind::Piecewise
+        } else {
+            IppKind::Context
+        };
         let graph = ProgramGraph::new(program)?;
         let num = IppNumbering::new(&graph.sg, kind, settings.path_ends, u64::MAX)
             .map_err(|e| e.to_string())?;
@@ -114,7 +116,8 @@ impl IppProbes {
                 };
             }
             for &(pc, site) in &split.calls {
-                code.before.insert(pc, vec![probe(ProbeAction::Site(site))?]);
+                code.before
+                    .insert(pc, vec![probe(ProbeAction::Site(site))?]);
             }
             let zero = code.constant(0).ok_or_else(too_many)?;
             code.blocks[split.fc.cfg().exit()] = vec![Instr::PathCount { c: zero }];
@@ -231,7 +234,7 @@ fn push_block(stretches: &mut [Stretch], b: u32) {
     }
 }
 
-impl Probes for IppProbes {
+impl<const PIECEWISE: bool> Probes for IppProbes<PIECEWISE> {
     const ENABLED: bool = true;
     const TIERS: bool = true;
     const PATHS: bool = true;
@@ -255,7 +258,7 @@ impl Probes for IppProbes {
         self.counter.add(path);
         match self.actions[self.first[func.index()] + k.index()] {
             ProbeAction::Edge(action) => {
-                if let Some(n) = self.counter.act(&self.num, action) {
+                if let Some(n) = self.counter.act_as::<PIECEWISE>(&self.num, action) {
                     self.counts.count(n);
                 }
             }
@@ -295,23 +298,18 @@ pub type IppContext = Ipp<false>;
 pub type IppPiecewise = Ipp<true>;
 
 impl<const PIECEWISE: bool> Profiler for Ipp<PIECEWISE> {
-    type Probes<'p> = IppProbes;
+    type Probes<'p> = IppProbes<PIECEWISE>;
 
     fn start(
         program: &Program,
         settings: &ProfileSettings,
         _: BranchCounts,
-    ) -> Result<IppProbes, String> {
-        let kind = if PIECEWISE {
-            IppKind::Piecewise
-        } else {
-            IppKind::Context
-        };
-        IppProbes::new(program, kind, settings).map_err(|e| format!("cannot instrument: {e}"))
+    ) -> Result<IppProbes<PIECEWISE>, String> {
+        IppProbes::new(program, settings).map_err(|e| format!("cannot instrument: {e}"))
     }
 
     /// Settles the paths still in progress (not counted) and reports the fallback.
-    fn finish(probes: &mut IppProbes) -> Finished {
+    fn finish(probes: &mut IppProbes<PIECEWISE>) -> Finished {
         probes.incomplete = probes.counter.abandon();
         let name = |p: profiler::interproc::ProcId| probes.graph.sg.proc(p).name.clone();
         Finished {
@@ -326,14 +324,14 @@ impl<const PIECEWISE: bool> Profiler for Ipp<PIECEWISE> {
     }
 
     fn profile(
-        _: IppProbes,
+        _: IppProbes<PIECEWISE>,
         program: &Program,
         settings: &ProfileSettings,
     ) -> Option<Result<Vec<FunctionProfile>, String>> {
         Some(untiered_profiles(program, settings.path_ends))
     }
 
-    fn interprocedural(probes: &IppProbes) -> Option<Result<InterprocSection, String>> {
+    fn interprocedural(probes: &IppProbes<PIECEWISE>) -> Option<Result<InterprocSection, String>> {
         Some(probes.section())
     }
 }
