@@ -198,10 +198,28 @@ impl PathCounter {
     pub fn call(&mut self, sg: &Supergraph, num: &IppNumbering, site: SiteId, callee: ProcId) {
         let s = sg.site(site);
         let crossing = !num.is_summary(site) && s.callee == Callee::Direct(callee);
-        if !crossing || self.depth == 0 {
+        if crossing {
+            self.call_crossing(num, site, callee, num.psi(s.caller, s.ret));
+        } else {
+            self.call_unknown(num, callee);
+        }
+    }
+
+    /// The current activation calls `callee` at `site`, a site paths cross (no summary edge)
+    /// whose return site's `ψ` is `ret_psi` (what [`PathCounter::call`] looks up, worked out
+    /// once by the caller).
+    #[inline]
+    pub fn call_crossing(
+        &mut self,
+        num: &IppNumbering,
+        site: SiteId,
+        callee: ProcId,
+        ret_psi: Linear,
+    ) {
+        if self.depth == 0 {
             return self.call_unknown(num, callee);
         }
-        let nvc = num.psi(s.caller, s.ret).apply(self.top.nvc);
+        let nvc = ret_psi.apply(self.top.nvc);
         self.open += 1;
         self.push(Frame {
             proc: callee,

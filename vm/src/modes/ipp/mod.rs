@@ -10,12 +10,16 @@
 //!
 //! **Probes.** The paper's optimisation (section 5.5.1) splits each `ρ_e(nvc) = a·nvc + b`
 //! into what needs the context and what does not; most edges have `a = 0`. An edge with a
-//! constant `ρ` gets a `PathAdd b` on the frame's path register, as in `bl`; an edge whose `ρ`
-//! needs `nvc`, an edge that ends a path, and each call (right before the call instruction,
-//! naming its site) get one `ProbePath k`, which hands the register to the sink and clears it;
-//! the exit's `PathCount 0` (fused into the return) hands over the register of a returning
-//! activation. So the sink sees the constants' sum at each of its events, and the path number
-//! is the paper's whatever the order of the additions. The sink keeps the paper's state
+//! constant `ρ` gets a `PathAdd b` on the machine's path register, as in `bl`; an edge whose
+//! `ρ` needs `nvc`, an edge that ends a path, and each call (right before the call
+//! instruction, with its site's callee and return-site `ψ` worked out) get one `ProbePath k`,
+//! which hands the register to the sink and clears it. The register is *not* saved across
+//! calls (the mode does not set `Probes::PATHS`): like the paper's `pathNum`, passed by
+//! reference, it runs on through a callee and back, and a callee's increments reach the sink
+//! at the caller's next event. Only a root's exit (where its path may end: `main`, a procedure
+//! called recursively or through a pointer) has a `ProbePath` to hand the register over. So
+//! the sink sees the constants' sum at each of its events, and the path number is the paper's
+//! whatever the order of the additions. The sink keeps the paper's state
 //! ([`PathCounter`]): `pathNum`, shared along the call chain, and per activation
 //! `numValidCompsFromExit` (the paper's extra by-value parameter, here a field of the sink's
 //! frame record, section 5.5), `pathNumOnEntry` and the caller's `pathNum` saved at a recursive
@@ -53,13 +57,25 @@ use crate::version::Version;
 use crate::ProfileSettings;
 use graph::ProgramGraph;
 
-/// What a `Probe k` of an instrumented function does.
+/// What a `ProbePath k` of an instrumented function does (after adding the register).
 #[derive(Clone, Copy, Debug)]
 enum ProbeAction {
     /// An edge's action on the path number.
     Edge(EdgeAction),
     /// The next call is made at this site.
-    Site(SiteId),
+    Site(SiteAction),
+    /// Nothing more (a root's exit: its path may end at its return).
+    Flush,
+}
+
+/// A call site, worked out for the call.
+#[derive(Clone, Copy, Debug)]
+struct SiteAction {
+    site: SiteId,
+    /// The callee, when paths cross the site (`None`: a summary site).
+    crossing: Option<profiler::interproc::ProcId>,
+    /// `ψ` of the return site.
+    ret_psi: profiler::interproc::Linear,
 }
 
 /// The `ipp` modes' probes (`PIECEWISE`: the kind of paths, fixed at compile time so the
@@ -73,7 +89,7 @@ pub struct IppProbes<const PIECEWISE: bool> {
     first: Vec<usize>,
     counts: PathCounters,
     /// The site of the call about to be made.
-    pending: Option<SiteId>,
+    pending: Option<SiteAction>,
     started: bool,
     ready: Vec<Version>,
     /// Paths in progress when the run stopped.
@@ -116,11 +132,23 @@ impl<const PIECEWISE: bool> IppProbes<PIECEWISE> {
                 };
             }
             for &(pc, site) in &split.calls {
-                code.before
-                    .insert(pc, vec![probe(ProbeAction::Site(site))?]);
+                let s = graph.sg.site(site);
+                let crossing = match s.callee {
+                    profiler::interproc::Callee::Direct(q) if !num.is_summary(site) => Some(q),
+                    _ => None,
+                };
+                let ret_psi = num.psi(s.caller, s.ret);
+                let action = ProbeAction::Site(SiteAction {
+                    site,
+                    crossing,
+                    ret_psi,
+                });
+                code.before.insert(pc, vec![probe(action)?]);
             }
-            let zero = code.constant(0).ok_or_else(too_many)?;
-            code.blocks[split.fc.cfg().exit()] = vec![Instr::PathCount { c: zero }];
+            // A root's path may end at its return: the register must be in the sink by then.
+            if num.is_root(p) {
+                code.blocks[split.fc.cfg().exit()] = vec![probe(ProbeAction::Flush)?];
+            }
             let inst = instrument(FuncIdx(i as u16), func, &split.fc, &code)
                 .map_err(|e| format!("function {}: {e}", func.name))?;
             ready.push(inst.version);
@@ -237,7 +265,8 @@ fn push_block(stretches: &mut [Stretch], b: u32) {
 impl<const PIECEWISE: bool> Probes for IppProbes<PIECEWISE> {
     const ENABLED: bool = true;
     const TIERS: bool = true;
-    const PATHS: bool = true;
+    // The path register is not saved across calls: it is the shared `pathNum`'s part not yet
+    // in the sink, and a callee's increments simply stay in it for the caller's next event.
 
     #[inline]
     fn on_entry(&mut self, func: FuncIdx) {
@@ -248,8 +277,12 @@ impl<const PIECEWISE: bool> Probes for IppProbes<PIECEWISE> {
             return;
         }
         match self.pending.take() {
-            Some(site) => self.counter.call(&self.graph.sg, &self.num, site, p),
-            None => self.counter.call_unknown(&self.num, p),
+            Some(SiteAction {
+                site,
+                crossing: Some(q),
+                ret_psi,
+            }) if q == p => self.counter.call_crossing(&self.num, site, p, ret_psi),
+            _ => self.counter.call_unknown(&self.num, p),
         }
     }
 
@@ -263,13 +296,8 @@ impl<const PIECEWISE: bool> Probes for IppProbes<PIECEWISE> {
                 }
             }
             ProbeAction::Site(site) => self.pending = Some(site),
+            ProbeAction::Flush => {}
         }
-    }
-
-    /// The exit's `PathCount 0`: the register of the activation about to return.
-    #[inline]
-    fn on_path(&mut self, _func: FuncIdx, path: u64) {
-        self.counter.add(path);
     }
 
     #[inline]
