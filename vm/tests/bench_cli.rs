@@ -97,8 +97,19 @@ fn quick_smoke_run_writes_every_output() {
     assert_eq!(
         modes,
         [
-            "none", "edge", "bl", "kiter:2", "kiter:3", "kbl:2", "kbl:4", "kbl:8", "kbl:16",
-            "ol:1", "ol:2"
+            "none",
+            "edge",
+            "bl",
+            "kiter:2",
+            "kiter:3",
+            "kbl:2",
+            "kbl:4",
+            "kbl:8",
+            "kbl:16",
+            "ol:1",
+            "ol:2",
+            "ipp:context",
+            "ipp:piecewise"
         ]
     );
     let programs = r["programs"].as_array().unwrap();
@@ -168,12 +179,16 @@ fn quick_smoke_run_writes_every_output() {
     let csv = std::fs::read_to_string(out.join("results.csv")).unwrap();
     assert_eq!(
         csv.lines().count(),
-        1 + 2 * 11,
+        1 + 2 * 13,
         "a header and a row per program and mode"
     );
     let report = std::fs::read_to_string(out.join("report.md")).unwrap();
     assert!(
-        report.contains("# Benchmark results: 2 programs, 11 modes"),
+        report.contains("# Benchmark results: 2 programs, 13 modes"),
+        "{report}"
+    );
+    assert!(
+        report.contains("## Interprocedural paths: distinct paths and cost"),
         "{report}"
     );
     assert!(

@@ -61,26 +61,30 @@ impl IppNumbering {
     }
 }
 
-/// One activation.
+/// One activation (32 bytes: pushed and popped at every call).
 #[derive(Clone, Copy, Debug)]
 struct Frame {
-    proc: ProcId,
     nvc: u64,
     on_entry: u64,
-    /// The site it was called at (`None` for `main` and calls from unknown places).
-    site: Option<SiteId>,
-    /// For an activation called at a summary site: the caller's `pathNum` and `open`.
-    resume: Option<(u64, u64)>,
+    proc: ProcId,
+    /// The site it was called at ([`NO_SITE`] for `main` and calls from unknown places).
+    site: u32,
+    /// Whether it was called at a summary site: the caller's `pathNum` and `open` are then
+    /// the last entry of [`PathCounter::resume`].
+    summary: bool,
 }
+
+/// [`Frame::site`] of an activation called from no crossing site.
+const NO_SITE: u32 = u32::MAX;
 
 impl Frame {
     /// The record of no activation.
     const NONE: Frame = Frame {
-        proc: ProcId::from_u32(0),
         nvc: 0,
         on_entry: 0,
-        site: None,
-        resume: None,
+        proc: ProcId::from_u32(0),
+        site: NO_SITE,
+        summary: false,
     };
 }
 
@@ -96,6 +100,9 @@ pub struct PathCounter {
     top: Frame,
     /// The activations below it, outermost first.
     below: Vec<Frame>,
+    /// For each activation called at a summary site, outermost first: the caller's
+    /// `pathNum` and `open` to resume with (the paper's `pathNumBeforeCall`).
+    resume: Vec<(u64, u64)>,
     depth: usize,
 }
 
@@ -106,6 +113,7 @@ impl Default for PathCounter {
             open: 0,
             top: Frame::NONE,
             below: Vec::new(),
+            resume: Vec::new(),
             depth: 0,
         }
     }
@@ -120,8 +128,9 @@ impl PathCounter {
     /// The program of `sg` starts in `main`.
     pub fn start(&mut self, sg: &Supergraph, num: &IppNumbering) {
         self.below.clear();
+        self.resume.clear();
         self.depth = 0;
-        self.enter_root(num, sg.main(), None);
+        self.enter_root(num, sg.main(), false);
     }
 
     /// The procedure running, if any.
@@ -154,7 +163,7 @@ impl PathCounter {
     }
 
     /// [`PathCounter::act`] for paths of a known kind (`PIECEWISE`), which `num` numbers.
-    #[inline]
+    #[inline(always)]
     pub fn act_as<const PIECEWISE: bool>(
         &mut self,
         num: &IppNumbering,
@@ -185,6 +194,7 @@ impl PathCounter {
     }
 
     /// Makes `frame` the running activation.
+    #[inline(always)]
     fn push(&mut self, frame: Frame) {
         if self.depth > 0 {
             self.below.push(self.top);
@@ -208,7 +218,7 @@ impl PathCounter {
     /// The current activation calls `callee` at `site`, a site paths cross (no summary edge)
     /// whose return site's `ψ` is `ret_psi` (what [`PathCounter::call`] looks up, worked out
     /// once by the caller).
-    #[inline]
+    #[inline(always)]
     pub fn call_crossing(
         &mut self,
         num: &IppNumbering,
@@ -222,60 +232,72 @@ impl PathCounter {
         let nvc = ret_psi.apply(self.top.nvc);
         self.open += 1;
         self.push(Frame {
-            proc: callee,
             nvc,
             on_entry: self.path,
-            site: Some(site),
-            resume: None,
+            proc: callee,
+            site: site.as_u32(),
+            summary: false,
         });
     }
 
     /// The current activation calls `callee` from a place that is no call site of the
     /// supergraph, or through a pointer: the call is a summary edge.
     pub fn call_unknown(&mut self, num: &IppNumbering, callee: ProcId) {
-        let resume = Some((self.path, self.open));
-        self.enter_root(num, callee, resume);
+        self.resume.push((self.path, self.open));
+        self.enter_root(num, callee, true);
     }
 
     /// Starts the path `Entry_global -> Entry_p`.
-    fn enter_root(&mut self, num: &IppNumbering, p: ProcId, resume: Option<(u64, u64)>) {
+    fn enter_root(&mut self, num: &IppNumbering, p: ProcId, summary: bool) {
         self.path = num.entry_value(EntryTarget::Entry(p)).unwrap_or_default();
         self.open = 1;
         self.push(Frame {
-            proc: p,
             nvc: 1,
             on_entry: self.path,
-            site: None,
-            resume,
+            proc: p,
+            site: NO_SITE,
+            summary,
         });
     }
 
     /// The current activation returns (at its exit) to its caller, or ends the program;
     /// returns the number of the path this ends, if it ends one.
+    #[inline(always)]
     pub fn ret(&mut self, num: &IppNumbering) -> Option<u64> {
-        if self.depth == 0 {
-            return None;
+        if self.depth <= 1 {
+            if self.depth == 0 {
+                return None;
+            }
+            self.depth = 0;
+            return Some(self.path);
         }
         let frame = self.top;
         self.depth -= 1;
-        if self.depth == 0 {
-            return Some(self.path);
-        }
         self.top = self.below.pop().expect("depth counts the records");
-        if let Some((path, open)) = frame.resume {
+        if !frame.summary && self.open > 0 {
+            // Returning to a crossing site with its call open: the common case.
+            self.open -= 1;
+            return None;
+        }
+        self.ret_slow(num, frame)
+    }
+
+    /// [`PathCounter::ret`] from a summary call, or piecewise with no call open.
+    #[cold]
+    #[inline(never)]
+    fn ret_slow(&mut self, num: &IppNumbering, frame: Frame) -> Option<u64> {
+        if frame.summary {
             let done = self.path;
+            let (path, open) = self.resume.pop().expect("a summary call saved its caller");
             self.path = path;
             self.open = open;
             return Some(done);
         }
-        if self.open == 0 {
-            if let Some(s) = frame.site {
-                self.path = self.path.wrapping_add(num.return_value(s));
-            }
-            self.top.nvc = num.unbal_exit(self.top.proc);
-        } else {
-            self.open -= 1;
+        if frame.site != NO_SITE {
+            let s = SiteId::from_u32(frame.site);
+            self.path = self.path.wrapping_add(num.return_value(s));
         }
+        self.top.nvc = num.unbal_exit(self.top.proc);
         None
     }
 
@@ -286,10 +308,10 @@ impl PathCounter {
         let pending = if self.depth == 0 {
             0
         } else {
-            let saved = self.below.iter().chain([&self.top]);
-            1 + saved.filter(|f| f.resume.is_some()).count() as u64
+            1 + self.resume.len() as u64
         };
         self.below.clear();
+        self.resume.clear();
         self.depth = 0;
         pending
     }

@@ -41,7 +41,8 @@ use self::schedule::Rounds;
 use super::ModeSpec;
 
 /// The modes measured when `--modes` is not given.
-pub const DEFAULT_MODES: &str = "none,edge,bl,kiter:2,kiter:3,kbl:2,kbl:4,kbl:8,kbl:16,ol:1,ol:2";
+pub const DEFAULT_MODES: &str =
+    "none,edge,bl,kiter:2,kiter:3,kbl:2,kbl:4,kbl:8,kbl:16,ol:1,ol:2,ipp:context,ipp:piecewise";
 
 /// The suite measured when no PATH is given.
 pub const DEFAULT_SUITE: &str = "programs/bench";

@@ -361,6 +361,72 @@ pub fn markdown(results: &BenchResults, charts: &[String]) -> String {
     o.push_str(&resources_section(results));
     o.push_str(&profiles_section(results));
     o.push_str(&precision_section(results));
+    o.push_str(&interprocedural_section(results));
+    o
+}
+
+/// Melski & Reps against the others: per program, the distinct paths each of `bl`, the `ol`
+/// modes and the `ipp` modes counted, and each `ipp` and `ol` mode's cost over `bl` (the
+/// table's metric); empty without `ipp` modes.
+fn interprocedural_section(results: &BenchResults) -> String {
+    let modes = &results.settings.modes;
+    let ipp: Vec<&String> = modes.iter().filter(|m| m.starts_with("ipp:")).collect();
+    let mut o = String::new();
+    if ipp.is_empty() {
+        return o;
+    }
+    let others: Vec<&String> = modes
+        .iter()
+        .filter(|m| *m == "bl" || m.starts_with("ol:"))
+        .collect();
+    let metric = results.metric();
+    let _ = writeln!(
+        o,
+        "\n## Interprocedural paths: distinct paths and cost\n\n\
+         Melski & Reps' paths cross calls and returns (`ipp:context` with their calling \
+         context, `ipp:piecewise` without), Tallam et al.'s overlapping paths extend Ball-Larus \
+         paths across back edges and calls (`ol:K`): the distinct paths each profile holds, and \
+         each mode's {} over `bl`'s (median over the programs).\n",
+        metric.name()
+    );
+    let mut header = vec!["program".to_string()];
+    header.extend(others.iter().chain(&ipp).map(|m| format!("{m} distinct")));
+    header.extend(
+        others
+            .iter()
+            .chain(&ipp)
+            .filter(|m| **m != "bl")
+            .map(|m| format!("{m} / bl")),
+    );
+    let mut t = Table::new(header);
+    let costly: Vec<&&String> = others.iter().chain(&ipp).filter(|m| **m != "bl").collect();
+    let mut ratios: Vec<Vec<f64>> = vec![Vec::new(); costly.len()];
+    for p in &results.programs {
+        let mut row = vec![program_label(p)];
+        for m in others.iter().chain(&ipp) {
+            let s = p.cell(m).and_then(|c| c.profile);
+            row.push(count(s.map(|s| s.distinct_paths)));
+        }
+        for (i, m) in costly.iter().enumerate() {
+            let r = p.ratio(m, "bl", metric);
+            if let Some(r) = r {
+                ratios[i].push(r);
+            }
+            row.push(fixed(r, 3));
+        }
+        t.row(row);
+    }
+    let mut last = vec!["median".to_string()];
+    last.extend(vec![String::new(); others.len() + ipp.len()]);
+    for r in &ratios {
+        last.push(if r.is_empty() {
+            "-".to_string()
+        } else {
+            format!("{:.3}", super::results::median(r))
+        });
+    }
+    t.row(last);
+    o.push_str(&t.markdown());
     o
 }
 
