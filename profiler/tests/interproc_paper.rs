@@ -4,7 +4,7 @@
 
 use std::collections::BTreeMap;
 
-use profiler::interproc::command::count;
+use profiler::interproc::command::{count, labelled_edges};
 use profiler::interproc::definition::paths_by_definition;
 use profiler::interproc::numbering::{EntryTarget, ExitTarget};
 use profiler::interproc::path::{enumerate, regenerate};
@@ -31,28 +31,10 @@ fn psi(parsed: &ParsedProgram, num: &IppNumbering, name: &str) -> Linear {
 
 /// The `ρ` of every edge that is not `⟨0, 0⟩`, as `from -> to` with names.
 fn labelled(parsed: &ParsedProgram, num: &IppNumbering) -> BTreeMap<String, (u64, u64)> {
-    let mut out = BTreeMap::new();
-    for p in parsed.sg.procs() {
-        let dag = num.dag(p);
-        for d in dag.edges() {
-            let rho = num.rho(p, d);
-            if rho.is_zero() {
-                continue;
-            }
-            let from = match dag.kind(d) {
-                profiler::DagEdgeKind::Start(_) if num.kind() == IppKind::Piecewise => {
-                    parsed.special(p, true).to_string()
-                }
-                _ => parsed.name(p, dag.source(d)).to_string(),
-            };
-            let to = match dag.kind(d) {
-                profiler::DagEdgeKind::End(_) => parsed.special(p, false).to_string(),
-                _ => parsed.name(p, dag.target(d)).to_string(),
-            };
-            out.insert(format!("{from} -> {to}"), (rho.a, rho.b));
-        }
-    }
-    out
+    labelled_edges(parsed, num)
+        .into_iter()
+        .map(|(_, from, to, rho)| (format!("{from} -> {to}"), (rho.a, rho.b)))
+        .collect()
 }
 
 fn replay(parsed: &ParsedProgram, num: &IppNumbering, trace: &str) -> BTreeMap<u64, u64> {

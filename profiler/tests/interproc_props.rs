@@ -12,11 +12,10 @@
 use std::collections::BTreeMap;
 
 use profiler::generate::{structured, Rng};
+use profiler::interproc::command::count;
 use profiler::interproc::definition::{paths_by_definition, Event};
 use profiler::interproc::path::{enumerate, regenerate, Step};
-use profiler::interproc::{
-    CallSite, Callee, IppKind, IppNumbering, PathCounter, ProcId, SiteId, Supergraph,
-};
+use profiler::interproc::{CallSite, Callee, IppKind, IppNumbering, ProcId, SiteId, Supergraph};
 use profiler::{Block, Cfg, CfgBuilder, PathEnds};
 use proptest::prelude::*;
 
@@ -117,23 +116,7 @@ fn counts_by_state_machine(
     num: &IppNumbering,
     events: &[Event],
 ) -> BTreeMap<u64, u64> {
-    let mut counter = PathCounter::new();
-    counter.start(sg, num);
-    let mut counts = BTreeMap::new();
-    for &e in events {
-        let done = match e {
-            Event::Edge(e) => counter.edge(sg, num, e),
-            Event::Call { site, callee } => {
-                counter.call(sg, num, site, callee);
-                None
-            }
-            Event::Return => counter.ret(num),
-        };
-        if let Some(n) = done {
-            *counts.entry(n).or_insert(0) += 1;
-        }
-    }
-    counts
+    count(sg, num, &[events.to_vec()])
 }
 
 fn check(sg: &Supergraph, kind: IppKind, ends: PathEnds, limit: u64, seed: u64) {

@@ -18,30 +18,15 @@ mod tier_support;
 
 use std::collections::BTreeMap;
 
-use lang::bytecode::{FuncIdx, Program};
+use lang::bytecode::Program;
 use profiler::interproc::definition::{paths_by_definition, Event};
 use profiler::interproc::path::regenerate;
 use profiler::interproc::{IppKind, IppNumbering};
 use profiler::PathEnds;
-use tier_support::{programs, run_k};
-use vm::interp::Machine;
+use tier_support::{programs, recorded_activations, run_k};
 use vm::modes::ipp::graph::ProgramGraph;
-use vm::modes::trace::{Activation, TraceProbes};
+use vm::modes::trace::Activation;
 use vm::profile::Mode;
-use vm::DEFAULT_MAX_DEPTH;
-
-/// The activations of a run as the `trace` sink records them, or `None` if one did not finish.
-fn activations(program: &Program, ends: PathEnds) -> Option<Vec<Activation>> {
-    let mut probes = TraceProbes::new(program, ends).unwrap();
-    probes.keep_activations = true;
-    let mut m = Machine::new(program, DEFAULT_MAX_DEPTH);
-    let (_, mut probes) = vm::run::execute(&mut m, probes, &mut Vec::new());
-    probes.close_unfinished();
-    if probes.activations.iter().any(|a| !a.finished) {
-        return None;
-    }
-    Some(std::mem::take(&mut probes.activations))
-}
 
 /// The walk of activation `a` (and, nested, its callees') on the supergraph.
 fn walk(graph: &ProgramGraph, acts: &[Activation], a: usize, out: &mut Vec<Event>) {
@@ -79,7 +64,7 @@ fn check_program(name: &str, program: &Program) -> Option<Vec<String>> {
     let none = run_k(program, name, Mode::None, 1, 0, PathEnds::Header);
     let mut fallback = Vec::new();
     for ends in [PathEnds::Header, PathEnds::Backedge] {
-        let acts = activations(program, ends)?;
+        let (_, acts) = recorded_activations(program, ends)?;
         let main = acts
             .iter()
             .rposition(|a| a.func == program.main)
@@ -194,5 +179,4 @@ fn recursion_deeper_than_max_depth_keeps_the_profile_so_far() {
         assert!(section.paths.iter().map(|p| p.count).sum::<u64>() >= 3 * 6);
         assert!(section.incomplete >= 199, "{}", section.incomplete);
     }
-    let _ = FuncIdx(0);
 }

@@ -4,7 +4,7 @@
 //! - with `--tier-up 0`, for K in {0, 1, 2, 4} (debug builds: {0, 2}) and both path-end
 //!   strategies, every function's OL paths (blocks, end, overlap) and counts equal those
 //!   counted by definition ([`profiler::overlap::ol_paths_by_definition`]) along every
-//!   activation's blocks, which the `trace` sink records ([`TraceProbes::keep_activations`]);
+//!   activation's blocks, which the `trace` sink records (`TraceProbes::keep_activations`);
 //!   a program with an activation that does not reach its exit (`exit` from a callee) is
 //!   skipped and named if too few are left;
 //! - with the default tier-up, every count is at most the reference's (the paths run before
@@ -22,19 +22,18 @@ mod tier_support;
 
 use std::collections::BTreeMap;
 
-use lang::bytecode::{FuncIdx, Program};
+use lang::bytecode::Program;
 use profiler::overlap::calls::{self, cross_paths_by_definition, Extent};
 use profiler::overlap::estimate::{interesting_by_definition, Interesting};
 use profiler::overlap::{ol_paths_by_definition, OlContext, OlPath};
 use profiler::trace::Trace;
 use profiler::{Block, PathEnds};
-use tier_support::{programs, run_k};
-use vm::interp::Machine;
-use vm::modes::trace::{Activation, TraceProbes};
+use tier_support::{programs, recorded_activations, run_k};
+use vm::modes::trace::Activation;
 use vm::profile::Mode;
 use vm::profile::Profile;
 use vm::tier::cfg_build::FunctionCfg;
-use vm::{DEFAULT_MAX_DEPTH, DEFAULT_TIER_UP};
+use vm::DEFAULT_TIER_UP;
 
 /// `(function, path)` -> count.
 type Counts = BTreeMap<(usize, OlPath), u64>;
@@ -185,23 +184,6 @@ fn check_bounds(
     }
 }
 
-/// Every function's CFG and activations (its runs of blocks, in order) as the `trace` sink
-/// records them, or `None` if an activation did not finish.
-fn activations(program: &Program, ends: PathEnds) -> Option<(Vec<FunctionCfg>, Vec<Activation>)> {
-    let mut probes = TraceProbes::new(program, ends).unwrap();
-    probes.keep_activations = true;
-    let mut m = Machine::new(program, DEFAULT_MAX_DEPTH);
-    let (_, mut probes) = vm::run::execute(&mut m, probes, &mut Vec::new());
-    probes.close_unfinished();
-    if probes.activations.iter().any(|a| !a.finished) {
-        return None;
-    }
-    let cfgs = (0..program.functions.len())
-        .map(|f| probes.cfg(FuncIdx(f as u16)).clone())
-        .collect();
-    Some((cfgs, std::mem::take(&mut probes.activations)))
-}
-
 /// The OL-`k` paths by definition of every activation.
 fn reference(cfgs: &[FunctionCfg], activations: &[Activation], ends: PathEnds, k: u32) -> Counts {
     let mut out = Counts::new();
@@ -265,7 +247,7 @@ fn every_program_counts_its_overlapping_paths_by_definition() {
     for (name, src) in programs() {
         let program = lang::compile_source(&name, &src).unwrap();
         for ends in [PathEnds::Header, PathEnds::Backedge] {
-            let Some((cfgs, runs)) = activations(&program, ends) else {
+            let Some((cfgs, runs)) = recorded_activations(&program, ends) else {
                 skipped.push(name.clone());
                 continue;
             };

@@ -94,8 +94,9 @@ fn entry_name(parsed: &ParsedProgram, to: EntryTarget) -> String {
     }
 }
 
-/// Every intraprocedural edge of `G*fin` with a non-zero `ρ`: (procedure, from, to, ρ).
-fn labelled_edges(
+/// Every intraprocedural edge of `G*fin` with a non-zero `ρ`: (procedure, from, to, ρ), the
+/// vertices by the file's names (the paper's Figure 7 labels).
+pub fn labelled_edges(
     parsed: &ParsedProgram,
     num: &IppNumbering,
 ) -> Vec<(ProcId, String, String, Linear)> {

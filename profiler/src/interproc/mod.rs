@@ -3,8 +3,9 @@
 //! so one copy of each procedure counts correctly in every calling context.
 //!
 //! The layers, one module each:
-//! - [`supergraph`]: the program's supergraph `G*` (section 2.2): one [`Cfg`] per procedure
-//!   whose call vertices are linked to their return-site vertices, and the call sites;
+//! - [`supergraph`]: the program's supergraph `G*` (section 2.2): one [`Cfg`](crate::Cfg)
+//!   per procedure whose call vertices are linked to their return-site vertices, and the call
+//!   sites;
 //! - [`numbering`]: the graph `G*fin` (section 3.2: Transformation 0 for piecewise profiling,
 //!   1 `GExit`, 2 back edges replaced by surrogate edges, 3 recursive call sites replaced by
 //!   summary edges), `maxEnters` (the finiteness argument), the `ψ` functions of vertices and
@@ -32,10 +33,11 @@
 //! (21 against 36 in the paper's example).
 //!
 //! ## Path ends
-//! The paper cuts paths at back edges. Under [`PathEnds::Header`] (the VM's default) every edge
-//! into a loop header is cut the same way: `u -> GExit_P` ends the path and the surrogate
-//! `Entry_P -> h` (`GEntry_P -> h`) starts the next. As in [`crate::dag`], there is one
-//! `u -> GExit_P` edge per cut edge, so paths that end by different edges stay apart.
+//! The paper cuts paths at back edges. Under [`PathEnds::Header`](crate::PathEnds::Header)
+//! (the VM's default) every edge into a loop header is cut the same way: `u -> GExit_P` ends
+//! the path and the surrogate `Entry_P -> h` (`GEntry_P -> h`) starts the next. As in
+//! [`crate::dag`], there is one `u -> GExit_P` edge per cut edge, so paths that end by
+//! different edges stay apart.
 
 pub mod command;
 pub mod definition;
@@ -52,9 +54,6 @@ pub use numbering::{IppFallback, IppNumbering, NumberingError};
 pub use path::{IppPath, Step};
 pub use runtime::PathCounter;
 pub use supergraph::{CallSite, Callee, ProcId, Procedure, SiteId, Supergraph, SupergraphError};
-
-#[allow(unused_imports)]
-use crate::{Cfg, PathEnds};
 
 /// Which interprocedural paths are counted.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

@@ -27,7 +27,7 @@ use serde::{Deserialize, Serialize};
 
 use std::fmt::Write;
 
-use super::text::{line_spans, percent, plural, span, ReportOptions};
+use super::text::{line_spans, paths_table, plural, span, ReportOptions};
 use super::{FunctionProfile, Profile};
 
 /// The `interprocedural` member.
@@ -225,38 +225,12 @@ pub fn report(section: &InterprocSection, options: &ReportOptions, out: &mut Str
             plural(section.incomplete, "path")
         );
     }
-    let _ = writeln!(
-        out,
-        "{:>10} {:>7} {:>11}  path (function:source lines)",
-        "count", "share", "id"
-    );
-    let shown = if options.top == 0 {
-        section.paths.len()
-    } else {
-        options.top.min(section.paths.len())
-    };
-    for p in &section.paths[..shown] {
-        let _ = writeln!(
-            out,
-            "{:>10} {:>7} {:>11}  {}",
-            p.count,
-            percent(p.count, total),
-            p.id,
-            p.lines
-        );
-    }
-    let rest = &section.paths[shown..];
-    if !rest.is_empty() {
-        let n: u64 = rest.iter().map(|p| p.count).sum();
-        let _ = writeln!(
-            out,
-            "{:>10} {:>7} {:>11}  ... {} more paths",
-            n,
-            percent(n, total),
-            "",
-            rest.len()
-        );
-    }
+    let rows: Vec<(u64, u64, &str)> = section
+        .paths
+        .iter()
+        .map(|p| (p.count, p.id, p.lines.as_str()))
+        .collect();
+    paths_table(&rows, total, options.top, "function:source lines", out);
     let _ = writeln!(
         out,
         "\nTotals: {} completed; {} executed",

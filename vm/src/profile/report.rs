@@ -44,7 +44,7 @@
 
 use std::fmt::Write;
 
-use super::text::{lines_of, path_texts, percent, plural};
+use super::text::{lines_of, path_texts, paths_table, percent, plural};
 use super::{FunctionProfile, Profile};
 
 pub use super::text::{path_lines, ReportOptions};
@@ -104,38 +104,12 @@ pub fn render(profile: &Profile, options: &ReportOptions) -> String {
             f.static_paths,
             tier
         );
-        let _ = writeln!(
-            out,
-            "{:>10} {:>7} {:>11}  path (source lines)",
-            "count", "share", "id"
-        );
-        let shown = if options.top == 0 {
-            f.paths.len()
-        } else {
-            options.top.min(f.paths.len())
-        };
-        for p in &f.paths[..shown] {
-            let _ = writeln!(
-                out,
-                "{:>10} {:>7} {:>11}  {}",
-                p.count,
-                percent(p.count, total),
-                p.id,
-                lines_of(&texts, p.id)
-            );
-        }
-        let rest = &f.paths[shown..];
-        if !rest.is_empty() {
-            let n: u64 = rest.iter().map(|p| p.count).sum();
-            let _ = writeln!(
-                out,
-                "{:>10} {:>7} {:>11}  ... {} more paths",
-                n,
-                percent(n, total),
-                "",
-                rest.len()
-            );
-        }
+        let rows: Vec<(u64, u64, &str)> = f
+            .paths
+            .iter()
+            .map(|p| (p.count, p.id, lines_of(&texts, p.id)))
+            .collect();
+        paths_table(&rows, total, options.top, "source lines", &mut out);
         section(profile, f, options, &mut out);
     }
     if let Some(section) = &profile.interprocedural {

@@ -169,3 +169,48 @@ pub fn path_texts(f: &FunctionProfile) -> HashMap<u64, String> {
 pub fn lines_of(texts: &HashMap<u64, String>, id: u64) -> &str {
     texts.get(&id).map_or("?", String::as_str)
 }
+
+/// The report's table of paths: a header naming what `what` the text column is, then the
+/// first `top` rows (all for 0) of `rows` (`(count, id, text)`, hottest first) with each
+/// count's share of `total`, and the rest summed on one line.
+pub fn paths_table(
+    rows: &[(u64, u64, &str)],
+    total: u64,
+    top: usize,
+    what: &str,
+    out: &mut String,
+) {
+    use std::fmt::Write;
+    let _ = writeln!(
+        out,
+        "{:>10} {:>7} {:>11}  path ({what})",
+        "count", "share", "id"
+    );
+    let shown = if top == 0 {
+        rows.len()
+    } else {
+        top.min(rows.len())
+    };
+    for (count, id, text) in &rows[..shown] {
+        let _ = writeln!(
+            out,
+            "{:>10} {:>7} {:>11}  {}",
+            count,
+            percent(*count, total),
+            id,
+            text
+        );
+    }
+    let rest = &rows[shown..];
+    if !rest.is_empty() {
+        let n: u64 = rest.iter().map(|r| r.0).sum();
+        let _ = writeln!(
+            out,
+            "{:>10} {:>7} {:>11}  ... {} more paths",
+            n,
+            percent(n, total),
+            "",
+            rest.len()
+        );
+    }
+}

@@ -1276,3 +1276,24 @@ fn without_calls(fs: &[FunctionProfile]) -> Vec<FunctionProfile> {
         })
         .collect()
 }
+
+/// Every function's CFG and activations (its runs of blocks and its calls, in order) as the
+/// `trace` sink records them in a run of `program`, or `None` if an activation did not finish
+/// (`exit` from a callee, a trap).
+pub fn recorded_activations(
+    program: &Program,
+    ends: PathEnds,
+) -> Option<(Vec<FunctionCfg>, Vec<vm::modes::trace::Activation>)> {
+    let mut probes = vm::modes::trace::TraceProbes::new(program, ends).unwrap();
+    probes.keep_activations = true;
+    let mut m = Machine::new(program, vm::DEFAULT_MAX_DEPTH);
+    let (_, mut probes) = vm::run::execute(&mut m, probes, &mut Vec::new());
+    probes.close_unfinished();
+    if probes.activations.iter().any(|a| !a.finished) {
+        return None;
+    }
+    let cfgs = (0..program.functions.len())
+        .map(|f| probes.cfg(FuncIdx(f as u16)).clone())
+        .collect();
+    Some((cfgs, std::mem::take(&mut probes.activations)))
+}

@@ -23,11 +23,12 @@
 //! ([`PathCounter`]): `pathNum`, shared along the call chain, and per activation
 //! `numValidCompsFromExit` (the paper's extra by-value parameter, here a field of the sink's
 //! frame record, section 5.5), `pathNumOnEntry` and the caller's `pathNum` saved at a recursive
-//! call; piecewise profiling adds the count of open calls. The call probe says which site the next entry comes from, so the entry passes
-//! `ψ_r(nvc)`; an entry with no call probe before it (a call through a pointer) is an indirect
-//! call, which starts a new path as a recursive call does (section 9.2.3). Completed paths are
-//! counted by number in one table for the program ([`PathCounters`]: an array up to 2^16
-//! paths, a hash table above).
+//! call; piecewise profiling adds the count of open calls. A call probe at a site that paths
+//! cross pushes the callee's record itself, with `ψ_r(nvc)` from the table; an entry whose
+//! record no probe pushed (a recursive call, a call through a pointer) starts a new path, as
+//! section 5.5 does for recursive calls and section 9.2.3 suggests for indirect ones.
+//! Completed paths are counted by number in one table for the program ([`PathCounters`]: an
+//! array up to 2^16 paths, a hash table above).
 //!
 //! **Overflow.** When the program's paths do not fit in 64 bits, the numbering cuts calls (and
 //! then blocks) until they do (section 8's hybrid, [`profiler::interproc::numbering`]); each
@@ -94,6 +95,9 @@ pub struct IppProbes<const PIECEWISE: bool> {
     ready: Vec<Version>,
     /// Paths in progress when the run stopped.
     incomplete: u64,
+    /// The functions instrumented before the run, and the time the numbering and the
+    /// instrumentation took (the run statistics' tier-ups).
+    instrumented: crate::tier::tiering::TierUpStats,
 }
 
 impl<const PIECEWISE: bool> IppProbes<PIECEWISE> {
@@ -104,6 +108,7 @@ impl<const PIECEWISE: bool> IppProbes<PIECEWISE> {
         } else {
             IppKind::Context
         };
+        let started = std::time::Instant::now();
         let graph = ProgramGraph::new(program)?;
         let num = IppNumbering::new(&graph.sg, kind, settings.path_ends, u64::MAX)
             .map_err(|e| e.to_string())?;
@@ -165,6 +170,10 @@ impl<const PIECEWISE: bool> IppProbes<PIECEWISE> {
             first,
             pushed: None,
             started: false,
+            instrumented: crate::tier::tiering::TierUpStats {
+                count: ready.len() as u32,
+                time: started.elapsed(),
+            },
             ready,
             incomplete: 0,
         })
@@ -341,7 +350,8 @@ impl<const PIECEWISE: bool> Profiler for Ipp<PIECEWISE> {
         IppProbes::new(program, settings).map_err(|e| format!("cannot instrument: {e}"))
     }
 
-    /// Settles the paths still in progress (not counted) and reports the fallback.
+    /// Settles the paths still in progress (not counted) and reports the fallback, and as
+    /// tier-ups the functions instrumented before the run.
     fn finish(probes: &mut IppProbes<PIECEWISE>) -> Finished {
         probes.incomplete = probes.counter.abandon();
         let name = |p: profiler::interproc::ProcId| probes.graph.sg.proc(p).name.clone();
@@ -352,7 +362,7 @@ impl<const PIECEWISE: bool> Profiler for Ipp<PIECEWISE> {
                 .iter()
                 .map(|f| f.render(&name))
                 .collect(),
-            ..Finished::default()
+            tier_ups: probes.instrumented,
         }
     }
 
