@@ -11,8 +11,6 @@
 //! (the proof of Theorem 4.1: each successor reserves a range), so it is exact for every
 //! number below [`IppNumbering::num_paths`] and refuses the others.
 
-use std::fmt::Write;
-
 use super::numbering::{EntryTarget, ExitTarget, IppNumbering};
 use super::supergraph::{Callee, ProcId, SiteId, Supergraph};
 use super::IppKind;
@@ -119,22 +117,6 @@ impl IppPath {
             }
         }
         s
-    }
-
-    /// The procedures the path runs through and, in each stretch, the blocks it visits:
-    /// `(procedure, blocks)` per stretch, a new stretch at each call and return.
-    pub fn stretches(&self, sg: &Supergraph, num: &IppNumbering) -> Vec<(ProcId, Vec<Block>)> {
-        let mut out: Vec<(ProcId, Vec<Block>)> = Vec::new();
-        let mut last: Option<ProcId> = None;
-        for v in self.vertices(sg, num) {
-            let PathVertex::V(p, b) = v else { continue };
-            match out.last_mut() {
-                Some((q, blocks)) if Some(p) == last && *q == p => blocks.push(b),
-                _ => out.push((p, vec![b])),
-            }
-            last = Some(p);
-        }
-        out
     }
 
     /// The path's number (algorithm 5.1 for context paths, 6.1 for piecewise ones), or `None`
@@ -398,18 +380,4 @@ fn walk_all(
             }
         }
     }
-}
-
-/// `path` as numbered text for listings: `12: Entry_global -> v1 -> ...`.
-pub fn numbered_text(
-    id: u64,
-    path: &IppPath,
-    sg: &Supergraph,
-    num: &IppNumbering,
-    name: &dyn Fn(ProcId, Block) -> String,
-    special: &dyn Fn(ProcId, bool) -> String,
-) -> String {
-    let mut s = String::new();
-    let _ = write!(s, "{id}: {}", path.text(sg, num, name, special));
-    s
 }

@@ -315,9 +315,4 @@ impl PathCounter {
         self.depth = 0;
         pending
     }
-
-    /// Whether activations are in progress.
-    pub fn running(&self) -> bool {
-        self.depth > 0
-    }
 }
