@@ -176,6 +176,9 @@ pub struct IppNumbering {
     unbal_exit: IndexVec<ProcId, u64>,
     /// Per procedure: the value of `Entry_global -> GEntry_P` (piecewise; 0 otherwise).
     resume_value: IndexVec<ProcId, u64>,
+    /// Per procedure: the value of `Entry_global -> Entry_P` (0 for a procedure that is no
+    /// root).
+    root_value: IndexVec<ProcId, u64>,
     /// Per call site: the value of its return edge taken with no call open (piecewise).
     return_value: IndexVec<SiteId, u64>,
     total: u64,
@@ -316,6 +319,12 @@ impl IppNumbering {
     #[inline]
     pub fn resume_value(&self, p: ProcId) -> u64 {
         self.resume_value[p]
+    }
+
+    /// The value of `Entry_global -> Entry_P` for a root (0 for any other procedure).
+    #[inline]
+    pub fn root_value(&self, p: ProcId) -> u64 {
+        self.root_value[p]
     }
 
     /// The fallback steps taken (empty when the paths fit).
@@ -535,9 +544,11 @@ fn attempt(
         return Err(saturated());
     }
     let mut resume_value = IndexVec::from_elem(0u64, n);
+    let mut root_value = IndexVec::from_elem(0u64, n);
     for e in &entries {
-        if let EntryTarget::GEntry(p) = e.to {
-            resume_value[p] = e.value;
+        match e.to {
+            EntryTarget::GEntry(p) => resume_value[p] = e.value,
+            EntryTarget::Entry(p) => root_value[p] = e.value,
         }
     }
     let mut return_value = IndexVec::from_elem(0u64, sg.num_sites());
@@ -550,6 +561,7 @@ fn attempt(
     }
     Ok(IppNumbering {
         resume_value,
+        root_value,
         return_value,
         kind,
         path_ends,

@@ -21,7 +21,7 @@
 //!   with `Exit_Q -> Exit_global`) and restores the caller's `pathNum`.
 //! - The program's return from `main` counts the last path.
 
-use super::numbering::{EntryTarget, IppNumbering};
+use super::numbering::IppNumbering;
 use super::supergraph::{Callee, ProcId, SiteId, Supergraph};
 use super::{IppKind, Linear};
 use crate::cfg::Edge;
@@ -249,7 +249,7 @@ impl PathCounter {
 
     /// Starts the path `Entry_global -> Entry_p`.
     fn enter_root(&mut self, num: &IppNumbering, p: ProcId, summary: bool) {
-        self.path = num.entry_value(EntryTarget::Entry(p)).unwrap_or_default();
+        self.path = num.root_value(p);
         self.open = 1;
         self.push(Frame {
             nvc: 1,
