@@ -75,8 +75,8 @@ pub struct Stretch {
 impl InterprocSection {
     /// Writes every path's `lines` from the profile's functions.
     pub fn fill_lines(&mut self, functions: &[FunctionProfile]) {
-        for i in 0..self.paths.len() {
-            self.paths[i].lines = lines_text(functions, &self.paths[i]);
+        for p in &mut self.paths {
+            p.lines = lines_text(functions, p);
         }
     }
 }
