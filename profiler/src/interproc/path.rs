@@ -381,3 +381,37 @@ fn walk_all(
         }
     }
 }
+
+/// Checks Theorem 4.1 on `num` by enumeration: the valid paths of its graph (at most `limit`
+/// of them) get the numbers `0..num_paths()`, each exactly once, and each number regenerates
+/// to its path; returns the paths. For tests and small graphs.
+pub fn check_dense(
+    sg: &Supergraph,
+    num: &IppNumbering,
+    limit: usize,
+) -> Result<Vec<IppPath>, String> {
+    let all = enumerate(sg, num, limit.saturating_add(1));
+    if all.len() as u64 != num.num_paths() {
+        return Err(format!(
+            "{} paths enumerated, {} numbered",
+            all.len(),
+            num.num_paths()
+        ));
+    }
+    let mut numbers = Vec::with_capacity(all.len());
+    for p in &all {
+        let n = p.number(sg, num).ok_or("a path has no number")?;
+        if regenerate(sg, num, n).as_ref() != Some(p) {
+            return Err(format!("number {n} does not regenerate to its path"));
+        }
+        numbers.push(n);
+    }
+    numbers.sort_unstable();
+    if numbers.iter().enumerate().any(|(i, &n)| n != i as u64) {
+        return Err("the numbers are not 0..N each once".into());
+    }
+    if regenerate(sg, num, num.num_paths()).is_some() {
+        return Err("a number beyond the paths regenerates".into());
+    }
+    Ok(all)
+}
