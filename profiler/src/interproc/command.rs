@@ -357,7 +357,7 @@ fn dot(parsed: &ParsedProgram, num: &IppNumbering) -> String {
             };
             let is_call = proc
                 .site_at(dag.source(d))
-                .is_some_and(|x| !num.is_summary(x));
+                .is_some_and(|x| num.crossing_callee(sg, x).is_some());
             if is_call {
                 continue;
             }
@@ -384,7 +384,7 @@ fn dot(parsed: &ParsedProgram, num: &IppNumbering) -> String {
     }
     for x in sg.sites() {
         let site = sg.site(x);
-        if let (false, Callee::Direct(q)) = (num.is_summary(x), site.callee) {
+        if let Some(q) = num.crossing_callee(sg, x) {
             let qp = sg.proc(q);
             let _ = writeln!(
                 s,

@@ -14,7 +14,7 @@
 
 use super::numbering::IppNumbering;
 use super::path::{IppPath, Step};
-use super::supergraph::{Callee, ProcId, SiteId, Supergraph};
+use super::supergraph::{ProcId, SiteId, Supergraph};
 use super::IppKind;
 use crate::cfg::Edge;
 use crate::dag::DagEdgeKind;
@@ -84,9 +84,7 @@ pub fn paths_by_definition(sg: &Supergraph, num: &IppNumbering, events: &[Event]
                 }
             }
             Event::Call { site, callee } => {
-                let crossing =
-                    !num.is_summary(site) && sg.site(site).callee == Callee::Direct(callee);
-                if crossing {
+                if num.crossing_callee(sg, site) == Some(callee) {
                     cur.push(Step::Call(site));
                     stack.push(Open {
                         proc: callee,

@@ -206,14 +206,19 @@ impl IppNumbering {
         let mut extra: IndexVec<ProcId, Vec<Block>> =
             IndexVec::from_elem(Vec::new(), sg.num_procs());
         let mut fallback = Vec::new();
+        let (recursive, order) = search_call_graph(sg);
+        let calls = CallGraph {
+            recursive: &recursive,
+            order: &order,
+        };
         loop {
-            match attempt(sg, kind, path_ends, &cut_pairs, &extra, limit) {
+            match attempt(sg, &calls, kind, path_ends, &cut_pairs, &extra, limit) {
                 Ok(mut n) => {
                     n.fallback = fallback;
                     return Ok(n);
                 }
                 Err(overflow) => {
-                    let step = next_cut(sg, path_ends, &cut_pairs, &extra, overflow, limit)
+                    let step = next_cut(sg, &calls, path_ends, &cut_pairs, &extra, overflow, limit)
                         .ok_or(NumberingError::TooManyPaths { limit })?;
                     match &step {
                         IppFallback::CutCalls { caller, callee } => {
@@ -253,6 +258,15 @@ impl IppNumbering {
     /// after it.
     pub fn is_summary(&self, s: SiteId) -> bool {
         self.summary[s]
+    }
+
+    /// The callee of call site `s` when paths cross it (`None` at a summary site: recursive,
+    /// indirect or cut by the fallback).
+    pub fn crossing_callee(&self, sg: &Supergraph, s: SiteId) -> Option<ProcId> {
+        match sg.site(s).callee {
+            Callee::Direct(q) if !self.summary[s] => Some(q),
+            _ => None,
+        }
     }
 
     /// Whether `Entry_global -> Entry_P` exists (main and the procedures called at summary
@@ -363,6 +377,7 @@ impl IppNumbering {
 /// One numbering with the calls in `cut_pairs` cut and the blocks in `extra` cutting paths.
 fn attempt(
     sg: &Supergraph,
+    calls: &CallGraph<'_>,
     kind: IppKind,
     path_ends: PathEnds,
     cut_pairs: &BTreeSet<(ProcId, ProcId)>,
@@ -370,7 +385,7 @@ fn attempt(
     limit: u64,
 ) -> Result<IppNumbering, Overflow> {
     let n = sg.num_procs();
-    let (recursive, order) = search_call_graph(sg);
+    let (recursive, order) = (calls.recursive, calls.order.to_vec());
     let summary: IndexVec<SiteId, bool> = IndexVec::from_raw(
         sg.sites()
             .map(|s| {
@@ -581,6 +596,14 @@ fn attempt(
     })
 }
 
+/// What the depth-first search of the call graph found, once for every attempt.
+struct CallGraph<'a> {
+    /// The recursive `(caller, callee)` pairs.
+    recursive: &'a BTreeSet<(ProcId, ProcId)>,
+    /// The procedures, callees before callers.
+    order: &'a [ProcId],
+}
+
 /// The recursive `(caller, callee)` pairs (back edges of a depth-first search of the call
 /// graph from `main`, then from every procedure not reached, callees in call-site order), and
 /// the procedures in the search's post-order (callees before callers once those are removed).
@@ -634,13 +657,14 @@ fn search_call_graph(sg: &Supergraph) -> (BTreeSet<(ProcId, ProcId)>, Vec<ProcId
 /// The next fallback step after `overflow`, or `None` when nothing is left to cut.
 fn next_cut(
     sg: &Supergraph,
+    calls: &CallGraph<'_>,
     path_ends: PathEnds,
     cut_pairs: &BTreeSet<(ProcId, ProcId)>,
     extra: &IndexVec<ProcId, Vec<Block>>,
     overflow: Overflow,
     limit: u64,
 ) -> Option<IppFallback> {
-    let (recursive, _) = search_call_graph(sg);
+    let recursive = calls.recursive;
     let crossing = |caller: ProcId, callee: ProcId| {
         !recursive.contains(&(caller, callee)) && !cut_pairs.contains(&(caller, callee))
     };

@@ -178,6 +178,17 @@ fn pick(options: impl Iterator<Item = (u64, u64)>, n: u64) -> Option<(usize, u64
         .map(|(i, (value, _))| (i, value))
 }
 
+/// The call site whose call vertex is `v` of `p` and its callee, if paths cross it.
+fn crossing_at(
+    sg: &Supergraph,
+    num: &IppNumbering,
+    p: ProcId,
+    v: Block,
+) -> Option<(SiteId, ProcId)> {
+    let s = sg.proc(p).site_at(v)?;
+    Some((s, num.crossing_callee(sg, s)?))
+}
+
 /// The path numbered `n` (algorithm 5.2 and its piecewise twin), or `None` if `n` is not a
 /// path number of `num`.
 pub fn regenerate(sg: &Supergraph, num: &IppNumbering, n: u64) -> Option<IppPath> {
@@ -240,14 +251,10 @@ pub fn regenerate(sg: &Supergraph, num: &IppNumbering, n: u64) -> Option<IppPath
                         steps.push(Step::Exit(p));
                         break;
                     }
-                } else if let Some(s) = proc.site_at(v).filter(|&s| !num.is_summary(s)) {
-                    let site = sg.site(s);
-                    let Callee::Direct(q) = site.callee else {
-                        return None;
-                    };
+                } else if let Some((s, q)) = crossing_at(sg, num, p, v) {
                     steps.push(Step::Call(s));
                     open.push((s, nvc));
-                    nvc = num.psi(p, site.ret).apply(nvc);
+                    nvc = num.psi(p, sg.site(s).ret).apply(nvc);
                     at = At::V(q, sg.proc(q).cfg.entry());
                 } else {
                     let edges: Vec<DagEdge> = num.out_edges(p, v).collect();
@@ -358,17 +365,15 @@ fn walk_all(
                 } else if num.is_root(p) {
                     go(Step::Exit(p), None, open, out);
                 }
-            } else if let Some(s) = proc.site_at(v).filter(|&s| !num.is_summary(s)) {
-                if let Callee::Direct(q) = sg.site(s).callee {
-                    open.push(s);
-                    go(
-                        Step::Call(s),
-                        Some(At::V(q, sg.proc(q).cfg.entry())),
-                        open,
-                        out,
-                    );
-                    open.pop();
-                }
+            } else if let Some((s, q)) = crossing_at(sg, num, p, v) {
+                open.push(s);
+                go(
+                    Step::Call(s),
+                    Some(At::V(q, sg.proc(q).cfg.entry())),
+                    open,
+                    out,
+                );
+                open.pop();
             } else {
                 for d in num.out_edges(p, v) {
                     let next = match num.dag(p).kind(d) {

@@ -22,7 +22,7 @@
 //! - The program's return from `main` counts the last path.
 
 use super::numbering::IppNumbering;
-use super::supergraph::{Callee, ProcId, SiteId, Supergraph};
+use super::supergraph::{ProcId, SiteId, Supergraph};
 use super::{IppKind, Linear};
 use crate::cfg::Edge;
 use crate::dag::DagEdgeKind;
@@ -206,9 +206,8 @@ impl PathCounter {
     /// The current activation calls `callee` at `site` (for an indirect site, whatever it
     /// called; a callee other than a direct site's own is treated as an indirect call).
     pub fn call(&mut self, sg: &Supergraph, num: &IppNumbering, site: SiteId, callee: ProcId) {
-        let s = sg.site(site);
-        let crossing = !num.is_summary(site) && s.callee == Callee::Direct(callee);
-        if crossing {
+        if num.crossing_callee(sg, site) == Some(callee) {
+            let s = sg.site(site);
             self.call_crossing(num, site, callee, num.psi(s.caller, s.ret));
         } else {
             self.call_unknown(num, callee);

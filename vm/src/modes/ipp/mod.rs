@@ -138,10 +138,7 @@ impl<const PIECEWISE: bool> IppProbes<PIECEWISE> {
             }
             for &(pc, site) in &split.calls {
                 let s = graph.sg.site(site);
-                let crossing = match s.callee {
-                    profiler::interproc::Callee::Direct(q) if !num.is_summary(site) => Some(q),
-                    _ => None,
-                };
+                let crossing = num.crossing_callee(&graph.sg, site);
                 let ret_psi = num.psi(s.caller, s.ret);
                 let action = ProbeAction::Site(SiteAction {
                     site,
