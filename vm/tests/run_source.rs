@@ -187,6 +187,21 @@ fn chained_assignments_of_constants_to_elements_store_every_element() {
     assert_eq!(run(src).0, 17);
 }
 
+#[test]
+fn constant_true_if_with_an_empty_then_branch_skips_its_else_at_a_loop_top_or_case() {
+    // `if (5) {} else {...}` emits no instruction before the else-branch's jump; at a loop's top
+    // or a `case` label right after a jump, that position must still count as reachable (the
+    // back edge or the switch's jump arrives there later). A generated program found this.
+    let src = "int main(void) {\n    int r = 0;\n    for (int i = 2; i > 0; --i) {\n\
+               if (5) { } else { r += 100; }\n    }\n    int w = 2;\n    while (w-- > 0) {\n\
+               if (1) { } else { r += 1000; }\n    }\n    do {\n\
+               if (7) { } else { r += 10000; }\n    } while (0);\n\
+               for (int c = 0; c < 2; c++) {\n        switch (c) {\n        case 0:\n\
+               break;\n        case 1:\n            if (3) { } else { r += 7; }\n\
+               r += 1;\n            break;\n        }\n    }\n    return r;\n}\n";
+    assert_eq!(run(src).0, 1);
+}
+
 /// Counts what the hooks see, and optionally switches every frame of `main` to another code
 /// version at its first loop-header arrival.
 #[derive(Default)]

@@ -711,6 +711,15 @@ impl<'a> FnCompiler<'a> {
         self.code.len()
     }
 
+    /// The next instruction's index, recorded as a jump target: for positions some jump will
+    /// target once it is emitted later (loop tops, `case` and statement labels), so that
+    /// `reachable_here` knows control can arrive there before that jump exists.
+    fn label_here(&mut self) -> usize {
+        let here = self.here();
+        self.pc(here);
+        here
+    }
+
     /// The jump target `at` (recorded as a label, see `last_label`).
     fn pc(&mut self, at: usize) -> Pc {
         self.last_label = Some(self.last_label.map_or(at, |l| l.max(at)));

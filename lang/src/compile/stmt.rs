@@ -54,7 +54,7 @@ impl FnCompiler<'_> {
             }
             StmtKind::While { cond, body } => self.while_loop(cond, body),
             StmtKind::DoWhile { body, cond } => {
-                let top = self.here();
+                let top = self.label_here();
                 self.ctx.push(Ctx::Loop {
                     breaks: Vec::new(),
                     continues: Vec::new(),
@@ -87,7 +87,7 @@ impl FnCompiler<'_> {
                 has_default,
             } => self.switch(value, body, cases, *has_default),
             StmtKind::Case(v) => {
-                let here = self.here();
+                let here = self.label_here();
                 if let Some(Ctx::Switch { cases, .. }) = self
                     .ctx
                     .iter_mut()
@@ -100,7 +100,7 @@ impl FnCompiler<'_> {
                 }
             }
             StmtKind::Default => {
-                let here = self.here();
+                let here = self.label_here();
                 if let Some(Ctx::Switch { default, .. }) = self
                     .ctx
                     .iter_mut()
@@ -111,9 +111,8 @@ impl FnCompiler<'_> {
                 }
             }
             StmtKind::Label(id) => {
-                let here = self.here();
                 // Every label counts as reachable (a later `goto` may jump back to it).
-                self.pc(here);
+                let here = self.label_here();
                 let label = self.labels.entry(*id).or_default();
                 label.at = Some(here);
                 let pending = std::mem::take(&mut label.pending);
@@ -247,7 +246,7 @@ impl FnCompiler<'_> {
     fn while_loop(&mut self, cond: &Expr, body: &Stmt) {
         let always = self.const_truth(cond) == Some(true);
         let entry = if always { None } else { Some(self.jump()) };
-        let top = self.here();
+        let top = self.label_here();
         self.ctx.push(Ctx::Loop {
             breaks: Vec::new(),
             continues: Vec::new(),
@@ -279,7 +278,7 @@ impl FnCompiler<'_> {
                 // Test once at the top, then step-and-test at the bottom in one instruction.
                 let mut exit = Vec::new();
                 self.cond_jump(c, false, &mut exit);
-                let top = self.here();
+                let top = self.label_here();
                 self.ctx.push(Ctx::Loop {
                     breaks: Vec::new(),
                     continues: Vec::new(),
@@ -300,7 +299,7 @@ impl FnCompiler<'_> {
             }
         }
         let entry = cond.map(|_| self.jump());
-        let top = self.here();
+        let top = self.label_here();
         self.ctx.push(Ctx::Loop {
             breaks: Vec::new(),
             continues: Vec::new(),
