@@ -56,7 +56,6 @@ macro_rules! scalar {
 scalar!(u8, u16, u32, u64);
 
 /// The VM's memory (see the module docs).
-#[derive(Clone)]
 pub struct Memory {
     /// The bytes, 8-byte aligned; `words.len() * 8 >= end + PAD`.
     words: Vec<u64>,
@@ -64,18 +63,46 @@ pub struct Memory {
     end: usize,
 }
 
+impl Clone for Memory {
+    fn clone(&self) -> Memory {
+        crate::alloc_meter::program_memory(0, 0, self.words.len() * 8, self.end);
+        let copy = Memory {
+            words: self.words.clone(),
+            end: self.end,
+        };
+        crate::alloc_meter::program_memory(self.words.len() * 8, self.end, copy.held(), self.end);
+        copy
+    }
+}
+
+impl Drop for Memory {
+    fn drop(&mut self) {
+        crate::alloc_meter::program_memory(self.held(), self.end, 0, 0);
+    }
+}
+
 impl Memory {
     /// A memory of `size` bytes (at least `init.len()`) starting with the bytes `init`, the
     /// rest zero.
     pub fn new(init: &[u8], size: usize) -> Memory {
         let end = size.max(init.len());
+        let words = (end + PAD).div_ceil(8);
+        // Announced before the allocation, which the meter would otherwise count as the
+        // profile's.
+        crate::alloc_meter::program_memory(0, 0, words * 8, end);
         let mut mem = Memory {
             // Zeroed allocation: pages nobody writes are never made resident.
-            words: vec![0; (end + PAD).div_ceil(8)],
+            words: vec![0; words],
             end,
         };
         mem.bytes_mut()[..init.len()].copy_from_slice(init);
+        crate::alloc_meter::program_memory(words * 8, end, mem.held(), end);
         mem
+    }
+
+    /// The bytes its vector holds (its capacity), for [`crate::alloc_meter`].
+    fn held(&self) -> usize {
+        self.words.capacity() * 8
     }
 
     /// The number of addressable bytes.
@@ -111,8 +138,19 @@ impl Memory {
             unsafe {
                 std::ptr::write_bytes(self.words.as_mut_ptr().cast::<u8>().add(old), 0, held - old)
             };
-            self.words.resize((end + PAD).div_ceil(8), 0);
+            let words = (end + PAD).div_ceil(8);
+            let (held, used) = (self.held(), self.end);
+            // Doubling (amortized growth), announced to the meter before the reallocation.
+            let capacity = if words > self.words.capacity() {
+                words.max(self.words.capacity() * 2)
+            } else {
+                self.words.capacity()
+            };
+            crate::alloc_meter::program_memory(held, used, capacity * 8, end);
+            self.words.reserve_exact(capacity - self.words.len());
+            self.words.resize(words, 0);
             self.end = end;
+            crate::alloc_meter::program_memory(capacity * 8, end, self.held(), end);
         }
     }
 

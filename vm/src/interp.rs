@@ -152,6 +152,11 @@ pub struct Machine<'p> {
     /// Profiling modes: the calls through function pointers, by calling function, call
     /// site and callee.
     indirect_calls: HashMap<(FuncIdx, Loc, FuncIdx), u64>,
+    /// The instructions the program may still execute (`--max-steps`, charged by the `Fuel`
+    /// instructions of a metered program: [`lang::bytecode::meter`]).
+    steps_left: u64,
+    /// The `--max-steps` limit, for the message when it is reached.
+    max_steps: u64,
 }
 
 impl<'p> Machine<'p> {
@@ -268,6 +273,8 @@ impl<'p> Machine<'p> {
             frame_marks: Vec::new(),
             alloc_sites: AllocSites::default(),
             indirect_calls: HashMap::new(),
+            steps_left: u64::MAX,
+            max_steps: u64::MAX,
             frames: Vec::new(),
             base: 0,
             abase: 0,
@@ -349,6 +356,18 @@ impl<'p> Machine<'p> {
     pub fn set_entry(&mut self, f: FuncIdx, v: u32) {
         self.entry[f.index()] = v;
         self.callees[f.index()].version = &*self.versions[v as usize];
+    }
+
+    /// Limits the run to `max` instructions (`--max-steps`); the program must have been
+    /// metered ([`lang::bytecode::meter::meter`]), whose `Fuel` instructions charge them.
+    pub fn set_max_steps(&mut self, max: u64) {
+        self.steps_left = max;
+        self.max_steps = max;
+    }
+
+    /// The instructions executed so far under a step limit (those charged by `Fuel`).
+    pub fn steps_executed(&self) -> u64 {
+        self.max_steps - self.steps_left
     }
 
     /// Writes the buffered output to `w` and flushes it.
@@ -870,7 +889,7 @@ fn run_loop_inlined<P: Probes>(
         () => {{
             let signal = crate::signals::pending();
             if signal != 0 {
-                trap!(TrapKind::Interrupted(signal));
+                trap!(crate::signals::trap_kind(signal));
             }
         }};
     }
@@ -1727,6 +1746,13 @@ fn run_loop_inlined<P: Probes>(
                 if P::ENABLED {
                     probes.on_probe(func_id!(), k);
                 }
+            }
+            Instr::Fuel { imm } => {
+                let charge = imm as u64;
+                if m.steps_left < charge {
+                    trap!(TrapKind::Steps(m.max_steps));
+                }
+                m.steps_left -= charge;
             }
             Instr::ProbePath { k } => {
                 if P::ENABLED {

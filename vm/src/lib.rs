@@ -11,6 +11,7 @@
 //! with the program's own status (`main`'s result or `exit`'s argument, masked to `0..=255`).
 #![deny(missing_docs)]
 
+pub mod alloc_meter;
 pub mod branch_counts;
 pub mod byte_memory;
 pub mod explain;
@@ -59,6 +60,10 @@ pub const DEFAULT_TIER_UP: u64 = 1000;
 pub struct RunOptions {
     /// Maximum number of active calls (main counts as one); a deeper call is a runtime error.
     pub max_depth: u32,
+    /// The most instructions the program may execute (`--max-steps`), `None` for no limit;
+    /// the run stops with a runtime error before the basic block that would pass it
+    /// ([`lang::bytecode::meter`]: probes a mode adds are not counted).
+    pub max_steps: Option<u64>,
     /// What the run profiles.
     pub profile: ProfileSettings,
     /// Whether to assemble the profile at the end ([`RunResult::profile`]); the command line
@@ -93,6 +98,7 @@ impl Default for RunOptions {
     fn default() -> Self {
         RunOptions {
             max_depth: DEFAULT_MAX_DEPTH,
+            max_steps: None,
             profile: ProfileSettings::default(),
             collect_profile: true,
             memory: MemoryLimits::default(),

@@ -29,6 +29,15 @@ pub fn run_program(
     options: &RunOptions,
     stdout: &mut dyn Write,
 ) -> RunResult {
+    let metered;
+    let program = match metered_for(program, file_name, options) {
+        Ok(Some(p)) => {
+            metered = p;
+            &metered
+        }
+        Ok(None) => program,
+        Err(failed) => return *failed,
+    };
     if let Err(e) = lang::bytecode::verify::verify(program) {
         return internal_error(file_name, &e.to_string());
     }
@@ -62,6 +71,15 @@ pub fn run_program_watched(
     watch: WatchOptions,
     stdout: &mut dyn Write,
 ) -> (RunResult, Vec<WatchLine>) {
+    let metered;
+    let program = match metered_for(program, file_name, options) {
+        Ok(Some(p)) => {
+            metered = p;
+            &metered
+        }
+        Ok(None) => program,
+        Err(failed) => return (*failed, Vec::new()),
+    };
     if let Err(e) = lang::bytecode::verify::verify(program) {
         return (internal_error(file_name, &e.to_string()), Vec::new());
     }
@@ -116,6 +134,29 @@ fn run_with<M: Profiler>(
     settle::<M>(&machine, file_name, options, result, probes)
 }
 
+/// The program with a step charge in front of every basic block when the run has a step limit
+/// ([`lang::bytecode::meter`]), `None` without one; the failed run when a function is too
+/// large to be metered.
+fn metered_for(
+    program: &Program,
+    file_name: &str,
+    options: &RunOptions,
+) -> Result<Option<Program>, Box<RunResult>> {
+    if options.max_steps.is_none() {
+        return Ok(None);
+    }
+    let mut metered = program.clone();
+    match lang::bytecode::meter::meter(&mut metered) {
+        Ok(()) => Ok(Some(metered)),
+        Err(e) => Err(Box::new(RunResult {
+            exit_status: EXIT_RUNTIME_ERROR,
+            stderr: format!("{file_name}: runtime error: {e}\n"),
+            profile: None,
+            tier_ups: Default::default(),
+        })),
+    }
+}
+
 /// A machine for `program` and mode `M`'s probes, or the result of a run that could not start
 /// (the memory limits leave no room for the program's globals, or the mode failed).
 fn start<'p, M: Profiler>(
@@ -138,6 +179,10 @@ fn start<'p, M: Profiler>(
             tier_ups: Default::default(),
         })
     })?;
+    let mut machine = machine;
+    if let Some(max) = options.max_steps {
+        machine.set_max_steps(max);
+    }
     let probes = M::start(program, &options.profile, machine.branch_counts().clone())
         .map_err(|e| Box::new(internal_error(file_name, &e)))?;
     Ok((machine, probes))
@@ -260,10 +305,13 @@ fn finish(
     for w in &finished.warnings {
         stderr.push_str(&format!("{file_name}: warning: {w}\n"));
     }
+    let mut reason = None;
     let (exit_status, complete) = match &result {
         Ok(exit) => (exit.status(), true),
         Err(trap) => {
-            stderr.push_str(&trap.render(file_name));
+            let report = trap.render(file_name);
+            reason = report.lines().next().map(str::to_string);
+            stderr.push_str(&report);
             match trap.kind {
                 TrapKind::Interrupted(signal) => (128 + signal, false),
                 _ => (EXIT_RUNTIME_ERROR, false),
@@ -275,6 +323,7 @@ fn finish(
             let s = options.profile;
             let mut p = Profile::new(file_name, s.mode, s.path_ends, s.tier_up, complete);
             p.k = s.k;
+            p.reason = reason;
             p.functions = functions;
             Some(p)
         }

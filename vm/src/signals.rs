@@ -13,8 +13,13 @@
 
 use std::sync::atomic::{AtomicI32, Ordering};
 
-/// The number of the signal received, or 0.
+/// The number of the signal received, [`MEMORY_LIMIT_REACHED`], or 0.
 static PENDING: AtomicI32 = AtomicI32::new(0);
+
+/// What [`pending`] returns once the run's memory passed `--max-memory`
+/// ([`crate::alloc_meter`]): not a signal number, so the run stops with a runtime error
+/// instead of an interrupt.
+pub const MEMORY_LIMIT_REACHED: i32 = -1;
 
 /// The signal received since the last [`clear`], or 0 if none.
 #[inline(always)]
@@ -25,6 +30,26 @@ pub fn pending() -> i32 {
 /// Forgets a received signal (tests run several programs in one process).
 pub fn clear() {
     PENDING.store(0, Ordering::Relaxed);
+}
+
+/// Asks the run to stop because its memory passed the limit (unless a signal came first).
+pub fn raise_memory_limit() {
+    let _ = PENDING.compare_exchange(
+        0,
+        MEMORY_LIMIT_REACHED,
+        Ordering::Relaxed,
+        Ordering::Relaxed,
+    );
+}
+
+/// The trap a pending stop becomes: an interrupt by the signal, or the memory limit.
+#[cold]
+pub fn trap_kind(pending: i32) -> crate::trap::TrapKind {
+    if pending == MEMORY_LIMIT_REACHED {
+        crate::trap::TrapKind::MemoryLimit(crate::alloc_meter::limit())
+    } else {
+        crate::trap::TrapKind::Interrupted(pending)
+    }
 }
 
 /// Records `signal` as if it had been received (for tests of the interrupt path).

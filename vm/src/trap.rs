@@ -41,11 +41,16 @@ pub enum TrapKind {
     },
     /// A call would exceed the maximum call depth.
     Depth(u32),
+    /// The program would execute more instructions than `--max-steps` allows (this many).
+    Steps(u64),
     /// A call's local arrays and objects would not fit in the array stack of this many bytes.
     StackOverflow(u32),
     /// A memory access through a pointer that C leaves undefined (out of its object's bounds,
     /// null, dangling, misaligned): the checked memory's description of the fault.
     Memory(String),
+    /// The run's memory (the program's and the profile's structures, [`crate::alloc_meter`])
+    /// passed this many bytes, the `--max-memory` limit.
+    MemoryLimit(u64),
     /// The process received this signal (SIGINT or SIGTERM, see [`crate::signals`]).
     Interrupted(i32),
     /// The VM failed: a profiler produced code that does not verify (a bug, never the
@@ -72,10 +77,20 @@ impl fmt::Display for TrapKind {
                 "call depth limit exceeded: more than {max} active calls (see --max-depth)"
             ),
             TrapKind::Memory(what) => f.write_str(what),
+            TrapKind::Steps(max) => write!(
+                f,
+                "step limit reached: going on would execute more than {max} instructions \
+                 (see --max-steps)"
+            ),
             TrapKind::StackOverflow(size) => write!(
                 f,
                 "stack overflow: the local arrays and objects of the active calls need more than \
                  the stack's {size} bytes (see --stack-size)"
+            ),
+            TrapKind::MemoryLimit(max) => write!(
+                f,
+                "memory limit reached: the program's memory and the profile's structures take \
+                 more than {max} bytes (see --max-memory)"
             ),
             TrapKind::Interrupted(signal) => write!(f, "interrupted by {}", signal_name(*signal)),
             TrapKind::Internal(message) => write!(f, "internal error: {message}"),

@@ -312,6 +312,11 @@ int main(void) {
         let json = std::fs::read_to_string(dir.join("t.json")).unwrap();
         let p = Profile::from_json(&json).unwrap();
         assert!(!p.complete, "{mode}");
+        assert_eq!(
+            p.reason.as_deref(),
+            Some("trap.c:6:14: runtime error: integer division by zero"),
+            "{mode}"
+        );
         // Four iterations back to the header completed before the trap (plus, under
         // `header`, the entry path into it); `edge` counts no paths.
         let want = if mode == "edge" { 0 } else { 5 };
@@ -433,6 +438,16 @@ fn check_any_mode(signal: i32, name: &str, mode: &str, want_status: i32) -> Opti
     if let Some(p) = &p {
         assert!(!p.complete, "{mode}");
         assert_eq!(p.mode.name(), mode);
+        let name = if signal == libc::SIGINT {
+            "SIGINT"
+        } else {
+            "SIGTERM"
+        };
+        let reason = p.reason.as_deref().unwrap_or_default();
+        assert!(
+            reason.starts_with("forever.c:") && reason.ends_with(&format!("interrupted by {name}")),
+            "{mode}: {reason}"
+        );
     }
     p
 }

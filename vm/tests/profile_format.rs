@@ -124,15 +124,16 @@ fn tiny() -> (FunctionCfg, Profile) {
 #[test]
 fn path_order_is_count_then_id_whatever_the_input_order() {
     let (fc, mut p) = tiny();
-    let b = |i: usize| Block::new(i);
-    let exit = fc.cfg().exit();
+    let entry = fc.cfg().entry();
+    // A path of the CFG: the entry block, cut where it goes (the loop header).
+    let next = fc.cfg().successors(entry)[0];
     let mk = |id: u64, count: u64| {
         (
             id,
             count,
             Path {
-                nodes: vec![b(0), exit],
-                end: None,
+                nodes: vec![entry],
+                end: Some(next),
             },
         )
     };
@@ -176,6 +177,27 @@ fn check_rejects_what_the_format_forbids() {
             Box::new(|p| p.functions[0].paths[0].end = Some(999)),
         ),
         ("block ids", Box::new(|p| p.functions[0].blocks[0].id = 5)),
+        (
+            "bad successor",
+            Box::new(|p| p.functions[0].blocks[0].succs.push(999)),
+        ),
+        (
+            "not a path of the CFG",
+            Box::new(|p| {
+                // A path with its blocks in reverse order walks edges backwards.
+                let q = &mut p.functions[0].paths[0];
+                q.blocks.reverse();
+            }),
+        ),
+        (
+            "an end not after the last block",
+            Box::new(|p| {
+                let f = &mut p.functions[0];
+                let q = f.paths.iter_mut().find(|q| q.end.is_some()).unwrap();
+                q.end = Some(q.blocks[0]);
+                q.blocks.push(q.blocks[0]);
+            }),
+        ),
         (
             "exit",
             Box::new(|p| {

@@ -38,6 +38,7 @@
 
 pub mod disasm;
 pub mod docs;
+pub mod meter;
 pub mod ops;
 pub mod verify;
 

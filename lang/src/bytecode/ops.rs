@@ -460,6 +460,10 @@ macro_rules! for_each_op {
             /// R[A] := f(R[B], R[C]) for the binary math function f (atan2 pow fmod and their float forms)
             Math2 { f: MathFn, a: Reg, b: Reg, c: Reg } => Next;
 
+            // ---- run limits (only in programs metered for `vmrun --max-steps`) ----
+            /// steps := steps - imm, or a runtime error if fewer than imm steps are left (first in every basic block of a metered program: imm is the block's length)
+            Fuel { imm: i32 } => Next;
+
             // ---- path probes (only in instrumented versions made by the VM's tier-up) ----
             /// P := Q[k] (start a path: the path register gets its initial value)
             PathSet { k: ProbeIdx } => Next;

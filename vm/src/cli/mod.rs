@@ -62,9 +62,16 @@ pub struct RunArgs {
     /// runtime error.
     #[arg(long, value_name = "N", default_value_t = DEFAULT_MAX_DEPTH)]
     max_depth: u32,
-    /// The most memory the program may use in all: globals, the array stack and `malloc`'s
-    /// heap, in bytes or with a suffix `K`, `M` or `G` (powers of 1024), at most 4G; an
-    /// allocation beyond it stops the program with a runtime error naming it.
+    /// The most instructions the program may execute: the run stops with a runtime error
+    /// before the basic block that would take it past N (the instructions a profiling mode
+    /// adds are not counted, so N stops every mode at the same place). Without it, no limit.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    max_steps: Option<u64>,
+    /// The most memory the run may use in all: the program's globals, array stack and
+    /// `malloc` heap, and the profile's structures (path tables, the k-slab forest, counters),
+    /// in bytes or with a suffix `K`, `M` or `G` (powers of 1024), at most 4G; a run that needs
+    /// more stops with a runtime error naming the limit, and writes its output and its profile
+    /// so far.
     #[arg(long, value_name = "SIZE", default_value = "1G", value_parser = parse_size)]
     max_memory: u32,
     /// The size of the array stack, where the local arrays, structures and addressed locals
@@ -345,6 +352,7 @@ fn run(args: &RunArgs) -> i32 {
     let preprocess = args.preprocess.options();
     let options = RunOptions {
         max_depth: args.max_depth,
+        max_steps: args.max_steps,
         profile: ProfileSettings {
             mode: args.profile.mode,
             k: args.profile.k,
@@ -373,6 +381,8 @@ fn run(args: &RunArgs) -> i32 {
     if let Err(e) = vm::signals::install() {
         eprintln!("vmrun: warning: {e}");
     }
+    // The program's memory and the profile's structures together (`vm::alloc_meter`).
+    vm::alloc_meter::set_limit(u64::from(args.max_memory));
     let stdout = std::io::stdout();
     let mut lock = stdout.lock();
     let result = match args.watch {

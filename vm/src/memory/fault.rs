@@ -478,7 +478,7 @@ impl Fault {
                 }
                 write!(
                     f,
-                    " exceeds the memory limit of {limit} bytes ({in_use} bytes of heap blocks in use)"
+                    " exceeds the memory limit of {limit} bytes ({in_use} bytes of heap blocks in use; see --max-memory)"
                 )
             }
             FaultKind::TooManyObjects { limit } => write!(
@@ -487,7 +487,7 @@ impl Fault {
             ),
             FaultKind::StackOverflow { size, limit } => write!(
                 f,
-                "stack overflow: {} of locals do not fit in the {limit}-byte frame region",
+                "stack overflow: {} of locals do not fit in the {limit}-byte frame region (see --stack-size)",
                 bytes(*size)
             ),
             FaultKind::Layout { needed, limit } => write!(

@@ -169,11 +169,15 @@ impl Heap {
             return Some(addr);
         }
         let addr = self.top;
-        let end = addr.checked_add(cap).filter(|&end| end <= self.limit)?;
+        // The run's limit counts the profile's structures too (`alloc_meter`): the heap ends
+        // where they leave no room.
+        let room = crate::alloc_meter::limit().saturating_sub(crate::alloc_meter::others());
+        let limit = u64::from(self.limit).min(room) as u32;
+        let end = addr.checked_add(cap).filter(|&end| end <= limit)?;
         if memory.len() < end as usize {
             let len = (end as usize)
                 .max(memory.len() + GROWTH)
-                .min(self.limit as usize);
+                .min(limit as usize);
             memory.grow(len);
         }
         self.top = end;

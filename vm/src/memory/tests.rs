@@ -226,7 +226,7 @@ fn stack_overflow_is_an_error() {
     m.push_local(x, 400, 1).unwrap();
     assert_eq!(
         message(m.push_local(x, 400, 1)),
-        "stack overflow: 400 bytes of locals do not fit in the 1024-byte frame region"
+        "stack overflow: 400 bytes of locals do not fit in the 1024-byte frame region (see --stack-size)"
     );
 }
 
@@ -266,7 +266,7 @@ fn calloc_checks_overflow() {
     assert!(m.load_u32(p, 40).is_err());
     assert_eq!(
         message(m.calloc(1 << 32, 1 << 32, 2)),
-        "out of memory: calloc of 4294967296 x 4294967296 bytes exceeds the memory limit of 67108864 bytes (48 bytes of heap blocks in use)"
+        "out of memory: calloc of 4294967296 x 4294967296 bytes exceeds the memory limit of 67108864 bytes (48 bytes of heap blocks in use; see --max-memory)"
     );
 }
 
@@ -275,7 +275,7 @@ fn the_memory_limit_is_an_error_naming_size_and_limit() {
     let mut m = memory();
     assert_eq!(
         message(m.malloc(100 << 20, 3)),
-        "out of memory: malloc of 104857600 bytes exceeds the memory limit of 67108864 bytes (0 bytes of heap blocks in use)"
+        "out of memory: malloc of 104857600 bytes exceeds the memory limit of 67108864 bytes (0 bytes of heap blocks in use; see --max-memory)"
     );
     assert!(m.malloc(u64::MAX, 3).is_err());
     // Up to the limit: blocks of 1 MiB until the heap is full, then all freed and reused.

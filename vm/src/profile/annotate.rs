@@ -542,6 +542,7 @@ int main(void) {
             .map(|(id, &lines)| BlockLines {
                 id: id as u32,
                 lines,
+                succs: Vec::new(),
             })
             .collect()
     }

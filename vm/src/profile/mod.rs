@@ -47,7 +47,7 @@ pub use overlap::OverlapSection;
 /// The value of the `format` field.
 pub const FORMAT: &str = "vmrun-path-profile";
 /// The value of the `version` field (bumped when a field changes meaning or is removed).
-pub const VERSION: u32 = 1;
+pub const VERSION: u32 = 2;
 
 /// `PathEnds` as a JSON string (`"header"`, `"backedge"`), via its `Display`/`FromStr`.
 mod path_ends_name {
@@ -85,6 +85,12 @@ pub struct Profile {
     /// False when the run ended by a trap, a limit or a signal: the counts are those of the
     /// paths completed until then.
     pub complete: bool,
+    /// Why the run stopped early (only when `complete` is false): the first line of its
+    /// runtime error, which names the limit and the option that raises it
+    /// (`p.c:7:3: runtime error: step limit reached: ... (see --max-steps)`), or of its
+    /// interrupt.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
     /// Every function of the program, in program order.
     pub functions: Vec<FunctionProfile>,
     /// `ipp:context` and `ipp:piecewise` only: the interprocedural paths ([`interproc`]).
@@ -146,7 +152,7 @@ pub struct IndirectCallCount {
     pub count: u64,
 }
 
-/// A block and its source lines.
+/// A block, its source lines and its successors in the CFG.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct BlockLines {
     /// The block id (its index in [`FunctionProfile::blocks`]).
@@ -154,6 +160,9 @@ pub struct BlockLines {
     /// The first and last source line of its instructions, `None` for the virtual entry and
     /// exit blocks.
     pub lines: Option<[u32; 2]>,
+    /// The ids of its successors, one per CFG edge in the CFG's order: with them a profile
+    /// read back carries its CFG, against which [`Profile::check`] verifies every path.
+    pub succs: Vec<u32>,
 }
 
 /// One executed path and its count.
@@ -192,6 +201,7 @@ impl FunctionProfile {
             .map(|(b, info)| BlockLines {
                 id: b.as_u32(),
                 lines: info.lines,
+                succs: cfg.successors(b).iter().map(|s| s.as_u32()).collect(),
             })
             .collect();
         let mut paths: Vec<PathCount> = counted
@@ -269,6 +279,16 @@ impl FunctionProfile {
         FunctionProfile::new(name, line, fc, static_paths, None, Vec::new())
     }
 
+    /// Why `blocks` followed by `end` is not a walk along this function's CFG edges (the
+    /// first missing edge), or `None` if it is one. Blocks must exist.
+    pub fn not_a_path(&self, blocks: &[u32], end: Option<u32>) -> Option<String> {
+        let walk: Vec<u32> = blocks.iter().copied().chain(end).collect();
+        walk.windows(2).find_map(|w| {
+            let succs = &self.blocks.get(w[0] as usize)?.succs;
+            (!succs.contains(&w[1])).then(|| format!("no edge {} -> {}", w[0], w[1]))
+        })
+    }
+
     /// The sum of the path counts.
     pub fn total(&self) -> u64 {
         self.paths
@@ -341,6 +361,7 @@ impl Profile {
             path_ends,
             tier_up,
             complete,
+            reason: None,
             functions: Vec::new(),
             interprocedural: None,
         }
@@ -370,6 +391,9 @@ impl Profile {
         ));
         o.push_str(&format!("  \"tier_up\": {},\n", self.tier_up));
         o.push_str(&format!("  \"complete\": {},\n", self.complete));
+        if let Some(reason) = &self.reason {
+            o.push_str(&format!("  \"reason\": {},\n", q(reason)));
+        }
         if self.functions.is_empty() {
             o.push_str("  \"functions\": []");
             self.write_interprocedural(&mut o);
@@ -388,8 +412,9 @@ impl Profile {
                 let lines = b.lines.map_or("null".to_string(), |l| list(&l));
                 let sep = if j + 1 < f.blocks.len() { "," } else { "" };
                 o.push_str(&format!(
-                    "\n        {{\"id\": {}, \"lines\": {lines}}}{sep}",
-                    b.id
+                    "\n        {{\"id\": {}, \"lines\": {lines}, \"succs\": {}}}{sep}",
+                    b.id,
+                    list(&b.succs)
                 ));
             }
             o.push_str(if f.blocks.is_empty() {
@@ -493,6 +518,12 @@ impl Profile {
             if let Some((i, b)) = f.blocks.iter().enumerate().find(|(i, b)| b.id != *i as u32) {
                 return err(format!("block number {i} has id {}", b.id));
             }
+            if let Some(b) = f.blocks.iter().find(|b| b.succs.iter().any(|&s| s >= n)) {
+                return err(format!(
+                    "block {} has a successor that does not exist",
+                    b.id
+                ));
+            }
             if f.entry >= n || f.exit >= n {
                 return err(format!(
                     "entry {} or exit {} is not one of its {n} blocks",
@@ -522,6 +553,9 @@ impl Profile {
                         .any(|&b| b >= n)
                 {
                     return err(format!("path {} names a block that does not exist", p.id));
+                }
+                if let Some(gap) = f.not_a_path(&p.blocks, p.end) {
+                    return err(format!("path {} is not a path of the CFG: {gap}", p.id));
                 }
                 if p.end.is_none() && p.blocks.last() != Some(&f.exit) {
                     return err(format!(
