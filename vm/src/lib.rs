@@ -117,6 +117,8 @@ pub struct ProfileSettings {
     pub tier_up: u64,
     /// Where paths end.
     pub path_ends: PathEnds,
+    /// `kbl`: the most k-slab forest nodes kept (`--max-nodes`), `None` for no bound.
+    pub max_nodes: Option<usize>,
 }
 
 impl Default for ProfileSettings {
@@ -126,6 +128,7 @@ impl Default for ProfileSettings {
             k: 1,
             tier_up: DEFAULT_TIER_UP,
             path_ends: PathEnds::Header,
+            max_nodes: None,
         }
     }
 }

@@ -307,6 +307,7 @@ fn annotated(name: &str, source: &str, mode: Mode, k: u32, ends: PathEnds) -> St
             k,
             tier_up: 0,
             path_ends: ends,
+            max_nodes: None,
         },
         collect_profile: true,
         ..RunOptions::default()

@@ -142,6 +142,7 @@ fn in_process(name: &str, src: &str, mode: Mode, tier_up: u64, ends: PathEnds) -
             k: 1,
             tier_up,
             path_ends: ends,
+            max_nodes: None,
         },
         ..RunOptions::default()
     };

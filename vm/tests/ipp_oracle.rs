@@ -161,6 +161,7 @@ fn recursion_deeper_than_max_depth_keeps_the_profile_so_far() {
                 k: 1,
                 tier_up: 0,
                 path_ends: PathEnds::Header,
+                max_nodes: None,
             },
             max_depth: 200,
             collect_profile: true,

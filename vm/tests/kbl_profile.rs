@@ -42,6 +42,7 @@ fn run(src: &str, k: u32, tier_up: u64) -> (RunResult, Vec<u8>) {
             k,
             tier_up,
             path_ends: PathEnds::Header,
+            max_nodes: None,
         },
         ..RunOptions::default()
     };

@@ -65,6 +65,7 @@ fn run(src: &str, mode: Mode, tier_up: u64, ends: PathEnds) -> (Vec<u8>, RunResu
             k: 1,
             tier_up,
             path_ends: ends,
+            max_nodes: None,
         },
         ..RunOptions::default()
     };

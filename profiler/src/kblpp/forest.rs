@@ -50,6 +50,10 @@
 //! after one or more steps with its predecessor. All build the same forest up to sibling order, so every
 //! count is the same (`profiler/benches/kblpp.rs` measures which is faster; `docs/kblpp.md`).
 
+mod prune;
+
+pub use prune::PruneStats;
+
 use crate::define_index;
 use crate::path_hash::PathKeyHash;
 use hashbrown::HashMap;
@@ -334,7 +338,14 @@ pub struct KSlabForest {
     shortcuts: HashMap<u32, u64>,
     /// The labels of one slab, while a shortcut is resolved (kept to reuse its allocation).
     slab_labels: Vec<u64>,
+    /// Per function, the counts of the nodes pruned away ([`KSlabForest::prune`]), so that the
+    /// work counters, derived from the node counts, still count their pushes.
+    pruned: HashMap<u32, PrunedWork>,
 }
+
+/// The work counters' part of the counts of pruned nodes: `(pushes, counts at roots, counts
+/// at depth k - 1)`.
+type PrunedWork = (u64, u64, u64);
 
 /// The position of a node added to an arena of `len` nodes. Panics when the arena is full
 /// ([`MAX_NODES`], 2^31 - 1 nodes: 48 GiB of nodes).
@@ -364,6 +375,7 @@ impl KSlabForest {
             sibling_steps: 0,
             shortcuts: HashMap::new(),
             slab_labels: Vec::new(),
+            pruned: HashMap::new(),
         }
     }
 
@@ -785,6 +797,11 @@ impl KSlabForest {
                 lower_starts += count;
             }
         });
+        for &(p, r, l) in self.pruned.values() {
+            pushes += p;
+            at_roots += r;
+            lower_starts += l;
+        }
         let shortcuts = self.shortcuts_resolved();
         PushCounters {
             pushes,
@@ -897,6 +914,11 @@ impl KSlabForest {
                 }
             }
         });
+        for (&function, &(_, at_roots, lower_starts)) in &self.pruned {
+            let entry = by_function.entry(function).or_default();
+            entry.0 += at_roots;
+            entry.1 += at_roots + lower_starts;
+        }
         by_function
     }
 

@@ -61,9 +61,11 @@
 pub mod command;
 pub mod forest;
 pub mod ipf;
+pub mod spill;
 pub mod stream;
 
 pub use forest::{
-    Cursor, KSlabForest, KsfNode, LabeledNode, NodeId, PushCounters, RootKey, Siblings,
+    Cursor, KSlabForest, KsfNode, LabeledNode, NodeId, PruneStats, PushCounters, RootKey, Siblings,
 };
 pub use ipf::{Ipf, IpfFunction, IpfNode, IpfNodeId, IpfShape, KblppStats};
+pub use spill::Spill;

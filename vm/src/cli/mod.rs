@@ -13,6 +13,7 @@ mod forest;
 mod overlap_precision;
 mod paths;
 mod preprocess_args;
+mod report_cmd;
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -137,6 +138,12 @@ pub struct RunArgs {
     /// leave out trees whose root has less than this share of the function's paths).
     #[arg(long, value_name = "PERCENT", default_value_t = ReportOptions::default().min_share, value_parser = parse_min_share)]
     min_share: f64,
+    /// `kbl` only: keep the k-slab forest within N nodes (at least 2) by pruning its coldest
+    /// subtrees when it reaches N (their counts are kept by sequence in a spill of N
+    /// entries); counts stay exact unless the spill overflows, and then the profile marks the
+    /// function's counts as lower bounds (`lost_at_most`).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(2..))]
+    max_nodes: Option<u64>,
     /// Print the run's first N probe events to stderr as they happen: each CFG edge taken
     /// (with its source lines and the path register after it), each path id emitted with its
     /// blocks and lines, tier-ups, on-stack replacements, and what the mode does with each
@@ -173,7 +180,7 @@ fn parse_size(s: &str) -> Result<u32, String> {
     }
 }
 
-fn parse_min_share(s: &str) -> Result<f64, String> {
+pub(crate) fn parse_min_share(s: &str) -> Result<f64, String> {
     match s.parse::<f64>() {
         Ok(x) if (0.0..=100.0).contains(&x) => Ok(x),
         _ => Err(format!("'{s}' is not a percentage between 0 and 100")),
@@ -248,6 +255,10 @@ enum Command {
     /// paths on one run of a program, per degree of overlap (Tallam et al.'s Figure 5 and
     /// Table 8; see `vmrun overlap-precision --help`).
     OverlapPrecision(overlap_precision::OverlapPrecisionArgs),
+    /// Render a saved profile again without running the program: the text report, JSON or
+    /// Graphviz dot, and the annotated source when the source files are unchanged (see `vmrun
+    /// report --help`).
+    Report(report_cmd::ReportArgs),
 }
 
 /// Parses the command line, runs the command and returns the exit status.
@@ -261,6 +272,7 @@ pub fn main() -> i32 {
         Some(Command::Bench(args)) => bench::run(&args),
         Some(Command::Explain(args)) => explain::run(&args),
         Some(Command::OverlapPrecision(args)) => overlap_precision::run(&args),
+        Some(Command::Report(args)) => report_cmd::run(&args),
         None => run(&cli.run),
     }
 }
@@ -358,6 +370,9 @@ fn run(args: &RunArgs) -> i32 {
             k: args.profile.k,
             tier_up: args.tier_up,
             path_ends: args.path_ends,
+            max_nodes: args
+                .max_nodes
+                .map(|n| usize::try_from(n).unwrap_or(usize::MAX)),
         },
         collect_profile: args.profile_out.is_some()
             || args.report.is_some()
@@ -369,6 +384,10 @@ fn run(args: &RunArgs) -> i32 {
     };
     if args.profile.mode == Mode::None && (args.profile_out.is_some() || args.report.is_some()) {
         eprintln!("vmrun: --profile-out and --report need a profiling mode (--profile=bl, ...)");
+        return vm::EXIT_USAGE;
+    }
+    if args.max_nodes.is_some() && args.profile.mode != Mode::Kbl {
+        eprintln!("vmrun: --max-nodes bounds the k-slab forest of --profile=kbl:K only");
         return vm::EXIT_USAGE;
     }
     if args.annotate.is_some() && matches!(args.profile.mode, Mode::None | Mode::Edge) {
@@ -415,6 +434,17 @@ fn run(args: &RunArgs) -> i32 {
             status = status.max(1);
         }
     };
+    let mut result = result;
+    if let Some(profile) = result.profile.as_mut() {
+        profile.sources = files
+            .iter()
+            .map(|(file, text)| vm::profile::SourceFile {
+                file: file.to_string(),
+                fnv1a64: vm::profile::source_hash(text),
+            })
+            .collect();
+        profile.preprocess = args.preprocess.as_args();
+    }
     if let Some(profile) = &result.profile {
         if let Some(out) = &args.profile_out {
             write(out, profile.to_json());
@@ -458,7 +488,7 @@ fn run(args: &RunArgs) -> i32 {
 /// The annotated source of a run (`--annotate`): each file of the program annotated with its
 /// functions. The program compiles again, to the same blocks the profile has, for the lines of
 /// each block's instructions.
-fn annotation(
+pub(crate) fn annotation(
     profile: &vm::profile::Profile,
     files: &[(&str, &str)],
     preprocess: &lang::PreprocessOptions,

@@ -451,6 +451,7 @@ fn run_options(mode: Mode, k: u32, path_ends: PathEnds) -> RunOptions {
             k,
             tier_up: 0,
             path_ends,
+            max_nodes: None,
         },
         collect_profile: true,
         ..RunOptions::default()

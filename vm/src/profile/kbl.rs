@@ -52,6 +52,17 @@ pub struct KblFunctionStats {
     /// Bytes of its k-SF nodes (`ksf_nodes` times the node size, 24 bytes); the root table and
     /// the arena's spare capacity are run-wide and not included.
     pub ksf_bytes: u64,
+    /// `--max-nodes`: the most k-SF nodes the run kept (0: no bound).
+    #[serde(default)]
+    pub max_nodes: u64,
+    /// How many times the k-SF was pruned to stay within `max_nodes` (run-wide).
+    #[serde(default)]
+    pub prunings: u64,
+    /// 0 when every count of the function is exact; otherwise every count of its `paths` and
+    /// `ipf` is a lower bound, at most this much below the true count (the pruned counts the
+    /// bounded spill could not keep).
+    #[serde(default)]
+    pub lost_at_most: u64,
 }
 
 impl PartialEq for KblFunctionStats {
@@ -63,6 +74,9 @@ impl PartialEq for KblFunctionStats {
             && self.avg_internal_degree.to_bits() == other.avg_internal_degree.to_bits()
             && self.avg_leaf_depth.to_bits() == other.avg_leaf_depth.to_bits()
             && self.ksf_bytes == other.ksf_bytes
+            && self.max_nodes == other.max_nodes
+            && self.prunings == other.prunings
+            && self.lost_at_most == other.lost_at_most
     }
 }
 
@@ -91,6 +105,9 @@ impl KblFunctionStats {
             avg_internal_degree: round4(avg_internal_degree),
             avg_leaf_depth: round4(avg_leaf_depth),
             ksf_bytes,
+            max_nodes: 0,
+            prunings: 0,
+            lost_at_most: 0,
         }
     }
 }
@@ -122,10 +139,19 @@ pub(super) fn write_json(o: &mut String, f: &FunctionProfile) {
         o.push_str(if f.kbl_stats.is_some() { ",\n" } else { "\n" });
     }
     if let Some(s) = &f.kbl_stats {
+        // The bound's members only when the run had one, so unbounded profiles are unchanged.
+        let bound = if s.max_nodes > 0 {
+            format!(
+                ", \"max_nodes\": {}, \"prunings\": {}, \"lost_at_most\": {}",
+                s.max_nodes, s.prunings, s.lost_at_most
+            )
+        } else {
+            String::new()
+        };
         o.push_str(&format!(
             "      \"stats\": {{\"hash_ops\": {}, \"slab_starts\": {}, \"ksf_nodes\": {}, \
              \"ipf_nodes\": {}, \"avg_internal_degree\": {}, \"avg_leaf_depth\": {}, \
-             \"ksf_bytes\": {}}}\n",
+             \"ksf_bytes\": {}{bound}}}\n",
             s.hash_ops,
             s.slab_starts,
             s.ksf_nodes,
@@ -161,6 +187,9 @@ pub(super) fn check(p: &Profile, f: &FunctionProfile) -> Result<(), String> {
             stats.ipf_nodes,
             ipf.len()
         ));
+    }
+    if stats.max_nodes == 0 && (stats.prunings > 0 || stats.lost_at_most > 0) {
+        return Err("stats: prunings or lost counts without max_nodes".to_string());
     }
     // Child-count sums of the entries on the current root-to-node stack, checked when popped.
     let mut stack: Vec<(&IpfEntry, u64)> = Vec::new();

@@ -32,6 +32,7 @@ pub mod interproc;
 pub mod kbl;
 pub mod overlap;
 pub mod report;
+pub mod saved;
 pub mod text;
 
 use profiler::{BallLarus, Numbering, Path, PathEnds};
@@ -43,6 +44,7 @@ pub use crate::modes::table::Mode;
 pub use interproc::InterprocSection;
 pub use kbl::{IpfEntry, KblFunctionStats};
 pub use overlap::OverlapSection;
+pub use saved::source_hash;
 
 /// The value of the `format` field.
 pub const FORMAT: &str = "vmrun-path-profile";
@@ -91,11 +93,28 @@ pub struct Profile {
     /// interrupt.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reason: Option<String>,
+    /// The program's source files as run, each with a hash of its text, so that `vmrun report
+    /// --annotate` annotates them only when they are unchanged (empty when not recorded).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub sources: Vec<SourceFile>,
+    /// The preprocessor options of the run (`-D`, `-U`, `-I`, each as one argument:
+    /// `-DN=3`), to compile the sources again the same way.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub preprocess: Vec<String>,
     /// Every function of the program, in program order.
     pub functions: Vec<FunctionProfile>,
     /// `ipp:context` and `ipp:piecewise` only: the interprocedural paths ([`interproc`]).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub interprocedural: Option<InterprocSection>,
+}
+
+/// A source file of the program and the hash of its text ([`saved::source_hash`]).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SourceFile {
+    /// Its name as given on the command line.
+    pub file: String,
+    /// The FNV-1a hash (64 bits, 16 hex digits) of its bytes.
+    pub fnv1a64: String,
 }
 
 /// One function's part of a [`Profile`].
@@ -362,6 +381,8 @@ impl Profile {
             tier_up,
             complete,
             reason: None,
+            sources: Vec::new(),
+            preprocess: Vec::new(),
             functions: Vec::new(),
             interprocedural: None,
         }
@@ -393,6 +414,24 @@ impl Profile {
         o.push_str(&format!("  \"complete\": {},\n", self.complete));
         if let Some(reason) = &self.reason {
             o.push_str(&format!("  \"reason\": {},\n", q(reason)));
+        }
+        if !self.sources.is_empty() {
+            let files: Vec<String> = self
+                .sources
+                .iter()
+                .map(|f| {
+                    format!(
+                        "{{\"file\": {}, \"fnv1a64\": {}}}",
+                        q(&f.file),
+                        q(&f.fnv1a64)
+                    )
+                })
+                .collect();
+            o.push_str(&format!("  \"sources\": [{}],\n", files.join(", ")));
+        }
+        if !self.preprocess.is_empty() {
+            let args: Vec<String> = self.preprocess.iter().map(|a| q(a)).collect();
+            o.push_str(&format!("  \"preprocess\": [{}],\n", args.join(", ")));
         }
         if self.functions.is_empty() {
             o.push_str("  \"functions\": []");
@@ -512,6 +551,16 @@ impl Profile {
     /// reached the exit ending with the exit block.
     pub fn check(&self) -> Result<(), String> {
         check_header(&self.format, self.version, FORMAT, VERSION)?;
+        if self.complete && self.reason.is_some() {
+            return Err("a complete profile gives a reason for stopping".to_string());
+        }
+        if let Some(f) = self
+            .sources
+            .iter()
+            .find(|f| f.fnv1a64.len() != 16 || !f.fnv1a64.bytes().all(|b| b.is_ascii_hexdigit()))
+        {
+            return Err(format!("source {}: the hash is not 16 hex digits", f.file));
+        }
         for f in &self.functions {
             let err = |what: String| Err(format!("function {}: {what}", f.name));
             let n = f.blocks.len() as u32;

@@ -64,6 +64,9 @@ pub fn render(profile: &Profile, options: &ReportOptions) -> String {
             "INCOMPLETE: the run did not finish (trap, limit or signal); counts cover the paths \
              completed before it stopped"
         );
+        if let Some(reason) = &profile.reason {
+            let _ = writeln!(out, "stopped by: {reason}");
+        }
     }
     let grand: u64 = profile
         .functions

@@ -835,6 +835,7 @@ pub fn run_k(
             k,
             tier_up,
             path_ends: ends,
+            max_nodes: None,
         },
         ..RunOptions::default()
     };

@@ -24,8 +24,10 @@
 
 pub mod report;
 
+use std::fmt::Write;
+
 use lang::bytecode::{FuncIdx, Program};
-use profiler::kblpp::{Cursor, Ipf, KSlabForest, RootKey, Siblings};
+use profiler::kblpp::{Cursor, Ipf, KSlabForest, RootKey, Siblings, Spill};
 
 use super::{Finished, Profiler, WatchEvent};
 use crate::branch_counts::BranchCounts;
@@ -71,6 +73,14 @@ pub struct KblSink {
     /// The callers' `top`s, innermost last (the first one entered is `NO_FRAME`'s); their
     /// repeats were pushed when they called.
     stack: Vec<(u32, Cursor)>,
+    /// The forest is pruned when it reaches this many nodes (`usize::MAX`: never).
+    prune_at: usize,
+    /// `--max-nodes`, 0 for none.
+    max_nodes: usize,
+    /// The counts pruned away ([`profiler::kblpp::spill`]).
+    spill: Spill,
+    /// Prunings done.
+    prunings: u64,
 }
 
 impl KblSink {
@@ -89,7 +99,43 @@ impl KblSink {
             last: NO_PATH,
             repeats: 0,
             stack: Vec::with_capacity(64),
+            prune_at: usize::MAX,
+            max_nodes: 0,
+            spill: Spill::new(1, 1),
+            prunings: 0,
         }
+    }
+
+    /// Keeps the forest within `max_nodes` nodes (`--max-nodes`, at least 2): when it reaches
+    /// them, its coldest nodes are pruned down to half (those the active frames stand on are
+    /// kept) and their counts spilled, in a spill of `max_nodes` node entries and
+    /// `4 x max_nodes` sequences ([`KSlabForest::prune`], [`Spill`]).
+    pub fn bounded(mut self, max_nodes: usize) -> KblSink {
+        let max_nodes = max_nodes.max(2);
+        self.prune_at = max_nodes;
+        self.max_nodes = max_nodes;
+        self.spill = Spill::new(self.forest.k(), max_nodes);
+        self
+    }
+
+    /// Prunes the forest to half its bound (module docs of [`KSlabForest::prune`]); if the
+    /// active frames alone need more, the next pruning waits until the forest has grown by
+    /// half the bound again.
+    #[cold]
+    #[inline(never)]
+    fn prune(&mut self) {
+        let keep = self.max_nodes / 2;
+        let mut cursors: Vec<&mut Cursor> = std::iter::once(&mut self.top.1)
+            .chain(self.stack.iter_mut().map(|(_, c)| c))
+            .collect();
+        let stats = self.forest.prune(keep, &mut cursors, &mut self.spill);
+        self.prunings += 1;
+        self.prune_at = self.max_nodes.max(stats.kept + keep.max(1));
+    }
+
+    /// The counts pruned away so far, and the prunings done.
+    pub fn spilled(&self) -> (&Spill, u64) {
+        (&self.spill, self.prunings)
     }
 
     /// The forest with every path completed so far (the held repeats pushed first).
@@ -153,6 +199,9 @@ impl KblSink {
         let held = self.repeats - PUSH_REPEATS;
         self.repeats = 0;
         self.forest.push_run(&mut self.top.1, key, held);
+        if self.forest.len() >= self.prune_at {
+            self.prune();
+        }
     }
 
     /// The path of `func` arrived with no matching frame on top: a fresh sequence for it, in
@@ -199,6 +248,9 @@ impl KblSink {
     fn push(&mut self, id: u64) {
         self.forest
             .push(&mut self.top.1, RootKey::new(self.top.0, id));
+        if self.forest.len() >= self.prune_at {
+            self.prune();
+        }
     }
 }
 
@@ -249,12 +301,11 @@ impl Profiler for Kbl {
         branch: BranchCounts,
     ) -> Result<BlProbes<'p, KblSink>, String> {
         let tiering = TierSettings::of(settings);
-        Ok(BlProbes::new(
-            program,
-            tiering,
-            KblSink::new(settings.k),
-            branch,
-        ))
+        let sink = match settings.max_nodes {
+            Some(n) => KblSink::new(settings.k).bounded(n),
+            None => KblSink::new(settings.k),
+        };
+        Ok(BlProbes::new(program, tiering, sink, branch))
     }
 
     fn finish(probes: &mut BlProbes<'_, KblSink>) -> Finished {
@@ -277,6 +328,22 @@ impl Profiler for Kbl {
         options: &ReportOptions,
         out: &mut String,
     ) {
+        if let Some(s) = function.kbl_stats.filter(|s| s.max_nodes > 0) {
+            let _ = if s.lost_at_most > 0 {
+                writeln!(
+                    out,
+                    "  LOWER BOUNDS: the k-SF was kept within {} nodes ({} prunings) and lost \
+                     counts: every count of this function is at most {} below the truth",
+                    s.max_nodes, s.prunings, s.lost_at_most
+                )
+            } else {
+                writeln!(
+                    out,
+                    "  the k-SF was kept within {} nodes ({} prunings); every count is exact",
+                    s.max_nodes, s.prunings
+                )
+            };
+        }
         if let Some(ipf) = function.ipf.as_deref().filter(|i| !i.is_empty()) {
             report::render_ipf(out, profile.k, function, ipf, options);
         }
@@ -317,42 +384,116 @@ pub fn level_one(ipf: &Ipf, num_functions: usize) -> Vec<Vec<(u64, u64)>> {
 /// Every function's profile under `kbl` from the probes and the k-IPF of their forest: the BL
 /// paths of the first level, every k-IPF node as an [`IpfEntry`] (preorder, which is the
 /// lexicographic order of the id sequences), and the statistics (the run-wide ones are
-/// [`Ipf::stats`]).
+/// [`Ipf::stats`]). A bounded run (`--max-nodes`) adds the counts its prunings spilled, so the
+/// entries are those of the unbounded forest; a function whose spilled counts did not all fit
+/// gets `lost_at_most` (all its counts lower bounds).
 pub fn kbl_profiles(
     probes: &BlProbes<'_, KblSink>,
     ipf: &Ipf,
     num_functions: usize,
 ) -> Result<Vec<FunctionProfile>, String> {
-    let counts = level_one(ipf, num_functions);
+    let (spill, prunings) = probes.sink.spilled();
+    let mut entries: Vec<Vec<IpfEntry>> = (0..num_functions)
+        .map(|i| ipf_entries(ipf, i as u32))
+        .collect();
+    if !spill.is_empty() {
+        let mut spilled: Vec<Vec<(Vec<u64>, u64)>> = vec![Vec::new(); num_functions];
+        for ((f, ids), count) in spill.ipf_counts() {
+            if let Some(list) = spilled.get_mut(f as usize) {
+                list.push((ids.to_vec(), count));
+            }
+        }
+        for (e, spilled) in entries.iter_mut().zip(spilled) {
+            *e = with_spilled(std::mem::take(e), spilled);
+        }
+    }
+    let counts: Vec<Vec<(u64, u64)>> = entries
+        .iter()
+        .map(|es| {
+            es.iter()
+                .filter(|e| e.ids.len() == 1)
+                .map(|e| (e.ids[0], e.count))
+                .collect()
+        })
+        .collect();
     let mut functions = probes.function_profiles(&counts)?;
     let node_bytes = std::mem::size_of::<profiler::kblpp::KsfNode>() as u64;
-    for (i, fp) in functions.iter_mut().enumerate() {
-        let mut entries = Vec::new();
+    for ((i, fp), entries) in functions.iter_mut().enumerate().zip(entries) {
         let mut stats = KblFunctionStats::default();
         if let Some(f) = ipf.function(i as u32) {
-            let mut ids: Vec<u64> = Vec::new();
-            for id in f.node_ids() {
-                let n = ipf.node(id);
-                ids.truncate(n.depth() as usize);
-                ids.push(n.label());
-                entries.push(IpfEntry {
-                    ids: ids.clone(),
-                    count: n.count(),
-                });
-            }
             stats = KblFunctionStats::new(
                 (f.hash_ops, f.slab_starts),
                 f.ksf_nodes,
-                f.shape.nodes,
+                entries.len() as u64,
                 f.shape.avg_internal_degree,
                 f.shape.avg_leaf_depth,
                 f.ksf_nodes * node_bytes,
             );
+        } else if !entries.is_empty() {
+            // Every node of the function was pruned: its entries come from the spill alone.
+            stats.ipf_nodes = entries.len() as u64;
+        }
+        if probes.sink.max_nodes > 0 {
+            stats.max_nodes = probes.sink.max_nodes as u64;
+            stats.prunings = prunings;
+            stats.lost_at_most = spill.evicted(i as u32);
         }
         fp.ipf = Some(entries);
         fp.kbl_stats = Some(stats);
     }
     Ok(functions)
+}
+
+/// The k-IPF nodes of `function` as entries, in preorder (lexicographic order).
+fn ipf_entries(ipf: &Ipf, function: u32) -> Vec<IpfEntry> {
+    let mut entries = Vec::new();
+    if let Some(f) = ipf.function(function) {
+        let mut ids: Vec<u64> = Vec::new();
+        for id in f.node_ids() {
+            let n = ipf.node(id);
+            ids.truncate(n.depth() as usize);
+            ids.push(n.label());
+            entries.push(IpfEntry {
+                ids: ids.clone(),
+                count: n.count(),
+            });
+        }
+    }
+    entries
+}
+
+/// `entries` of a function with the counts spilled for it added, in lexicographic order,
+/// every prefix at least the sum of its extensions (module docs of
+/// [`profiler::kblpp::spill`]): the entries stay a k-IPF.
+fn with_spilled(entries: Vec<IpfEntry>, spilled: Vec<(Vec<u64>, u64)>) -> Vec<IpfEntry> {
+    use std::collections::BTreeMap;
+    let mut merged: BTreeMap<Vec<u64>, u64> =
+        entries.into_iter().map(|e| (e.ids, e.count)).collect();
+    for (ids, count) in spilled {
+        let c = merged.entry(ids).or_default();
+        *c = c.saturating_add(count);
+    }
+    // Property 1 (a sequence occurs at least as often as its extensions together) holds of
+    // the true counts; where evictions left a prefix below its extensions' sum, or missing,
+    // it gets that sum, still a lower bound. Longest first, so that a raised prefix counts
+    // toward its own parent.
+    let longest = merged.keys().map(Vec::len).max().unwrap_or(0);
+    for len in (2..=longest).rev() {
+        let mut sums: BTreeMap<Vec<u64>, u64> = BTreeMap::new();
+        for (ids, &c) in merged.iter().filter(|(ids, _)| ids.len() == len) {
+            let s = sums.entry(ids[..len - 1].to_vec()).or_default();
+            *s = s.saturating_add(c);
+        }
+        for (prefix, sum) in sums {
+            let c = merged.entry(prefix).or_default();
+            *c = (*c).max(sum);
+        }
+    }
+    merged
+        .into_iter()
+        .filter(|&(_, c)| c > 0)
+        .map(|(ids, count)| IpfEntry { ids, count })
+        .collect()
 }
 
 #[cfg(test)]

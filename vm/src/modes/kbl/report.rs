@@ -10,7 +10,7 @@ use crate::profile::{FunctionProfile, IpfEntry};
 /// The subtree of the root entry `ipf[at]` pruned as in the paper's Figure 4: in preorder,
 /// every entry whose count is at least `min_share` percent of the root's and whose parent was
 /// kept. Returns the kept positions and the end of the root's subtree.
-fn pruned(ipf: &[IpfEntry], at: usize, min_share: f64) -> (Vec<usize>, usize) {
+pub(crate) fn pruned(ipf: &[IpfEntry], at: usize, min_share: f64) -> (Vec<usize>, usize) {
     let root = &ipf[at];
     let threshold = min_share / 100.0 * root.count as f64;
     let mut kept = vec![at];
