@@ -60,8 +60,6 @@ pub enum Step {
 struct Parser<'a> {
     text: &'a str,
     pos: usize,
-    line: usize,
-    line_start: usize,
     /// Current group nesting depth (bounded by [`MAX_NESTING`]).
     depth: usize,
 }
@@ -70,21 +68,21 @@ struct Parser<'a> {
 pub const MAX_NESTING: usize = 256;
 
 impl Parser<'_> {
+    /// An error at byte `at`, which may be on an earlier line than the parser (an unclosed
+    /// `(` reported at the end): its line and column are counted from the text.
     fn error(&self, at: usize, message: String) -> TraceSyntaxError {
-        let column = self.text[self.line_start..at].chars().count() + 1;
+        let before = &self.text[..at];
+        let line_start = before.rfind('\n').map_or(0, |i| i + 1);
         TraceSyntaxError {
-            line: self.line,
-            column,
+            line: before.matches('\n').count() + 1,
+            column: before[line_start..].chars().count() + 1,
             message,
         }
     }
 
     fn skip_blanks(&mut self) {
         while let Some(c) = self.text[self.pos..].chars().next() {
-            if c == '\n' {
-                self.line += 1;
-                self.line_start = self.pos + 1;
-            } else if !c.is_whitespace() {
+            if !c.is_whitespace() {
                 return;
             }
             self.pos += c.len_utf8();
@@ -185,8 +183,6 @@ impl Trace {
         let mut p = Parser {
             text,
             pos: 0,
-            line: 1,
-            line_start: 0,
             depth: 0,
         };
         let mut items = Vec::new();
@@ -459,6 +455,10 @@ mod tests {
         let err = |s: &str| Trace::parse(s, &|n| p.block(n)).unwrap_err().to_string();
         assert_eq!(err("1 2 7"), "trace 1:5: unknown node '7'");
         assert_eq!(err("1 (2 3"), "trace 1:3: unclosed '('");
+        // Reported where the group opened, lines before the end (found by fuzzing: the
+        // column was counted from the last line's start).
+        assert_eq!(err("1\n (2\n 3\n"), "trace 2:2: unclosed '('");
+        assert_eq!(err("1 (2\n\n 3) x"), "trace 3:5: expected '^N' after ')'");
         assert_eq!(err("1 (2 3)"), "trace 1:8: expected '^N' after ')'");
         assert_eq!(
             err("1 (2)^x"),

@@ -8,10 +8,12 @@
 //! - [`vmrun`]: run a source in-process with `vm::run_source`, guarded by a timeout;
 //! - [`outcome`]: what a run produced, and a readable comparison of two runs;
 //! - [`programs`]: the `.c` files under `programs/` (excluding `programs/cfgs/`);
+//! - [`fuzz`]: the bodies of the cargo-fuzz targets, replayed on their corpora by a plain test;
 //! - [`gen`]: a seeded generator of random, well-defined programs in the subset, reusable by
 //!   later oracle tests (profilers compare their counts on the same programs).
 #![deny(missing_docs)]
 
+pub mod fuzz;
 pub mod gen;
 pub mod outcome;
 pub mod programs;

@@ -175,6 +175,19 @@ pub fn generate_with(seed: u64, config: &Config) -> String {
     g.program(seed)
 }
 
+/// A program whose generator's choices are read from `bytes` (a fuzzer's input, see
+/// [`rng::Rng::with_tape`]): the first 8 bytes are the seed, which also picks the
+/// configuration ([`Config::varied`]); each later 8 bytes give one draw. Every input gives a
+/// well-defined program, as every seed does.
+pub fn generate_from_bytes(bytes: &[u8]) -> String {
+    let (seed_bytes, tape) = bytes.split_at(bytes.len().min(8));
+    let mut seed = [0u8; 8];
+    seed[..seed_bytes.len()].copy_from_slice(seed_bytes);
+    let seed = u64::from_le_bytes(seed);
+    let mut g = Gen::with_rng(Rng::with_tape(seed, tape), Config::varied(seed));
+    g.program(seed)
+}
+
 /// The program for `seed` (the same as [`generate`]'s) as two translation units, `lib.c` (the
 /// globals and functions) and `main.c` (`main`, with `extern` declarations and prototypes of
 /// the other file's names), each with its own `static` copy of the helper functions: name and

@@ -50,6 +50,11 @@ pub(super) const SHAPES: &[&[u32]] = &[&[4], &[5], &[8], &[3, 4], &[2, 5], &[2, 
 
 impl Gen {
     pub(super) fn new(seed: u64, cfg: Config) -> Gen {
+        Gen::with_rng(Rng::new(seed), cfg)
+    }
+
+    /// A generator drawing its choices from `rng`.
+    pub(super) fn with_rng(rng: Rng, cfg: Config) -> Gen {
         let stdout = Var {
             name: "<stdout>".into(),
             ty: Ty::Int,
@@ -63,7 +68,7 @@ impl Gen {
             array_param: false,
         };
         Gen {
-            rng: Rng::new(seed),
+            rng,
             cfg,
             vars: vec![stdout],
             scopes: vec![Vec::new()],

@@ -2,20 +2,44 @@
 //! pseudorandom number generators", OOPSLA 2014), so generated programs are reproducible from
 //! their seed without any external crate.
 
-/// A SplitMix64 generator.
+/// A SplitMix64 generator, optionally reading its first draws from a tape of bytes.
 #[derive(Clone, Debug)]
 pub struct Rng {
     state: u64,
+    /// Bytes that give the next draws, 8 per draw, before SplitMix64 takes over (a fuzzer's
+    /// input: mutating a byte changes one choice of the generator).
+    tape: Vec<u8>,
+    /// How much of `tape` was read.
+    read: usize,
 }
 
 impl Rng {
     /// A generator starting from `seed`.
     pub fn new(seed: u64) -> Rng {
-        Rng { state: seed }
+        Rng {
+            state: seed,
+            tape: Vec::new(),
+            read: 0,
+        }
+    }
+
+    /// A generator whose draws are the bytes of `tape`, 8 at a time (little-endian), while they
+    /// last, then those of SplitMix64 from `seed`: coverage-guided fuzzing steers the choices
+    /// of a generator driven by it.
+    pub fn with_tape(seed: u64, tape: &[u8]) -> Rng {
+        Rng {
+            state: seed,
+            tape: tape.to_vec(),
+            read: 0,
+        }
     }
 
     /// The next 64 random bits.
     pub fn next_u64(&mut self) -> u64 {
+        if let Some(bytes) = self.tape.get(self.read..self.read + 8) {
+            self.read += 8;
+            return u64::from_le_bytes(bytes.try_into().expect("8 bytes"));
+        }
         self.state = self.state.wrapping_add(0x9e37_79b9_7f4a_7c15);
         let mut z = self.state;
         z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
