@@ -60,7 +60,9 @@ rm -rf "$corpus.new" && mkdir -p "$corpus.new"
 cp "$corpus"/crash-* "$corpus.new"/ 2>/dev/null || true
 room=$((keep - $(ls "$corpus.new" | wc -l)))
 if [[ $room -gt 0 ]]; then
-    ls -S -r "$work" | head -n "$room" | while read -r f; do cp "$work/$f" "$corpus.new/"; done
+    # (A process substitution: `head` closing the pipe early must not fail the script.)
+    mapfile -t smallest < <(ls -S -r "$work" | head -n "$room")
+    for f in "${smallest[@]}"; do cp "$work/$f" "$corpus.new/"; done
 fi
 rm -rf "$corpus" && mv "$corpus.new" "$corpus"
 echo "$target: $(ls "$corpus" | wc -l) corpus inputs kept in fuzz/$corpus ($(ls "$work" | wc -l) in fuzz/$work)"

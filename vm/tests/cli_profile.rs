@@ -213,9 +213,22 @@ fn profile_out_writes_every_field_and_reads_back() {
         );
         let names: Vec<&str> = p.functions.iter().map(|f| f.name.as_str()).collect();
         assert_eq!(names, ["collatz", "never", "main"], "{args:?}");
-        // What the library computes for the same run.
+        // The command records the source file and its hash; otherwise the profile is what the
+        // library computes for the same run.
+        let sources: Vec<(&str, &str)> = p
+            .sources
+            .iter()
+            .map(|s| (s.file.as_str(), s.fnv1a64.as_str()))
+            .collect();
         assert_eq!(
-            p,
+            sources,
+            [("loops.c", vm::profile::source_hash(LOOPS).as_str())],
+            "{args:?}"
+        );
+        let mut without_sources = p.clone();
+        without_sources.sources.clear();
+        assert_eq!(
+            without_sources,
             in_process("loops.c", LOOPS, mode, tier_up, ends),
             "{args:?}"
         );

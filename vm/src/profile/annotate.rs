@@ -564,13 +564,24 @@ int main(void) {
         static_paths: u64,
         paths: Vec<PathCount>,
     ) -> FunctionProfile {
+        // The hand-built CFG has the edges its paths walk.
+        let mut blocks = blocks(lines);
+        for p in &paths {
+            let walk: Vec<u32> = p.blocks.iter().copied().chain(p.end).collect();
+            for w in walk.windows(2) {
+                let succs = &mut blocks[w[0] as usize].succs;
+                if !succs.contains(&w[1]) {
+                    succs.push(w[1]);
+                }
+            }
+        }
         FunctionProfile {
             name: name.to_string(),
             file: String::new(),
             line,
             entry: 0,
             exit: lines.len() as u32 - 1,
-            blocks: blocks(lines),
+            blocks,
             static_paths,
             paths,
             tiered_up_at: Some(0),
