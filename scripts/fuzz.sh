@@ -5,8 +5,8 @@
 #   scripts/fuzz.sh --list
 #
 # Installs cargo-fuzz from the registry when it is missing (it needs the nightly toolchain,
-# installed on the team's machines), seeds the corpus from fuzz/seeds/TARGET (programs,
-# .cfg files, streams and profiles of the repository) the first time, runs libFuzzer for
+# installed on the team's machines), seeds the corpus from fuzz/seeds/TARGET (.cfg files,
+# streams and profiles of the repository; the front end's are programs/*.c) the first time, runs libFuzzer for
 # MINUTES with JOBS processes (default 1), then minimizes the corpus into fuzz/corpus/TARGET,
 # which is committed and replayed by `cargo test` (tests/tests/fuzz_replay.rs). A crash leaves
 # its input in fuzz/artifacts/TARGET/: copy it into fuzz/corpus/TARGET/ with a name saying
@@ -40,6 +40,10 @@ work="work/$target"
 mkdir -p "$corpus" "$work" "artifacts/$target"
 if [[ -d "seeds/$target" ]]; then
     cp -n "seeds/$target"/* "$work"/ 2>/dev/null || true
+fi
+if [[ "$target" == front_end_bytes ]]; then
+    # The repository's programs are the front end's seeds.
+    cp -n ../programs/*.c "$work"/ 2>/dev/null || true
 fi
 cp -n "$corpus"/* "$work"/ 2>/dev/null || true
 

@@ -365,11 +365,6 @@ impl<'p> Machine<'p> {
         self.max_steps = max;
     }
 
-    /// The instructions executed so far under a step limit (those charged by `Fuel`).
-    pub fn steps_executed(&self) -> u64 {
-        self.max_steps - self.steps_left
-    }
-
     /// Writes the buffered output to `w` and flushes it.
     pub fn flush(&mut self, w: &mut dyn Write) {
         if !self.write_failed && (w.write_all(&self.out).is_err() || w.flush().is_err()) {

@@ -29,15 +29,11 @@ pub fn run_program(
     options: &RunOptions,
     stdout: &mut dyn Write,
 ) -> RunResult {
-    let metered;
-    let program = match metered_for(program, file_name, options) {
-        Ok(Some(p)) => {
-            metered = p;
-            &metered
-        }
-        Ok(None) => program,
+    let metered = match metered_for(program, file_name, options) {
+        Ok(metered) => metered,
         Err(failed) => return *failed,
     };
+    let program = metered.as_ref().unwrap_or(program);
     if let Err(e) = lang::bytecode::verify::verify(program) {
         return internal_error(file_name, &e.to_string());
     }
@@ -71,15 +67,11 @@ pub fn run_program_watched(
     watch: WatchOptions,
     stdout: &mut dyn Write,
 ) -> (RunResult, Vec<WatchLine>) {
-    let metered;
-    let program = match metered_for(program, file_name, options) {
-        Ok(Some(p)) => {
-            metered = p;
-            &metered
-        }
-        Ok(None) => program,
+    let metered = match metered_for(program, file_name, options) {
+        Ok(metered) => metered,
         Err(failed) => return (*failed, Vec::new()),
     };
+    let program = metered.as_ref().unwrap_or(program);
     if let Err(e) = lang::bytecode::verify::verify(program) {
         return (internal_error(file_name, &e.to_string()), Vec::new());
     }

@@ -8,6 +8,8 @@
 //!   and every count is below the truth by at most that much (and never above it);
 //! - the report says which.
 
+mod cli_support;
+
 use vm::profile::report::{render, ReportOptions};
 use vm::profile::{FunctionProfile, Mode, Profile};
 use vm::{ProfileSettings, RunOptions};
@@ -122,29 +124,9 @@ fn check_lower_bounds(exact: &FunctionProfile, bounded: &FunctionProfile, lost: 
 /// lower bounds, stay within the bound, and the report says so.
 #[test]
 fn an_overflowing_spill_marks_lower_bounds() {
-    let source = "#include <stdio.h>
-int main(void) {
-    unsigned x = 12345;
-    long s = 0;
-    for (long i = 0; i < 200000; i++) {
-        x = x * 1103515245u + 12345u;
-        switch ((x >> 16) % 8) {
-        case 0: s += 1; break;
-        case 1: s += 2; break;
-        case 2: s ^= 3; break;
-        case 3: s -= 1; break;
-        case 4: s += 5; break;
-        case 5: s *= 1; break;
-        case 6: s += 7; break;
-        default: s -= 2; break;
-        }
-    }
-    printf(\"%ld\\n\", s);
-    return 0;
-}
-";
-    let exact = profile("random.c", source, 5, None);
-    let bounded = profile("random.c", source, 5, Some(200));
+    let source = cli_support::random_switch(200_000, 0);
+    let exact = profile("random.c", &source, 5, None);
+    let bounded = profile("random.c", &source, 5, Some(200));
     let main = &bounded.functions[0];
     let stats = main.kbl_stats.unwrap();
     assert!(stats.prunings > 10 && stats.lost_at_most > 0, "{stats:?}");

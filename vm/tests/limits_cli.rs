@@ -9,35 +9,17 @@
 //! not counted), and is exact: a limit of the number of instructions a run executes lets it
 //! finish, one less stops it.
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+mod cli_support;
+
+use cli_support::{tempdir, text, vmrun};
 
 use vm::profile::Profile;
-
-fn tempdir(test: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("vm-limits-{}-{test}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
-}
-
-fn vmrun(dir: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_vmrun"))
-        .current_dir(dir)
-        .args(args)
-        .output()
-        .unwrap()
-}
-
-fn text(b: &[u8]) -> String {
-    String::from_utf8_lossy(b).into_owned()
-}
 
 /// Runs `source` (as `prog.c`) under `--profile=bl --profile-out` with `limit_args`, checks
 /// what every limit must (status 70, the error's first line as the profile's reason, an
 /// incomplete profile) and returns stdout and stderr.
 fn hit_limit(test: &str, source: &str, limit_args: &[&str]) -> (String, String) {
-    let dir = tempdir(test);
+    let dir = tempdir("limits", test);
     std::fs::write(dir.join("prog.c"), source).unwrap();
     let mut args = vec!["--profile=bl", "--tier-up=0", "--profile-out=p.json"];
     args.extend_from_slice(limit_args);
@@ -87,7 +69,7 @@ fn max_steps_stops_the_run_with_its_output_and_profile() {
 /// The same limit stops every mode after the same output: the probes are not counted.
 #[test]
 fn max_steps_stops_every_mode_at_the_same_place() {
-    let dir = tempdir("modes");
+    let dir = tempdir("limits", "modes");
     std::fs::write(dir.join("prog.c"), FOREVER).unwrap();
     let mut seen: Option<(String, String)> = None;
     for mode in [
@@ -219,30 +201,9 @@ int main(void) {
 /// A k-slab forest that outgrows the limit while the program's own memory stays small.
 #[test]
 fn max_memory_stops_a_profile_that_outgrows_it() {
-    let source = "#include <stdio.h>
-int main(void) {
-    unsigned x = 12345;
-    long s = 0;
-    for (long i = 0; i < 400000000; i++) {
-        x = x * 1103515245u + 12345u;
-        switch ((x >> 16) % 8) {
-        case 0: s += 1; break;
-        case 1: s += 2; break;
-        case 2: s ^= 3; break;
-        case 3: s -= 1; break;
-        case 4: s += 5; break;
-        case 5: s *= 1; break;
-        case 6: s += 7; break;
-        default: s -= 2; break;
-        }
-        if (i % 100000 == 0) printf(\"%ld\\n\", i);
-    }
-    printf(\"%ld\\n\", s);
-    return 0;
-}
-";
-    let dir = tempdir("forest");
-    std::fs::write(dir.join("prog.c"), source).unwrap();
+    let source = cli_support::random_switch(400_000_000, 100_000);
+    let dir = tempdir("limits", "forest");
+    std::fs::write(dir.join("prog.c"), &source).unwrap();
     let o = vmrun(
         &dir,
         &[

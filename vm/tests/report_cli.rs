@@ -10,32 +10,16 @@
 //!   exist, a path that is not a path of the CFG, and more) get one line on stderr and exit
 //!   status 65, never a panic.
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+mod cli_support;
+
+use std::path::Path;
+
+use cli_support::{tempdir, text, vmrun};
 
 use serde_json::Value;
 use vm::profile::saved::{self, ReportFormat};
 use vm::profile::text::ReportOptions;
 use vm::profile::Profile;
-
-fn tempdir(test: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("vm-report-{}-{test}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
-}
-
-fn vmrun(dir: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_vmrun"))
-        .current_dir(dir)
-        .args(args)
-        .output()
-        .unwrap()
-}
-
-fn text(b: &[u8]) -> String {
-    String::from_utf8_lossy(b).into_owned()
-}
 
 fn program(name: &str) -> String {
     let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../programs/");
@@ -98,7 +82,7 @@ fn every_modes_profiles_read_back_and_render_the_same_report() {
 /// The command prints what the run printed, in every form.
 #[test]
 fn report_and_annotate_are_what_the_run_printed() {
-    let dir = tempdir("same");
+    let dir = tempdir("report", "same");
     std::fs::write(dir.join("collatz.c"), program("collatz.c")).unwrap();
     let o = vmrun(
         &dir,
@@ -297,7 +281,7 @@ fn check_refused(dir: &Path, what: &str, json: &[u8]) {
 
 #[test]
 fn hostile_profiles_get_one_line_and_exit_65() {
-    let dir = tempdir("hostile");
+    let dir = tempdir("report", "hostile");
     let good = good_profile();
     std::fs::write(dir.join("good.json"), good.to_string()).unwrap();
     let o = vmrun(&dir, &["report", "good.json"]);

@@ -66,7 +66,9 @@ pub fn build(k: u32, siblings: Siblings, stream: &[StreamItem]) -> KSlabForest {
     for item in stream {
         match *item {
             StreamItem::Invocation => cursor = forest.start(),
-            StreamItem::Path(id) => forest.push(&mut cursor, RootKey::new(0, id)),
+            StreamItem::Path(id) => {
+                forest.push(&mut cursor, RootKey::new(0, id));
+            }
         }
     }
     forest

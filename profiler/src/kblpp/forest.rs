@@ -338,6 +338,8 @@ pub struct KSlabForest {
     shortcuts: HashMap<u32, u64>,
     /// The labels of one slab, while a shortcut is resolved (kept to reuse its allocation).
     slab_labels: Vec<u64>,
+    /// [`push`](Self::push) reports when the arena holds this many nodes.
+    node_limit: usize,
     /// Per function, the counts of the nodes pruned away ([`KSlabForest::prune`]), so that the
     /// work counters, derived from the node counts, still count their pushes.
     pruned: HashMap<u32, PrunedWork>,
@@ -376,6 +378,7 @@ impl KSlabForest {
             shortcuts: HashMap::new(),
             slab_labels: Vec::new(),
             pruned: HashMap::new(),
+            node_limit: usize::MAX,
         }
     }
 
@@ -397,8 +400,12 @@ impl KSlabForest {
     /// list; right after `*`, the root in the root cache. Each touches the cursor and one or
     /// two nodes (or the cache slot); everything else (`push_general`: scans, new nodes,
     /// shortcut resolution, the root table) is out of line.
+    ///
+    /// Returns whether the forest holds [`set_node_limit`](Self::set_node_limit) nodes or
+    /// more: always false on the inlined paths, which add no node, so a caller that tests it
+    /// pays only on the slow path.
     #[inline(always)]
-    pub fn push(&mut self, cursor: &mut Cursor, key: RootKey) {
+    pub fn push(&mut self, cursor: &mut Cursor, key: RootKey) -> bool {
         debug_assert!(
             cursor.at == NONE || cursor.function == key.function,
             "one cursor fed paths of two functions"
@@ -423,7 +430,7 @@ impl KSlabForest {
                     head.count += 1;
                     cursor.at = next;
                     cursor.depth = depth;
-                    return;
+                    return false;
                 }
             }
         } else if let Some(root) = self.cached_root(key) {
@@ -434,15 +441,16 @@ impl KSlabForest {
                 depth: 0,
                 function: key.function,
             };
-            return;
+            return false;
         }
-        self.push_general(cursor, key);
+        self.push_general(cursor, key)
     }
 
     /// Processes `n` consecutive occurrences of the same BL path id in one activation: the
     /// forest, the cursor and the work counters end up exactly as after `n` calls of
     /// [`push`](Self::push) (same nodes, counters, sibling order, scans and shortcuts), in
-    /// `O(k + scans)` pushes instead of `n`.
+    /// `O(k + scans)` pushes instead of `n`. Returns whether the forest holds
+    /// [`set_node_limit`](Self::set_node_limit) nodes or more.
     ///
     /// Why: after a few slabs of `r r r ...`, every slab starts at the last node `L` of the
     /// chain `T r^(k-1)`, where `T` is the upper chain end of `r^(k-1)` and `L`'s shortcut,
@@ -454,7 +462,13 @@ impl KSlabForest {
     /// scans stepped over fewer siblings in all than the order's threshold for a move (so
     /// [`Siblings::Append`] needs no scan-free slab, and every further slab steps over as many
     /// siblings, which are added too). For `k = 1` the slab is the root itself.
-    pub fn push_run(&mut self, cursor: &mut Cursor, key: RootKey, n: u64) {
+    pub fn push_run(&mut self, cursor: &mut Cursor, key: RootKey, n: u64) -> bool {
+        self.push_run_unchecked(cursor, key, n);
+        self.nodes.len() >= self.node_limit
+    }
+
+    /// [`push_run`](Self::push_run) without the node count.
+    fn push_run_unchecked(&mut self, cursor: &mut Cursor, key: RootKey, n: u64) {
         let slab = u64::from(self.slab);
         let mut left = n;
         // Short runs: not worth the checks (the first slabs are pushed one by one anyway).
@@ -561,7 +575,7 @@ impl KSlabForest {
     /// [`push`](Self::push) in general (Figure 6, lines 6-29): slab starts, scans, new nodes,
     /// shortcuts.
     #[inline(never)]
-    fn push_general(&mut self, cursor: &mut Cursor, key: RootKey) {
+    fn push_general(&mut self, cursor: &mut Cursor, key: RootKey) -> bool {
         let label = key.bl_id;
         if cursor.at == NONE || self.k == 1 {
             // Lines 6-11 and 29: the first slab after `*` starts at a root (every item, for
@@ -584,6 +598,7 @@ impl KSlabForest {
             cursor.depth += 1;
         }
         self.nodes[cursor.at as usize].count += 1;
+        self.nodes.len() >= self.node_limit
     }
 
     /// The upper node of the slab that ended at `last` (a node at depth `2k - 3`): the node
@@ -734,6 +749,12 @@ impl KSlabForest {
         }
         self.nodes.push(node);
         new
+    }
+
+    /// From now on [`push`](Self::push) and [`push_run`](Self::push_run) return true once the
+    /// forest holds `limit` nodes or more (a bounded forest prunes then: [`Self::prune`]).
+    pub fn set_node_limit(&mut self, limit: usize) {
+        self.node_limit = limit;
     }
 
     /// The `k` of this forest.

@@ -44,7 +44,7 @@
 
 use std::fmt::Write;
 
-use super::text::{lines_of, path_texts, paths_table, percent, plural};
+use super::text::{by_heat, lines_of, path_texts, paths_table, percent, plural};
 use super::{FunctionProfile, Profile};
 
 pub use super::text::{path_lines, ReportOptions};
@@ -72,13 +72,7 @@ pub fn render(profile: &Profile, options: &ReportOptions) -> String {
         .functions
         .iter()
         .fold(0u64, |acc, f| acc.saturating_add(f.total()));
-    let mut order: Vec<&FunctionProfile> = profile
-        .functions
-        .iter()
-        .filter(|f| !f.paths.is_empty())
-        .collect();
-    // Stable: ties keep program order.
-    order.sort_by_key(|f| std::cmp::Reverse(f.total()));
+    let order = by_heat(profile);
     // A program of several files names each function's file with its line.
     let several_files = profile
         .functions

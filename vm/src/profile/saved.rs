@@ -19,7 +19,7 @@ use std::fmt::Write;
 
 use serde_json::{json, Value};
 
-use super::text::{lines_of, path_texts, ReportOptions};
+use super::text::{by_heat, lines_of, path_texts, ReportOptions};
 use super::{FunctionProfile, IpfEntry, Profile};
 
 /// The largest profile file read (1 GiB): a longer one is refused before it is parsed.
@@ -156,30 +156,11 @@ fn share(part: u64, whole: u64) -> f64 {
     }
 }
 
-/// The functions with paths, hottest first (ties in program order), as the report lists them.
-fn by_heat(profile: &Profile) -> Vec<&FunctionProfile> {
-    let mut order: Vec<&FunctionProfile> = profile
-        .functions
-        .iter()
-        .filter(|f| !f.paths.is_empty())
-        .collect();
-    order.sort_by_key(|f| std::cmp::Reverse(f.total()));
-    order
-}
-
 /// The k-IPF trees of `f` the report shows: roots with at least `min_share` percent of the
 /// function's paths, hottest first, the first `top`, each with the nodes kept by the paper's
 /// pruning (positions into `ipf`).
 fn ipf_trees(f: &FunctionProfile, ipf: &[IpfEntry], options: &ReportOptions) -> Vec<Vec<usize>> {
-    let total = f.total();
-    let mut roots: Vec<usize> = (0..ipf.len()).filter(|&i| ipf[i].ids.len() == 1).collect();
-    roots.sort_by(|&a, &b| {
-        ipf[b]
-            .count
-            .cmp(&ipf[a].count)
-            .then(ipf[a].ids.cmp(&ipf[b].ids))
-    });
-    roots.retain(|&r| ipf[r].count as f64 * 100.0 >= options.min_share * total as f64);
+    let (_, mut roots) = crate::modes::kbl::report::roots_shown(ipf, f.total(), options.min_share);
     roots.truncate(shown(roots.len(), options.top));
     roots
         .into_iter()

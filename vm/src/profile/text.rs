@@ -27,6 +27,19 @@ impl Default for ReportOptions {
     }
 }
 
+/// The functions with paths, hottest first (by total count; ties in program order): the
+/// order of the report.
+pub fn by_heat(profile: &super::Profile) -> Vec<&FunctionProfile> {
+    let mut order: Vec<&FunctionProfile> = profile
+        .functions
+        .iter()
+        .filter(|f| !f.paths.is_empty())
+        .collect();
+    // Stable: ties keep program order.
+    order.sort_by_key(|f| std::cmp::Reverse(f.total()));
+    order
+}
+
 /// A block's line span: `7` or `7-9`.
 pub fn span(lines: [u32; 2]) -> String {
     if lines[0] == lines[1] {

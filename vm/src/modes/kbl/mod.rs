@@ -73,8 +73,6 @@ pub struct KblSink {
     /// The callers' `top`s, innermost last (the first one entered is `NO_FRAME`'s); their
     /// repeats were pushed when they called.
     stack: Vec<(u32, Cursor)>,
-    /// The forest is pruned when it reaches this many nodes (`usize::MAX`: never).
-    prune_at: usize,
     /// `--max-nodes`, 0 for none.
     max_nodes: usize,
     /// The counts pruned away ([`profiler::kblpp::spill`]).
@@ -99,7 +97,6 @@ impl KblSink {
             last: NO_PATH,
             repeats: 0,
             stack: Vec::with_capacity(64),
-            prune_at: usize::MAX,
             max_nodes: 0,
             spill: Spill::new(1, 1),
             prunings: 0,
@@ -112,7 +109,7 @@ impl KblSink {
     /// `4 x max_nodes` sequences ([`KSlabForest::prune`], [`Spill`]).
     pub fn bounded(mut self, max_nodes: usize) -> KblSink {
         let max_nodes = max_nodes.max(2);
-        self.prune_at = max_nodes;
+        self.forest.set_node_limit(max_nodes);
         self.max_nodes = max_nodes;
         self.spill = Spill::new(self.forest.k(), max_nodes);
         self
@@ -130,7 +127,8 @@ impl KblSink {
             .collect();
         let stats = self.forest.prune(keep, &mut cursors, &mut self.spill);
         self.prunings += 1;
-        self.prune_at = self.max_nodes.max(stats.kept + keep.max(1));
+        self.forest
+            .set_node_limit(self.max_nodes.max(stats.kept + keep.max(1)));
     }
 
     /// The counts pruned away so far, and the prunings done.
@@ -198,8 +196,7 @@ impl KblSink {
         let key = RootKey::new(self.top.0, self.last);
         let held = self.repeats - PUSH_REPEATS;
         self.repeats = 0;
-        self.forest.push_run(&mut self.top.1, key, held);
-        if self.forest.len() >= self.prune_at {
+        if self.forest.push_run(&mut self.top.1, key, held) {
             self.prune();
         }
     }
@@ -246,9 +243,11 @@ impl KblSink {
     /// Pushes a completion of `id` by the running frame.
     #[inline(always)]
     fn push(&mut self, id: u64) {
-        self.forest
-            .push(&mut self.top.1, RootKey::new(self.top.0, id));
-        if self.forest.len() >= self.prune_at {
+        // True only on the forest's slow path, when a node was added at the bound.
+        if self
+            .forest
+            .push(&mut self.top.1, RootKey::new(self.top.0, id))
+        {
             self.prune();
         }
     }

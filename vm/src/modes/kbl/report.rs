@@ -31,6 +31,28 @@ pub(crate) fn pruned(ipf: &[IpfEntry], at: usize, min_share: f64) -> (Vec<usize>
     (kept, end)
 }
 
+/// The k-IPF's roots (positions in `ipf`), hottest first (ties by ids), and those of them the
+/// report shows: with at least `min_share` percent of the function's `total` paths.
+pub(crate) fn roots_shown(
+    ipf: &[IpfEntry],
+    total: u64,
+    min_share: f64,
+) -> (Vec<usize>, Vec<usize>) {
+    let mut roots: Vec<usize> = (0..ipf.len()).filter(|&i| ipf[i].ids.len() == 1).collect();
+    roots.sort_by(|&a, &b| {
+        ipf[b]
+            .count
+            .cmp(&ipf[a].count)
+            .then(ipf[a].ids.cmp(&ipf[b].ids))
+    });
+    let shown = roots
+        .iter()
+        .copied()
+        .filter(|&r| ipf[r].count as f64 * 100.0 >= min_share * total as f64)
+        .collect();
+    (roots, shown)
+}
+
 /// Mode `kbl`: the function's k-IPF trees, pruned, then its hottest multi-iteration paths.
 pub fn render_ipf(
     out: &mut String,
@@ -48,18 +70,7 @@ pub fn render_ipf(
             options.top.min(n)
         }
     };
-    let mut roots: Vec<usize> = (0..ipf.len()).filter(|&i| ipf[i].ids.len() == 1).collect();
-    roots.sort_by(|&a, &b| {
-        ipf[b]
-            .count
-            .cmp(&ipf[a].count)
-            .then(ipf[a].ids.cmp(&ipf[b].ids))
-    });
-    let shown: Vec<usize> = roots
-        .iter()
-        .copied()
-        .filter(|&r| ipf[r].count as f64 * 100.0 >= options.min_share * total as f64)
-        .collect();
+    let (roots, shown) = roots_shown(ipf, total, options.min_share);
     let _ = writeln!(
         out,
         "  {k}-IPF: {} trees ({} nodes), {} shown; nodes below {}% of their root pruned",
