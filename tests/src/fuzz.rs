@@ -247,7 +247,8 @@ const SOUP: &[&str] = &[
     "\\\n",
 ];
 
-/// The front end on a soup of C tokens: each byte picks one of [`SOUP`].
+/// The front end on a soup of C tokens: each byte picks one of a list of keywords,
+/// punctuators, literals, directives and macro operators.
 pub fn front_end_tokens(data: &[u8]) {
     let mut source = String::new();
     for &b in data {
@@ -261,7 +262,7 @@ pub fn front_end_tokens(data: &[u8]) {
 /// generator) run by the VM under a step limit and by gcc: stdout and exit status must be the
 /// same. Skipped when gcc is not installed, rejects the program (a generator bug the
 /// generator's own tests look for) or runs past its time limit, and when the VM reaches the
-/// step limit (a program too long to compare).
+/// step limit or its small memory limits (a program too long or too large to compare here).
 pub fn compile_and_run(data: &[u8]) {
     let source = crate::gen::generate_from_bytes(data);
     let program = match lang::compile_source("fuzz.c", &source) {
@@ -271,14 +272,25 @@ pub fn compile_and_run(data: &[u8]) {
             d.render("fuzz.c", &source)
         ),
     };
+    // Small memory, as in the front-end targets: the fuzzer runs thousands of programs in one
+    // process (under AddressSanitizer, whose quarantine keeps freed memory a while).
     let options = vm::RunOptions {
         max_steps: Some(FUZZ_MAX_STEPS * 10),
         collect_profile: false,
+        memory: vm::MemoryLimits {
+            stack_size: 4 << 20,
+            max_memory: 64 << 20,
+        },
         ..Default::default()
     };
     let mut stdout = Vec::new();
     let result = vm::run_program(&program, "fuzz.c", &options, &mut stdout);
-    if result.stderr.contains("(see --max-steps)") {
+    let limit = [
+        "(see --max-steps)",
+        "(see --stack-size)",
+        "see --max-memory)",
+    ];
+    if limit.iter().any(|l| result.stderr.contains(l)) {
         return;
     }
     let Some(expected) =
