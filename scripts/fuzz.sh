@@ -53,7 +53,11 @@ export ASAN_OPTIONS=${ASAN_OPTIONS:-quarantine_size_mb=32}
 # -rss_limit_mb: a run may not grow past 2 GiB (the targets bound their programs' memory far
 # below); -timeout: one input may not take more than 20 s (the compile-and-run target runs gcc).
 log="$work.log"
-cargo +nightly fuzz run "$target" --jobs "$jobs" "$work" -- \
+# SANITIZER=none fuzzes without AddressSanitizer (the Rust code is memory-safe but for the
+# interpreter's unchecked register and code accesses, which ASan covers): compile_and_run,
+# which spawns gcc for every input, grows past the RSS limit under ASan within minutes.
+sanitizer=${SANITIZER:-address}
+cargo +nightly fuzz run --sanitizer "$sanitizer" "$target" --jobs "$jobs" "$work" -- \
     -max_total_time=$((minutes * 60)) -rss_limit_mb=2048 -timeout=20 \
     -print_final_stats=1 2>&1 | tee "$log" | grep -E "^#[0-9]+.*(pulse|DONE)|ERROR|panicked" || true
 
@@ -62,7 +66,7 @@ cargo +nightly fuzz run "$target" --jobs "$jobs" "$work" -- \
 # up to KEEP in all, so that the repository and CI's replay stay small. The whole working
 # corpus stays in fuzz/work/TARGET for the next run.
 keep=${KEEP:-400}
-cargo +nightly fuzz cmin "$target" "$work" >/dev/null 2>&1 || true
+cargo +nightly fuzz cmin --sanitizer "$sanitizer" "$target" "$work" >/dev/null 2>&1 || true
 rm -rf "$corpus.new" && mkdir -p "$corpus.new"
 cp "$corpus"/crash-* "$corpus.new"/ 2>/dev/null || true
 room=$((keep - $(ls "$corpus.new" | wc -l)))
