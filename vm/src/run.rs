@@ -161,7 +161,7 @@ fn start<'p, M: Profiler>(
         stack_size: options.memory.stack_size,
         max_memory: options.memory.max_memory,
     };
-    let machine = Machine::with_memory(program, options.max_depth, limits).map_err(|e| {
+    let mut machine = Machine::with_memory(program, options.max_depth, limits).map_err(|e| {
         Box::new(RunResult {
             exit_status: EXIT_RUNTIME_ERROR,
             stderr: format!(
@@ -171,7 +171,6 @@ fn start<'p, M: Profiler>(
             tier_ups: Default::default(),
         })
     })?;
-    let mut machine = machine;
     if let Some(max) = options.max_steps {
         machine.set_max_steps(max);
     }

@@ -72,16 +72,7 @@ fn max_steps_stops_every_mode_at_the_same_place() {
     let dir = tempdir("limits", "modes");
     std::fs::write(dir.join("prog.c"), FOREVER).unwrap();
     let mut seen: Option<(String, String)> = None;
-    for mode in [
-        "none",
-        "edge",
-        "bl",
-        "trace",
-        "kbl:3",
-        "kiter:2",
-        "ol:1",
-        "ipp:context",
-    ] {
+    for mode in cli_support::every_mode() {
         for tier_up in ["0", "5"] {
             let o = vmrun(
                 &dir,

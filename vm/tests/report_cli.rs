@@ -35,23 +35,13 @@ const PROGRAMS: &[&str] = &[
     "funcptr_interp.c",
 ];
 
-const MODES: &[&str] = &[
-    "edge",
-    "bl",
-    "trace",
-    "kbl:3",
-    "kiter:2",
-    "ol:1",
-    "ipp:context",
-    "ipp:piecewise",
-];
-
 /// Every mode's profile of real programs reads back equal and renders the same report.
 #[test]
 fn every_modes_profiles_read_back_and_render_the_same_report() {
     for name in PROGRAMS {
         let source = program(name);
-        for spec in MODES {
+        // Every mode that writes a profile.
+        for spec in cli_support::every_mode().iter().filter(|m| *m != "none") {
             for tier_up in [0, 50] {
                 let (mode, k) = vm::modes::table::parse_spec(spec).unwrap();
                 let options = vm::RunOptions {

@@ -19,7 +19,7 @@ use std::fmt::Write;
 
 use serde_json::{json, Value};
 
-use super::text::{by_heat, lines_of, path_texts, ReportOptions};
+use super::text::{by_heat, lines_of, path_texts, shown, ReportOptions};
 use super::{FunctionProfile, IpfEntry, Profile};
 
 /// The largest profile file read (1 GiB): a longer one is refused before it is parsed.
@@ -136,15 +136,6 @@ pub fn report_text(
     format: ReportFormat,
 ) -> Result<String, String> {
     Ok(render(&load(text)?, options, format))
-}
-
-/// The first `top` of `n` items (all for 0).
-fn shown(n: usize, top: usize) -> usize {
-    if top == 0 {
-        n
-    } else {
-        n.min(top)
-    }
 }
 
 /// `part / whole` as a percentage rounded to 0.1 (0 for an empty whole).

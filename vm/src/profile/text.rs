@@ -40,6 +40,15 @@ pub fn by_heat(profile: &super::Profile) -> Vec<&FunctionProfile> {
     order
 }
 
+/// How many of `n` items a list limited to `top` shows (all for 0).
+pub fn shown(n: usize, top: usize) -> usize {
+    if top == 0 {
+        n
+    } else {
+        n.min(top)
+    }
+}
+
 /// A block's line span: `7` or `7-9`.
 pub fn span(lines: [u32; 2]) -> String {
     if lines[0] == lines[1] {
@@ -199,11 +208,7 @@ pub fn paths_table(
         "{:>10} {:>7} {:>11}  path ({what})",
         "count", "share", "id"
     );
-    let shown = if top == 0 {
-        rows.len()
-    } else {
-        top.min(rows.len())
-    };
+    let shown = shown(rows.len(), top);
     for (count, id, text) in &rows[..shown] {
         let _ = writeln!(
             out,

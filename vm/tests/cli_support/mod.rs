@@ -6,6 +6,15 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
+/// Every profiling mode as a `--profile` value (`none` first), with K = 3 for those that take
+/// one: the table of modes, so a new mode is tested too.
+pub fn every_mode() -> Vec<String> {
+    vm::Mode::ALL
+        .iter()
+        .map(|&m| vm::modes::table::spec_name(m, if m.takes_k() { 3 } else { 1 }))
+        .collect()
+}
+
 /// A fresh temporary directory for one test of `suite`.
 pub fn tempdir(suite: &str, test: &str) -> PathBuf {
     let d = std::env::temp_dir().join(format!("vm-{suite}-{}-{test}", std::process::id()));

@@ -4,7 +4,7 @@
 
 use std::fmt::Write;
 
-use crate::profile::text::{lines_of, path_texts, percent, ReportOptions};
+use crate::profile::text::{lines_of, path_texts, percent, shown, ReportOptions};
 use crate::profile::{FunctionProfile, IpfEntry};
 
 /// The subtree of the root entry `ipf[at]` pruned as in the paper's Figure 4: in preorder,
@@ -63,20 +63,14 @@ pub fn render_ipf(
 ) {
     let texts = path_texts(f);
     let total = f.total();
-    let limit = |n: usize| {
-        if options.top == 0 {
-            n
-        } else {
-            options.top.min(n)
-        }
-    };
-    let (roots, shown) = roots_shown(ipf, total, options.min_share);
+    let limit = |n: usize| shown(n, options.top);
+    let (roots, listed) = roots_shown(ipf, total, options.min_share);
     let _ = writeln!(
         out,
         "  {k}-IPF: {} trees ({} nodes), {} shown; nodes below {}% of their root pruned",
         roots.len(),
         ipf.len(),
-        limit(shown.len()),
+        limit(listed.len()),
         options.min_share
     );
     let _ = writeln!(
@@ -84,7 +78,7 @@ pub fn render_ipf(
         "{:>10} {:>7}  tree of path ids (share of the root): source lines",
         "count", "share"
     );
-    for &r in &shown[..limit(shown.len())] {
+    for &r in &listed[..limit(listed.len())] {
         let (kept, _) = pruned(ipf, r, options.min_share);
         for i in kept {
             let e = &ipf[i];
