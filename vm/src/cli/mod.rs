@@ -139,9 +139,9 @@ pub struct RunArgs {
     #[arg(long, value_name = "PERCENT", default_value_t = ReportOptions::default().min_share, value_parser = parse_min_share)]
     min_share: f64,
     /// `kbl` only: keep the k-slab forest within N nodes (at least 2) by pruning its coldest
-    /// subtrees when it reaches N (their counts are kept in a spill of N nodes and 4N
-    /// sequences); counts stay exact unless the spill overflows, and then the profile marks
-    /// the function's counts as lower bounds (`lost_at_most`).
+    /// subtrees when it reaches N (their counts are kept in a spill of N tails, the nodes'
+    /// last K labels, and 4N sequences); counts stay exact unless the spill overflows, and
+    /// then the profile marks the function's counts as lower bounds (`lost_at_most`).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(2..))]
     max_nodes: Option<u64>,
     /// Print the run's first N probe events to stderr as they happen: each CFG edge taken

@@ -4,7 +4,7 @@
 //! approximate counting of the hot paths. [`KSlabForest::prune`] keeps at most `keep` nodes
 //! (plus those the running activations stand on): a node's *heat* is the largest counter in
 //! its subtree, so heat never grows going down and keeping the hottest nodes keeps whole root
-//! paths. Every removed node's count goes to the [`Spill`] under its label sequence, which
+//! paths. Every removed node's count goes to the [`Spill`] under its last `k` labels, which
 //! credits it at the end to the sequences Figure 7 would have (the suffixes of at most `k`
 //! labels), so the k-IPF of the pruned forest plus the spill equals the unbounded one while
 //! the spill keeps everything. A removed node the stream reaches again is created again with count 0
@@ -15,7 +15,7 @@
 //! unresolved (resolved again on first use, adding the upper chain again), the root table is
 //! rebuilt and the root cache emptied, and the cursors of the active frames are moved.
 
-use super::super::spill::Spill;
+use super::super::spill::{credit_suffixes, Sequence, SequenceCounts, Spill};
 use super::{real, Cursor, KSlabForest, KsfNode, NodeId, RootSlot, LINK, NONE, ROOT_CACHE};
 
 /// What one pruning did.
@@ -114,9 +114,10 @@ impl KSlabForest {
             } else if self.k > 1 && d == self.k - 1 {
                 work.2 += count;
             }
+            // The last k labels are all Figure 7 credits the count by.
             labels.clear();
             let mut at = x;
-            while at != NONE {
+            while at != NONE && labels.len() < self.k.max(1) as usize {
                 labels.push(self.nodes[at as usize].label);
                 at = parent[at as usize];
             }
@@ -177,12 +178,46 @@ impl KSlabForest {
                 cursor.at = new_index[cursor.at as usize];
             }
         }
+        spill.settle(|| self.sequence_counts());
         PruneStats {
             before: n,
             kept: self.nodes.len(),
             pinned,
             threshold,
         }
+    }
+}
+
+impl KSlabForest {
+    /// What Figure 7 makes of this forest, by (function, sequence): every node's count
+    /// credited to each suffix of at most `k` of its labels from the root.
+    fn sequence_counts(&self) -> SequenceCounts {
+        let k = self.k.max(1) as usize;
+        let mut tails = SequenceCounts::new();
+        let mut labels: Vec<u64> = Vec::new();
+        let mut stack: Vec<(u32, usize)> = Vec::new();
+        for (&(function, _), root) in &self.roots {
+            stack.push((root.as_u32(), 0));
+            while let Some((x, depth)) = stack.pop() {
+                let node = &self.nodes[x as usize];
+                labels.truncate(depth);
+                labels.push(node.label);
+                if node.count > 0 {
+                    let tail = &labels[labels.len().saturating_sub(k)..];
+                    *tails
+                        .entry((function, Sequence::from_slice(tail)))
+                        .or_default() += node.count;
+                }
+                let mut c = real(node.first_child);
+                while let Some(child) = c {
+                    stack.push((child, depth + 1));
+                    c = real(self.nodes[child as usize].next_sibling);
+                }
+            }
+        }
+        let mut counts = SequenceCounts::new();
+        credit_suffixes(&mut counts, tails);
+        counts
     }
 }
 

@@ -105,8 +105,9 @@ impl KblSink {
 
     /// Keeps the forest within `max_nodes` nodes (`--max-nodes`, at least 2): when it reaches
     /// them, its coldest nodes are pruned down to half (those the active frames stand on are
-    /// kept) and their counts spilled, in a spill of `max_nodes` node entries and
-    /// `4 x max_nodes` sequences ([`KSlabForest::prune`], [`Spill`]).
+    /// kept) and their counts spilled by the nodes' last `k` labels, in a spill of
+    /// `max_nodes` such tails and `4 x max_nodes` sequences ([`KSlabForest::prune`],
+    /// [`Spill`]).
     pub fn bounded(mut self, max_nodes: usize) -> KblSink {
         let max_nodes = max_nodes.max(2);
         self.forest.set_node_limit(max_nodes);
