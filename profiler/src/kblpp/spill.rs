@@ -82,7 +82,7 @@ impl Spill {
         if self.tails.len() > self.cap {
             credit_suffixes(&mut self.sequences, self.tails.drain());
         }
-        if self.sequences.len() > 4 * self.cap {
+        if self.sequences.len() > self.cap.saturating_mul(4) {
             self.evict(&forest_counts());
         }
     }
