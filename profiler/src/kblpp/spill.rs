@@ -75,8 +75,8 @@ impl Spill {
     }
 
     /// Brings the spill back within its capacity after a pruning's [`Spill::add`]s: folds the
-    /// tails past `cap` of them, and past `4 x cap` sequences evicts about half
-    /// ([`Spill::evict`]). `forest_counts` gives what the pruned forest counts by sequence (its
+    /// tails past `cap` of them, and past `4 x cap` sequences evicts about half (module
+    /// documentation). `forest_counts` gives what the pruned forest counts by sequence (its
     /// k-IPF's counts), asked for only when sequences are evicted.
     pub fn settle(&mut self, forest_counts: impl FnOnce() -> SequenceCounts) {
         if self.tails.len() > self.cap {
