@@ -14,6 +14,10 @@
 //! parent at their end), shortcuts to kept nodes are moved, shortcuts to removed ones become
 //! unresolved (resolved again on first use, adding the upper chain again), the root table is
 //! rebuilt and the root cache emptied, and the cursors of the active frames are moved.
+//!
+//! Then the spill is settled ([`Spill::settle`]): when it must evict, it ranks its sequences
+//! by their whole count, its own plus what the pruned forest counts of them (Figure 7 over the
+//! kept nodes, worked out only then: a transient table of at most `k` entries a node).
 
 use super::super::spill::{credit_suffixes, Sequence, SequenceCounts, Spill};
 use super::{real, Cursor, KSlabForest, KsfNode, NodeId, RootSlot, LINK, NONE, ROOT_CACHE};
@@ -186,9 +190,7 @@ impl KSlabForest {
             threshold,
         }
     }
-}
 
-impl KSlabForest {
     /// What Figure 7 makes of this forest, by (function, sequence): every node's count
     /// credited to each suffix of at most `k` of its labels from the root.
     fn sequence_counts(&self) -> SequenceCounts {
