@@ -103,14 +103,19 @@ impl KSlabForest {
         let (_, &mut threshold, _) = sorted.select_nth_unstable_by(keep, |a, b| b.cmp(a));
         let kept = |x: u32| heat[x as usize] > threshold || heat[x as usize] == u64::MAX;
 
-        // The removed counts, to the sequences Figure 7 credits them to.
-        let mut labels: Vec<u64> = Vec::new();
+        // The removed counts, to the sequences Figure 7 credits them to: the labels from the
+        // root down to each node are kept along the preorder walk.
+        let k = self.k.max(1) as usize;
+        let mut path: Vec<u64> = Vec::new();
         for &x in &order {
-            let count = self.nodes[x as usize].count;
+            let d = depth[x as usize];
+            let node = &self.nodes[x as usize];
+            path.truncate(d as usize);
+            path.push(node.label);
+            let count = node.count;
             if kept(x) || count == 0 {
                 continue;
             }
-            let d = depth[x as usize];
             let work = self.pruned.entry(function[x as usize]).or_default();
             work.0 += count;
             if d == 0 {
@@ -119,14 +124,11 @@ impl KSlabForest {
                 work.2 += count;
             }
             // The last k labels are all Figure 7 credits the count by.
-            labels.clear();
-            let mut at = x;
-            while at != NONE && labels.len() < self.k.max(1) as usize {
-                labels.push(self.nodes[at as usize].label);
-                at = parent[at as usize];
-            }
-            labels.reverse();
-            spill.add(function[x as usize], &labels, count);
+            spill.add(
+                function[x as usize],
+                &path[path.len().saturating_sub(k)..],
+                count,
+            );
         }
 
         // The rebuilt arena, in preorder.
