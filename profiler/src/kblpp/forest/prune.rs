@@ -105,7 +105,6 @@ impl KSlabForest {
 
         // The removed counts, to the sequences Figure 7 credits them to: the labels from the
         // root down to each node are kept along the preorder walk.
-        let k = self.k.max(1) as usize;
         let mut path: Vec<u64> = Vec::new();
         for &x in &order {
             let d = depth[x as usize];
@@ -123,12 +122,8 @@ impl KSlabForest {
             } else if self.k > 1 && d == self.k - 1 {
                 work.2 += count;
             }
-            // The last k labels are all Figure 7 credits the count by.
-            spill.add(
-                function[x as usize],
-                &path[path.len().saturating_sub(k)..],
-                count,
-            );
+            // The spill keeps the last k labels, all Figure 7 credits the count by.
+            spill.add(function[x as usize], &path, count);
         }
 
         // The rebuilt arena, in preorder.
