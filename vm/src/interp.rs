@@ -57,7 +57,7 @@ use crate::branch_counts::{BranchCounts, Counters};
 use crate::byte_memory::Memory as Store;
 use crate::memory::{AccessKind, Decl, DeclId, DeclKind, Memory, MemoryOptions};
 use crate::memory_calls::AllocSites;
-use crate::probes::{Osr, Probes};
+use crate::probes::{Hooks, ModeFlags, Osr, Probes, Shared};
 use crate::trap::{TraceEntry, Trap, TrapKind};
 use crate::version::Version;
 
@@ -157,6 +157,8 @@ pub struct Machine<'p> {
     steps_left: u64,
     /// The `--max-steps` limit, for the message when it is reached.
     max_steps: u64,
+    /// What the running mode asks of the loop ([`Machine::set_mode`]).
+    mode: ModeFlags,
 }
 
 impl<'p> Machine<'p> {
@@ -199,6 +201,8 @@ impl<'p> Machine<'p> {
                     probe_consts: Box::new([]),
                     path_end_pairs: Box::new([]),
                     instrumented: false,
+                    tier0: false,
+                    calls_hooked: false,
                     block_start: Box::new([]),
                     counters: branch_counts.of(FuncIdx(i as u16)).clone(),
                     dense: Default::default(),
@@ -283,6 +287,7 @@ impl<'p> Machine<'p> {
             rand: crate::rand::GlibcRand::default(),
             path: 0,
             pending: false,
+            mode: ModeFlags::default(),
         })
     }
 
@@ -347,8 +352,29 @@ impl<'p> Machine<'p> {
         };
         verify_instrumented(self.program, func, body, Some(tables))?;
         version.counters = Counters::new(version.code.len());
+        version.tier0 = self.mode.tier0_hooks(version.instrumented);
+        version.calls_hooked = self.mode.call_hooks(version.instrumented);
         self.versions.push(Box::new(version));
         Ok((self.versions.len() - 1) as u32)
+    }
+
+    /// Prepares the machine for a run under the mode whose flags are `mode`: every version
+    /// gets its tier-0 hook flag, and in a mode that counts branch outcomes every conditional
+    /// branch of the compiled versions becomes its counted twin. Called before the loop
+    /// starts ([`execute`] does).
+    pub fn set_mode(&mut self, mode: ModeFlags) {
+        self.mode = mode;
+        for v in &mut self.versions {
+            v.tier0 = mode.tier0_hooks(v.instrumented);
+            v.calls_hooked = mode.call_hooks(v.instrumented);
+            if mode.counts && !v.instrumented {
+                for ins in v.code.iter_mut() {
+                    if let Some(counted) = ins.counted() {
+                        *ins = counted;
+                    }
+                }
+            }
+        }
     }
 
     /// Makes new calls of `f` run version `v` (frames already running keep theirs until an
@@ -402,39 +428,84 @@ impl<'p> Machine<'p> {
     }
 }
 
-/// Runs `main` to completion, a trap or `exit`. Output goes to `machine.out` and is flushed
-/// to `w` whenever the buffer fills (the caller flushes the rest).
+/// Runs `main` to completion, a trap or `exit`, under the mode whose probes are `probes`.
+/// Output goes to `machine.out` and is flushed to `w` whenever the buffer fills (the caller
+/// flushes the rest).
 ///
-/// Without probes (`none`), the loop is inlined into the caller (`crate::run`'s runner, which
-/// owns the machine): the machine's fields are then stack slots of the loop's own frame
-/// instead of fields behind a pointer. The probed modes run it in a function of their own
-/// (`execute_probed`). Both are measured choices (callgrind, on the twins): left to LLVM, which
-/// stopped inlining the plain loop once the typed loads and stores made it larger, `fib` ran
-/// 2% more instructions, and `loops` under `bl` 2.6% more; inlined into the runner too, the
-/// probed loops ran up to 7% more.
-#[inline(always)]
+/// Every mode runs the same instance of the loop ([`Shared`]): the probes stand behind a `dyn`
+/// reference, and the mode's constants become the machine's mode flags ([`Machine::set_mode`]).
+/// So the modes differ only by their probes' work, not by how the build laid out a copy of the
+/// loop of their own (measured: one copy per mode made `edge` run 17% faster than `none` in one
+/// build and 41% slower in the next; `docs/design/dispatch.md`).
 pub fn execute<P: Probes>(
     m: &mut Machine<'_>,
     probes: &mut P,
     w: &mut dyn Write,
 ) -> Result<Exit, Trap> {
-    if P::ENABLED {
-        return execute_probed(m, probes, w);
-    }
-    let program = m.program;
+    m.set_mode(ModeFlags::of::<P>());
+    execute_shared(m, probes, w)
+}
+
+/// The one loop of every mode, out of line. The loop runs on a copy of the machine that is a
+/// local of this function (put back when it ends, also by unwinding), so that the machine's
+/// fields are stack slots of the loop's own frame rather than fields behind a pointer: one
+/// host register more for the loop (measured with callgrind: 2% of `fib`'s instructions).
+#[inline(never)]
+fn execute_shared(
+    m: &mut Machine<'_>,
+    hooks: &mut dyn Hooks,
+    w: &mut dyn Write,
+) -> Result<Exit, Trap> {
+    let mut local = LocalMachine::take(m);
+    let machine = &mut *local.machine;
+    let program = machine.program;
     let main = program.main;
-    let mut stack = std::mem::take(&mut m.stack);
-    let result = run_loop_inlined(m, probes, w, &mut stack, program, main);
-    m.stack = stack;
+    let mut stack = std::mem::take(&mut machine.stack);
+    let result = run_loop_inlined(
+        machine,
+        &mut Shared::new(hooks),
+        w,
+        &mut stack,
+        program,
+        main,
+    );
+    machine.stack = stack;
     result
 }
 
-/// [`execute`] with probes: the loop out of line.
-fn execute_probed<P: Probes>(
+/// A machine moved out of its owner for the length of a run, and moved back when dropped
+/// (also while unwinding from a panic, so the owner never sees a moved-out machine).
+struct LocalMachine<'m, 'p> {
+    owner: &'m mut Machine<'p>,
+    machine: std::mem::ManuallyDrop<Machine<'p>>,
+}
+
+impl<'m, 'p> LocalMachine<'m, 'p> {
+    fn take(owner: &'m mut Machine<'p>) -> Self {
+        // SAFETY: the bits are copied out; `owner` is not used again until `drop` copies them
+        // back (it is borrowed by `self` until then), and only one of the two copies is ever
+        // dropped: the owner's, after the copy back.
+        let machine = std::mem::ManuallyDrop::new(unsafe { std::ptr::read(owner) });
+        LocalMachine { owner, machine }
+    }
+}
+
+impl Drop for LocalMachine<'_, '_> {
+    fn drop(&mut self) {
+        // SAFETY: `self.machine` holds the only live copy (see `take`); it is moved back into
+        // the owner's place without dropping the stale bits there, and never used again.
+        unsafe { std::ptr::write(self.owner, std::mem::ManuallyDrop::take(&mut self.machine)) };
+    }
+}
+
+/// [`execute`] for a watched run ([`Probes::WATCH`]): the loop compiled for the watching
+/// probes, which see every instruction; no other run has that hook.
+pub fn execute_watched<P: Probes>(
     m: &mut Machine<'_>,
     probes: &mut P,
     w: &mut dyn Write,
 ) -> Result<Exit, Trap> {
+    m.set_mode(ModeFlags::of::<P>());
     let program = m.program;
     let main = program.main;
     let mut stack = std::mem::take(&mut m.stack);
@@ -823,7 +894,28 @@ fn run_loop_inlined<P: Probes>(
     // pointer in every mode that profiles paths (measured with callgrind).
     m.path = 0;
     m.pending = false;
-    if P::ENABLED {
+    // The running mode's hooks and whether frames keep their own path register (constant
+    // for a loop compiled for one mode; read from the mode flags by the shared loop).
+    // Read from the machine where they are needed (calls, returns), not kept in locals: the
+    // loop's host registers go to the hot values (measured with callgrind: as locals they
+    // cost `none` a reload per instruction).
+    macro_rules! hooks {
+        () => {
+            P::ENABLED && m.mode.hooks
+        };
+    }
+    macro_rules! frame_paths {
+        () => {
+            P::PATHS && m.mode.frame_paths
+        };
+    }
+    // Whether the running version's calls and returns are hooked (see `Version::calls_hooked`).
+    macro_rules! calls_hooked {
+        () => {
+            hooks!() && unsafe { (*version).calls_hooked }
+        };
+    }
+    if calls_hooked!() {
         probes.on_entry(main);
     }
 
@@ -929,7 +1021,7 @@ fn run_loop_inlined<P: Probes>(
     // Whether the running version gets the tier-0 hooks (see `Version::instrumented`).
     macro_rules! tier0_hooks {
         () => {
-            P::ENABLED && (!P::TIERS || !unsafe { (*version).instrumented })
+            P::ENABLED && unsafe { (*version).tier0 }
         };
     }
     macro_rules! back_edge {
@@ -961,7 +1053,7 @@ fn run_loop_inlined<P: Probes>(
             version = next;
             code = unsafe { (*version).code.as_ptr() };
             pc = osr.pc.index();
-            if P::PATHS {
+            if frame_paths!() {
                 match osr.path {
                     Some(start) => {
                         m.path = start;
@@ -981,12 +1073,25 @@ fn run_loop_inlined<P: Probes>(
         ($cond:expr, $t:expr) => {{
             let taken: bool = $cond;
             let t: Pc = $t;
-            if P::COUNTS && !(P::TIERS && unsafe { (*version).instrumented }) {
-                // SAFETY: `pc - 1` is this version's instruction; its counters cover them all.
-                unsafe { (*version).counters.bump(pc - 1, taken) };
-            } else if P::ENABLED {
+            if P::ENABLED {
                 probes.on_branch(func_id!(), Pc((pc - 1) as u16), taken);
             }
+            if taken {
+                if t.index() < pc {
+                    back_edge!(t);
+                }
+                pc = t.index();
+            }
+        }};
+    }
+    // A counted twin (tier 0 of a mode that counts branch outcomes): the branch, with its
+    // outcome counted in the running version's counters.
+    macro_rules! counted_branch {
+        ($cond:expr, $t:expr) => {{
+            let taken: bool = $cond;
+            // SAFETY: `pc - 1` is this version's instruction; its counters cover them all.
+            unsafe { (*version).counters.bump(pc - 1, taken) };
+            let t: Pc = $t;
             if taken {
                 if t.index() < pc {
                     back_edge!(t);
@@ -1129,38 +1234,47 @@ fn run_loop_inlined<P: Probes>(
             code = unsafe { (*version).code.as_ptr() };
             fdef = unsafe { program.functions.get_unchecked(f.index()) };
             pc = 0;
-            if P::ENABLED {
-                probes.on_entry(f);
-            }
-            // The call may have tiered `f` up: it starts in the new version at once.
-            if P::TIERS && install!() {
-                // SAFETY: function indices are verified.
-                version = unsafe { m.callees.get_unchecked(f.index()) }.version;
-                code = unsafe { (*version).code.as_ptr() };
-            }
-            if P::PATHS {
-                // The callee's first path starts at 0: Ball-Larus numberings start every
-                // activation at `r = 0`, so instrumented code has no `PathSet` for it.
-                m.path = 0;
-                m.pending = false;
+            // One test of the mode per call in `none` (`frame_paths` implies `hooks`).
+            if hooks!() {
+                if unsafe { (*version).calls_hooked } {
+                    probes.on_entry(f);
+                    // The call may have tiered `f` up: it starts in the new version at once.
+                    if P::TIERS && install!() {
+                        // SAFETY: function indices are verified.
+                        version = unsafe { m.callees.get_unchecked(f.index()) }.version;
+                        code = unsafe { (*version).code.as_ptr() };
+                    }
+                }
+                if frame_paths!() {
+                    // The callee's first path starts at 0: Ball-Larus numberings start every
+                    // activation at `r = 0`, so instrumented code has no `PathSet` for it.
+                    m.path = 0;
+                    m.pending = false;
+                }
             }
         }};
     }
     macro_rules! ret {
         () => {{
-            if P::ENABLED {
-                probes.on_return(func_id!());
-            }
             m.atop = m.abase;
-
             match m.frames.pop() {
                 None => {
+                    if calls_hooked!() {
+                        probes.on_return(func_id!());
+                    }
                     return Ok(Exit::Return(unsafe { *regs } as i32));
                 }
                 Some(fr) => {
-                    if P::PATHS {
-                        m.path = fr.path;
-                        m.pending = fr.pending;
+                    // One test of the mode per return in `none` (`frame_paths` implies
+                    // `hooks`).
+                    if hooks!() {
+                        if unsafe { (*version).calls_hooked } {
+                            probes.on_return(func_id!());
+                        }
+                        if frame_paths!() {
+                            m.path = fr.path;
+                            m.pending = fr.pending;
+                        }
                     }
                     version = fr.version;
                     code = unsafe { (*version).code.as_ptr() };
@@ -1537,6 +1651,46 @@ fn run_loop_inlined<P: Probes>(
                 set!(a, v as u64);
                 branch!(v < i64::from(imm), t)
             }
+            Instr::JnzC { a, t } => counted_branch!(r!(a) != 0, t),
+            Instr::JzC { a, t } => counted_branch!(r!(a) == 0, t),
+            Instr::JEqC { a, b, t } => counted_branch!(r!(a) == r!(b), t),
+            Instr::JNeC { a, b, t } => counted_branch!(r!(a) != r!(b), t),
+            Instr::JLtC { a, b, t } => counted_branch!(ri!(a) < ri!(b), t),
+            Instr::JLeC { a, b, t } => counted_branch!(ri!(a) <= ri!(b), t),
+            Instr::JLtUC { a, b, t } => counted_branch!(r!(a) < r!(b), t),
+            Instr::JLeUC { a, b, t } => counted_branch!(r!(a) <= r!(b), t),
+            Instr::JEqIC { a, imm, t } => counted_branch!(ri!(a) == i64::from(imm), t),
+            Instr::JNeIC { a, imm, t } => counted_branch!(ri!(a) != i64::from(imm), t),
+            Instr::JLtIC { a, imm, t } => counted_branch!(ri!(a) < i64::from(imm), t),
+            Instr::JLeIC { a, imm, t } => counted_branch!(ri!(a) <= i64::from(imm), t),
+            Instr::JGtIC { a, imm, t } => counted_branch!(ri!(a) > i64::from(imm), t),
+            Instr::JGeIC { a, imm, t } => counted_branch!(ri!(a) >= i64::from(imm), t),
+            Instr::JEqFC { a, b, t } => counted_branch!(rf!(a) == rf!(b), t),
+            Instr::JNeFC { a, b, t } => counted_branch!(rf!(a) != rf!(b), t),
+            Instr::JLtFC { a, b, t } => counted_branch!(rf!(a) < rf!(b), t),
+            Instr::JLeFC { a, b, t } => counted_branch!(rf!(a) <= rf!(b), t),
+            Instr::JNLtFC { a, b, t } => counted_branch!(!(rf!(a) < rf!(b)), t),
+            Instr::JNLeFC { a, b, t } => counted_branch!(!(rf!(a) <= rf!(b)), t),
+            Instr::IncJLt32C { a, b, t } => {
+                let v = ri!(a).wrapping_add(1) as i32 as i64;
+                set!(a, v as u64);
+                counted_branch!(v < ri!(b), t)
+            }
+            Instr::IncJLe32C { a, b, t } => {
+                let v = ri!(a).wrapping_add(1) as i32 as i64;
+                set!(a, v as u64);
+                counted_branch!(v <= ri!(b), t)
+            }
+            Instr::IncJLt64C { a, b, t } => {
+                let v = ri!(a).wrapping_add(1);
+                set!(a, v as u64);
+                counted_branch!(v < ri!(b), t)
+            }
+            Instr::IncJLtI32C { a, imm, t } => {
+                let v = ri!(a).wrapping_add(1) as i32 as i64;
+                set!(a, v as u64);
+                counted_branch!(v < i64::from(imm), t)
+            }
             Instr::JnzPe { a, t, k } => path_branch!(r!(a) != 0, t, k),
             Instr::JzPe { a, t, k } => path_branch!(r!(a) == 0, t, k),
             Instr::JEqPe { a, b, t, k } => path_branch!(r!(a) == r!(b), t, k),
@@ -1604,7 +1758,7 @@ fn run_loop_inlined<P: Probes>(
                     Ok(f) => f,
                     Err(kind) => trap!(kind),
                 };
-                if P::ENABLED {
+                if hooks!() {
                     count_indirect_call(m, version, pc - 1, f);
                 }
                 call!(a, f)
@@ -1641,7 +1795,7 @@ fn run_loop_inlined<P: Probes>(
                 ret!()
             }
             Instr::Exit { a } => {
-                if P::ENABLED {
+                if calls_hooked!() {
                     probes.on_return(func_id!());
                 }
                 return Ok(Exit::Exit(r!(a) as i32));

@@ -64,15 +64,23 @@ pub trait Probes {
     const PATHS: bool = false;
     /// True if the mode creates code versions ([`Probes::take_version`]).
     const TIERS: bool = false;
-    /// True if the loop counts every conditional branch's outcomes in the running version's
-    /// counters ([`crate::branch_counts`]) — tier 0's edge counts, kept by the loop itself
-    /// because a hook per branch costs twice as much.
+    /// True if the mode counts every conditional branch's outcomes in tier 0 (the versions
+    /// that are not instrumented): when the run starts, the machine rewrites every conditional
+    /// branch of the compiled versions to its counted twin ([`lang::bytecode::Instr::counted`]),
+    /// which adds one to the running version's counter of the outcome
+    /// ([`crate::branch_counts`]). The loop itself has no test for it: a mode that does not
+    /// count runs the plain branches, untouched.
     const COUNTS: bool = false;
     /// True if the loop counts a completed path id itself in the running version's dense
     /// counters when it has a cell there ([`crate::path_counts`]), calling
     /// [`Probes::on_path`] only for the other ids; the frame that entered its path mid-way by
     /// on-stack replacement then gets the path register [`crate::path_counts::UNKNOWN_PATH`].
     const DENSE_PATHS: bool = false;
+    /// True if the mode's [`Probes::on_entry`] and [`Probes::on_return`] must see every
+    /// activation, also of functions running instrumented code; false if they only serve
+    /// tier 0 (counting calls to tier up), so that a call and a return of an instrumented
+    /// function call no hook at all (`bl`: its paths are counted by the loop).
+    const ACTIVATIONS: bool = true;
     /// True only for a watched run ([`crate::modes::watch`]): the loop then calls
     /// [`Probes::on_instr`] before every instruction. Every other mode's loop has no trace of
     /// it.
@@ -165,4 +173,179 @@ pub struct NoProbes;
 
 impl Probes for NoProbes {
     const ENABLED: bool = false;
+}
+
+/// The hooks of a mode as the one shared interpreter loop calls them: [`Probes`] without its
+/// constants, so that a mode's probes can stand behind a `dyn` reference. Every type that
+/// implements [`Probes`] implements it.
+///
+/// The loop is compiled once for every mode ([`Shared`]), so that the modes' relative costs are
+/// a property of their probes' work and not of where each mode's copy of the loop was placed
+/// by the build (`docs/design/dispatch.md`). The hooks are called only where the running mode
+/// asked for them ([`crate::interp::Machine`]'s mode flags, each version's `tier0` flag), and
+/// the work done per path by every mode with dense counters stays inside the loop, so a hook
+/// is an indirect call on events that cost far more than the call: tier-0 entries and loop
+/// iterations, sink paths, probes.
+pub trait Hooks {
+    /// See [`Probes::on_entry`]; then whether a version is ready ([`Probes::version_ready`]),
+    /// in the same call.
+    fn on_entry(&mut self, func: FuncIdx) -> bool;
+    /// See [`Probes::on_switch`].
+    fn on_switch(&mut self, func: FuncIdx, pc: Pc, target: Pc);
+    /// See [`Probes::on_back_edge`]; then whether a version is ready, in the same call.
+    fn on_back_edge(&mut self, func: FuncIdx, pc: Pc, target: Pc) -> (Option<Osr>, bool);
+    /// See [`Probes::on_return`].
+    fn on_return(&mut self, func: FuncIdx);
+    /// See [`Probes::on_path`].
+    fn on_path(&mut self, func: FuncIdx, id: u64);
+    /// See [`Probes::on_probe`].
+    fn on_probe(&mut self, func: FuncIdx, k: ProbeIdx);
+    /// See [`Probes::on_probe_path`].
+    fn on_probe_path(&mut self, func: FuncIdx, k: ProbeIdx, path: u64);
+    /// See [`Probes::take_version`].
+    fn take_version(&mut self) -> Option<Version>;
+    /// See [`Probes::version_ready`].
+    fn version_ready(&self) -> bool;
+}
+
+impl<P: Probes> Hooks for P {
+    fn on_entry(&mut self, func: FuncIdx) -> bool {
+        Probes::on_entry(self, func);
+        Probes::version_ready(self)
+    }
+    fn on_switch(&mut self, func: FuncIdx, pc: Pc, target: Pc) {
+        Probes::on_switch(self, func, pc, target);
+    }
+    fn on_back_edge(&mut self, func: FuncIdx, pc: Pc, target: Pc) -> (Option<Osr>, bool) {
+        let osr = Probes::on_back_edge(self, func, pc, target);
+        (osr, Probes::version_ready(self))
+    }
+    fn on_return(&mut self, func: FuncIdx) {
+        Probes::on_return(self, func);
+    }
+    fn on_path(&mut self, func: FuncIdx, id: u64) {
+        Probes::on_path(self, func, id);
+    }
+    fn on_probe(&mut self, func: FuncIdx, k: ProbeIdx) {
+        Probes::on_probe(self, func, k);
+    }
+    fn on_probe_path(&mut self, func: FuncIdx, k: ProbeIdx, path: u64) {
+        Probes::on_probe_path(self, func, k, path);
+    }
+    fn take_version(&mut self) -> Option<Version> {
+        Probes::take_version(self)
+    }
+    fn version_ready(&self) -> bool {
+        Probes::version_ready(self)
+    }
+}
+
+/// The probes of the shared loop: any mode's [`Hooks`] behind one type, so that the loop is
+/// compiled once for all of them. Its constants say what *some* mode may need (paths, tiering,
+/// dense counts); what the running mode needs is read at run time from the machine's mode
+/// flags, at calls, returns and backward jumps only, never per instruction. Branches are not
+/// hooked (tier 0 counts them in counted twins; only a watched run sees them).
+pub struct Shared<'a> {
+    hooks: &'a mut dyn Hooks,
+    /// Whether the last hook left a version to take (each hook that may make one returns it,
+    /// so that [`Probes::version_ready`] is no second call).
+    ready: bool,
+}
+
+impl<'a> Shared<'a> {
+    /// The shared loop's probes for a mode's `hooks`.
+    pub fn new(hooks: &'a mut dyn Hooks) -> Self {
+        Shared { hooks, ready: true }
+    }
+}
+
+impl Probes for Shared<'_> {
+    const ENABLED: bool = true;
+    const PATHS: bool = true;
+    const TIERS: bool = true;
+    const DENSE_PATHS: bool = true;
+
+    #[inline(always)]
+    fn on_entry(&mut self, func: FuncIdx) {
+        self.ready = self.hooks.on_entry(func);
+    }
+    #[inline(always)]
+    fn on_switch(&mut self, func: FuncIdx, pc: Pc, target: Pc) {
+        self.hooks.on_switch(func, pc, target);
+    }
+    #[inline(always)]
+    fn on_back_edge(&mut self, func: FuncIdx, pc: Pc, target: Pc) -> Option<Osr> {
+        let (osr, ready) = self.hooks.on_back_edge(func, pc, target);
+        self.ready = ready;
+        osr
+    }
+    #[inline(always)]
+    fn on_return(&mut self, func: FuncIdx) {
+        self.hooks.on_return(func);
+    }
+    #[inline(always)]
+    fn on_path(&mut self, func: FuncIdx, id: u64) {
+        self.hooks.on_path(func, id);
+    }
+    #[inline(always)]
+    fn on_probe(&mut self, func: FuncIdx, k: ProbeIdx) {
+        self.hooks.on_probe(func, k);
+    }
+    #[inline(always)]
+    fn on_probe_path(&mut self, func: FuncIdx, k: ProbeIdx, path: u64) {
+        self.hooks.on_probe_path(func, k, path);
+    }
+    #[inline(always)]
+    fn take_version(&mut self) -> Option<Version> {
+        let v = self.hooks.take_version();
+        self.ready = v.is_some();
+        v
+    }
+    #[inline(always)]
+    fn version_ready(&self) -> bool {
+        self.ready
+    }
+}
+
+/// What the running mode asks of the loop, read from its [`Probes`] constants when the run
+/// starts and kept in the machine, so that the one shared loop ([`Shared`]) does for each mode
+/// what a loop compiled for it would.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ModeFlags {
+    /// The mode has hooks ([`Probes::ENABLED`]): calls, returns, backward jumps, jump tables
+    /// and indirect calls report to it.
+    pub hooks: bool,
+    /// Every frame keeps its own path register ([`Probes::PATHS`]; only with `hooks`, which
+    /// the loop tests first).
+    pub frame_paths: bool,
+    /// The mode instruments hot functions ([`Probes::TIERS`]): its instrumented versions get
+    /// no tier-0 hooks.
+    pub tiers: bool,
+    /// The compiled versions count branch outcomes ([`Probes::COUNTS`]).
+    pub counts: bool,
+    /// Calls and returns of instrumented code are hooked too ([`Probes::ACTIVATIONS`]).
+    pub activations: bool,
+}
+
+impl ModeFlags {
+    /// The flags of the mode whose probes are `P`.
+    pub fn of<P: Probes>() -> ModeFlags {
+        ModeFlags {
+            hooks: P::ENABLED,
+            frame_paths: P::ENABLED && P::PATHS,
+            tiers: P::TIERS,
+            counts: P::COUNTS,
+            activations: P::ACTIVATIONS,
+        }
+    }
+
+    /// Whether a version gets the tier-0 hooks (jump tables, backward jumps) in this mode.
+    pub fn tier0_hooks(self, instrumented: bool) -> bool {
+        self.hooks && !(self.tiers && instrumented)
+    }
+
+    /// Whether calls of a version and its returns are hooked in this mode.
+    pub fn call_hooks(self, instrumented: bool) -> bool {
+        self.tier0_hooks(instrumented) || (self.hooks && self.activations)
+    }
 }

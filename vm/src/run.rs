@@ -103,7 +103,7 @@ fn watch_with<M: Profiler>(
     if watch.echo {
         watched = watched.printing_to(Box::new(std::io::stderr()));
     }
-    let (result, watched) = execute(&mut machine, watched, stdout);
+    let (result, watched) = execute_watched(&mut machine, watched, stdout);
     let Watched { probes, lines, .. } = watched;
     (
         settle::<M>(&machine, file_name, options, result, probes),
@@ -260,15 +260,26 @@ fn with_files(mut functions: Vec<FunctionProfile>, program: &Program) -> Vec<Fun
     functions
 }
 
-/// Runs the loop with probes `P`, flushing the program's output whatever happens. Inlined into
-/// the caller that owns the machine, with the plain loop (see [`interp::execute`]).
-#[inline(always)]
+/// Runs the loop with probes `P` (the one loop every mode shares: [`interp::execute`]),
+/// flushing the program's output whatever happens.
 pub fn execute<P: Probes>(
     machine: &mut Machine<'_>,
     mut probes: P,
     stdout: &mut dyn Write,
 ) -> (Result<Exit, Trap>, P) {
     let result = interp::execute(machine, &mut probes, stdout);
+    machine.flush(stdout);
+    (result, probes)
+}
+
+/// [`execute`] for a watched run: the loop compiled for the watching probes
+/// ([`interp::execute_watched`]).
+fn execute_watched<P: Probes>(
+    machine: &mut Machine<'_>,
+    mut probes: P,
+    stdout: &mut dyn Write,
+) -> (Result<Exit, Trap>, P) {
+    let result = interp::execute_watched(machine, &mut probes, stdout);
     machine.flush(stdout);
     (result, probes)
 }

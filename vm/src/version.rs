@@ -28,6 +28,13 @@ pub struct Version {
     /// Whether this is an instrumented copy: the tier-0 hooks (jump tables, backward jumps)
     /// are not called for it in modes that tier up, since its probes replace them.
     pub instrumented: bool,
+    /// Whether the loop calls the running mode's tier-0 hooks (jump tables, backward jumps) in
+    /// this version: set by the machine from its mode ([`crate::probes::ModeFlags`]) when the
+    /// version is installed, false until then.
+    pub tier0: bool,
+    /// Whether the loop calls the running mode's entry and return hooks for activations of
+    /// this version (set with `tier0`: [`crate::probes::ModeFlags::call_hooks`]).
+    pub calls_hooked: bool,
     /// Instrumented copies: the pc where each CFG block starts in this version, by block id
     /// (`None` for the virtual blocks); empty for compiled code, whose blocks are its CFG's.
     /// Read when a run is watched, to say which block the frame is in.

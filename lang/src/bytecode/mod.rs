@@ -522,6 +522,60 @@ path_end_twins! {
     IncJLtI32 => IncJLtI32Pe { a, imm, t };
 }
 
+/// The conditional branches and their counted twins (the same branch counting its outcome in
+/// the running version's tier-0 counters), each pair listed once; [`Instr::counted`] and
+/// [`Instr::uncounted`] are generated from the list.
+macro_rules! counted_twins {
+    ($($plain:ident => $twin:ident { $($field:ident),* };)*) => {
+        impl Instr {
+            /// The counted twin of this conditional branch (it also adds one to the running
+            /// version's counter of the outcome: tier 0 of a mode that counts branches); `None`
+            /// for any other instruction, a counted twin included.
+            pub fn counted(self) -> Option<Instr> {
+                Some(match self {
+                    $(Instr::$plain { $($field),* } => Instr::$twin { $($field),* },)*
+                    _ => return None,
+                })
+            }
+
+            /// A counted twin as its plain branch; `None` for any other instruction.
+            pub fn uncounted(self) -> Option<Instr> {
+                Some(match self {
+                    $(Instr::$twin { $($field),* } => Instr::$plain { $($field),* },)*
+                    _ => return None,
+                })
+            }
+        }
+    };
+}
+
+counted_twins! {
+    Jnz => JnzC { a, t };
+    Jz => JzC { a, t };
+    JEq => JEqC { a, b, t };
+    JNe => JNeC { a, b, t };
+    JLt => JLtC { a, b, t };
+    JLe => JLeC { a, b, t };
+    JLtU => JLtUC { a, b, t };
+    JLeU => JLeUC { a, b, t };
+    JEqI => JEqIC { a, imm, t };
+    JNeI => JNeIC { a, imm, t };
+    JLtI => JLtIC { a, imm, t };
+    JLeI => JLeIC { a, imm, t };
+    JGtI => JGtIC { a, imm, t };
+    JGeI => JGeIC { a, imm, t };
+    JEqF => JEqFC { a, b, t };
+    JNeF => JNeFC { a, b, t };
+    JLtF => JLtFC { a, b, t };
+    JLeF => JLeFC { a, b, t };
+    JNLtF => JNLtFC { a, b, t };
+    JNLeF => JNLeFC { a, b, t };
+    IncJLt32 => IncJLt32C { a, b, t };
+    IncJLe32 => IncJLe32C { a, b, t };
+    IncJLt64 => IncJLt64C { a, b, t };
+    IncJLtI32 => IncJLtI32C { a, imm, t };
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -11,7 +11,8 @@
 //! `R[A]` register `a` of the current window; `K[k]` the function's constant pool;
 //! `Q[k]` a probe constant of an instrumented version, `E[k]` its path-end pair `(c, s)`, `P`
 //! the frame's path register,
-//! `count(x)` hands path id `x` to the profiling mode's sink; `M8[x]`/`M16[x]`/`M32[x]`/`M64[x]`
+//! `count(x)` hands path id `x` to the profiling mode's sink; `C[i]` the running version's
+//! tier-0 branch counters (`vm`'s `branch_counts`); `M8[x]`/`M16[x]`/`M32[x]`/`M64[x]`
 //! the 1, 2, 4 or 8 bytes at byte address `x` of the VM's memory (globals, then the array
 //! stack), little-endian: a load extends them to the register's canonical form (below), a store
 //! writes the register's low bytes; `E` in an element access is `base(R[B]) + R[C] * width`
@@ -531,6 +532,57 @@ macro_rules! for_each_op {
             IncJLt64Pe { a: Reg, b: Reg, t: Pc, k: PairIdx } => Cond;
             /// R[A] := s32(R[A] + 1); if R[A] <s imm then count(P + E[k].c), P := E[k].s, pc := t: IncJLtI32 with a path end on its taken edge
             IncJLtI32Pe { a: Reg, imm: i16, t: Pc, k: PairIdx } => Cond;
+            // ---- tier-0 counted branches (only in the compiled versions of a mode that counts
+            //      branch outcomes: the machine rewrites each conditional branch to its twin when
+            //      the run starts, so no other mode's branch pays for counting) ----
+            /// if R[A] != 0 then pc := t; C[2 * pc + taken] += 1: Jnz, counted
+            JnzC { a: Reg, t: Pc } => Cond;
+            /// if R[A] == 0 then pc := t; C[2 * pc + taken] += 1: Jz, counted
+            JzC { a: Reg, t: Pc } => Cond;
+            /// if R[A] == R[B] (integers) then pc := t; C[2 * pc + taken] += 1: JEq, counted
+            JEqC { a: Reg, b: Reg, t: Pc } => Cond;
+            /// if R[A] != R[B] (integers) then pc := t; C[2 * pc + taken] += 1: JNe, counted
+            JNeC { a: Reg, b: Reg, t: Pc } => Cond;
+            /// if R[A] <s R[B] then pc := t; C[2 * pc + taken] += 1: JLt, counted
+            JLtC { a: Reg, b: Reg, t: Pc } => Cond;
+            /// if R[A] <=s R[B] then pc := t; C[2 * pc + taken] += 1: JLe, counted
+            JLeC { a: Reg, b: Reg, t: Pc } => Cond;
+            /// if R[A] <u R[B] then pc := t; C[2 * pc + taken] += 1: JLtU, counted
+            JLtUC { a: Reg, b: Reg, t: Pc } => Cond;
+            /// if R[A] <=u R[B] then pc := t; C[2 * pc + taken] += 1: JLeU, counted
+            JLeUC { a: Reg, b: Reg, t: Pc } => Cond;
+            /// if R[A] == imm then pc := t; C[2 * pc + taken] += 1: JEqI, counted
+            JEqIC { a: Reg, imm: i16, t: Pc } => Cond;
+            /// if R[A] != imm then pc := t; C[2 * pc + taken] += 1: JNeI, counted
+            JNeIC { a: Reg, imm: i16, t: Pc } => Cond;
+            /// if R[A] <s imm then pc := t; C[2 * pc + taken] += 1: JLtI, counted
+            JLtIC { a: Reg, imm: i16, t: Pc } => Cond;
+            /// if R[A] <=s imm then pc := t; C[2 * pc + taken] += 1: JLeI, counted
+            JLeIC { a: Reg, imm: i16, t: Pc } => Cond;
+            /// if R[A] >s imm then pc := t; C[2 * pc + taken] += 1: JGtI, counted
+            JGtIC { a: Reg, imm: i16, t: Pc } => Cond;
+            /// if R[A] >=s imm then pc := t; C[2 * pc + taken] += 1: JGeI, counted
+            JGeIC { a: Reg, imm: i16, t: Pc } => Cond;
+            /// if R[A] == R[B] (double) then pc := t; C[2 * pc + taken] += 1: JEqF, counted
+            JEqFC { a: Reg, b: Reg, t: Pc } => Cond;
+            /// if R[A] != R[B] (double; taken if either is NaN) then pc := t; C[2 * pc + taken] += 1: JNeF, counted
+            JNeFC { a: Reg, b: Reg, t: Pc } => Cond;
+            /// if R[A] < R[B] (double) then pc := t; C[2 * pc + taken] += 1: JLtF, counted
+            JLtFC { a: Reg, b: Reg, t: Pc } => Cond;
+            /// if R[A] <= R[B] (double) then pc := t; C[2 * pc + taken] += 1: JLeF, counted
+            JLeFC { a: Reg, b: Reg, t: Pc } => Cond;
+            /// if not (R[A] < R[B]) (double; taken if either is NaN) then pc := t; C[2 * pc + taken] += 1: JNLtF, counted
+            JNLtFC { a: Reg, b: Reg, t: Pc } => Cond;
+            /// if not (R[A] <= R[B]) (double; taken if either is NaN) then pc := t; C[2 * pc + taken] += 1: JNLeF, counted
+            JNLeFC { a: Reg, b: Reg, t: Pc } => Cond;
+            /// R[A] := s32(R[A] + 1); if R[A] <s R[B] then pc := t; C[2 * pc + taken] += 1: IncJLt32, counted
+            IncJLt32C { a: Reg, b: Reg, t: Pc } => Cond;
+            /// R[A] := s32(R[A] + 1); if R[A] <=s R[B] then pc := t; C[2 * pc + taken] += 1: IncJLe32, counted
+            IncJLe32C { a: Reg, b: Reg, t: Pc } => Cond;
+            /// R[A] := R[A] + 1; if R[A] <s R[B] then pc := t (long); C[2 * pc + taken] += 1: IncJLt64, counted
+            IncJLt64C { a: Reg, b: Reg, t: Pc } => Cond;
+            /// R[A] := s32(R[A] + 1); if R[A] <s imm then pc := t; C[2 * pc + taken] += 1: IncJLtI32, counted
+            IncJLtI32C { a: Reg, imm: i16, t: Pc } => Cond;
             /// run probe k of the profiling mode's sink (block entries, k-iteration probes)
             Probe { k: ProbeIdx } => Next;
             /// run probe k of the sink with the path register's value, then r := 0 (the `ipp` modes: the constants added since the sink's last event)

@@ -430,6 +430,8 @@ pub fn instrument(
             probe_consts: probes.consts.clone().into_boxed_slice(),
             path_end_pairs: pairs.pairs.into_boxed_slice(),
             instrumented: true,
+            tier0: false,
+            calls_hooked: false,
             block_start: block_start.iter().copied().collect(),
             counters: crate::branch_counts::Counters::new(len),
             dense: Default::default(),

@@ -83,6 +83,12 @@ pub trait PathSink {
     /// paths. A sink that needs every path in order (`kbl`) leaves it false.
     const DENSE: bool = false;
 
+    /// True if the sink needs [`PathSink::on_entry`] and [`PathSink::on_return`] of every
+    /// activation, also of the functions already instrumented; false if it overrides neither
+    /// (the loop then calls no hook on a call or return of an instrumented function:
+    /// [`crate::probes::Probes::ACTIVATIONS`]).
+    const ACTIVATIONS: bool = true;
+
     /// Tier-up gave `func`'s instrumented version the dense counters `counts` (only when
     /// [`PathSink::DENSE`]).
     fn adopt_dense(&mut self, func: FuncIdx, counts: DenseCounts) {
@@ -166,6 +172,7 @@ impl Default for BlCounts {
 
 impl PathSink for BlCounts {
     const DENSE: bool = true;
+    const ACTIVATIONS: bool = false;
 
     fn adopt_dense(&mut self, func: FuncIdx, counts: DenseCounts) {
         self.dense.push((func, counts));
@@ -425,6 +432,7 @@ impl<S: PathSink> Probes for BlProbes<'_, S> {
     const TIERS: bool = true;
     const COUNTS: bool = true;
     const DENSE_PATHS: bool = S::DENSE;
+    const ACTIVATIONS: bool = S::ACTIVATIONS;
 
     #[inline(always)]
     fn on_entry(&mut self, func: FuncIdx) {
