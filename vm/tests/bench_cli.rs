@@ -10,7 +10,8 @@
 //! - SIGINT during a run stops the benchmark, writes what was gathered marked incomplete, and
 //!   exits with 130;
 //! - `--keep-profiles` keeps each mode's profile; `--compare` of a run with itself finds no
-//!   significant change; `--render` writes the same outputs again; bad arguments exit with 2.
+//!   significant change; `--render` writes the same outputs again; bad arguments exit with 2;
+//! - `--builds` measures two binaries side by side: each build's own results and `builds.md`.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
@@ -400,4 +401,71 @@ fn bad_arguments_exit_with_status_2_and_say_why() {
     let o = vmrun().args(["bench"]).current_dir(&dir).output().unwrap();
     assert_eq!(o.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&o.stderr).contains("no PATH given"));
+}
+
+#[test]
+fn builds_are_measured_side_by_side_each_with_its_own_results() {
+    let dir = tempdir("builds");
+    let prog = dir.join("loops.c");
+    std::fs::write(&prog, LOOPS).unwrap();
+    let out = dir.join("out");
+    let exe = env!("CARGO_BIN_EXE_vmrun");
+    let o = run(&[
+        "bench",
+        "--quick",
+        "--modes",
+        "bl",
+        "--builds",
+        &format!("one={exe},two={exe}"),
+        "--out",
+        out.to_str().unwrap(),
+        prog.to_str().unwrap(),
+    ]);
+    let stdout = String::from_utf8_lossy(&o.stdout);
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{stdout}{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    for build in ["one", "two"] {
+        let r = results(&out.join(build));
+        assert_eq!(r["vmrun"], exe);
+        assert_eq!(r["settings"]["modes"], serde_json::json!(["none", "bl"]));
+        let program = &r["programs"][0];
+        let modes: Vec<&str> = cells(program)
+            .iter()
+            .map(|c| c["mode"].as_str().unwrap())
+            .collect();
+        assert_eq!(
+            modes,
+            ["none", "bl"],
+            "{build}: its own cells, named by mode"
+        );
+        for c in cells(program) {
+            assert_eq!(c["status"], "ok", "{build}: {c}");
+            assert_eq!(c["runs"].as_array().unwrap().len(), 1);
+        }
+        assert!(out.join(build).join("report.md").is_file());
+    }
+    let builds = std::fs::read_to_string(out.join("builds.md")).expect("builds.md written");
+    assert!(builds.contains("| bl |"), "{builds}");
+    assert!(
+        builds.contains("/none, one") && builds.contains("/none, two"),
+        "{builds}"
+    );
+    assert!(builds.contains("spread"), "{builds}");
+    assert!(
+        stdout.contains("The same suite with several builds"),
+        "{stdout}"
+    );
+    // A build that does not exist, or a single build, is a usage error.
+    for bad in [
+        format!("one={exe},two=/no/such/vmrun"),
+        format!("one={exe}"),
+    ] {
+        let o = run(&["bench", "--builds", &bad, prog.to_str().unwrap()]);
+        assert_eq!(o.status.code(), Some(2), "{bad}");
+        assert!(String::from_utf8_lossy(&o.stderr).contains("--builds"));
+    }
 }

@@ -10,8 +10,10 @@
 //!   [`progress`]): making each run as a separate process and recording it;
 //! - [`results`]: the data model of `results.json`; [`machine`]: where and when;
 //! - [`csv_file`], [`report`] (with [`table`]), [`figures`] and [`charts`]: the outputs;
-//! - [`compare`], for `--compare`.
+//! - [`compare`], for `--compare`; [`builds`], for `--builds` (the same suite with several
+//!   binaries, to tell the build's part in a cost from the profiler's).
 
+mod builds;
 mod charts;
 mod check;
 mod child;
@@ -93,6 +95,12 @@ pub struct BenchArgs {
     /// The vmrun binary to measure (default: this one), e.g. a saved build to compare with.
     #[arg(long, value_name = "FILE")]
     pub vmrun: Option<PathBuf>,
+    /// Measure several vmrun binaries side by side, every mode with every build, interleaved
+    /// run by run: NAME=FILE,NAME=FILE,... Each build's results go to OUT/NAME/, and
+    /// OUT/builds.md gives each mode's cost per build and its spread across builds (builds of
+    /// one source whose code layout differs: scripts/layout-builds.sh).
+    #[arg(long, value_name = "LIST", conflicts_with_all = ["vmrun", "compare", "render"])]
+    pub builds: Option<String>,
     /// Keep every mode's profile in DIR/profiles/PROGRAM.MODE.json.
     #[arg(long)]
     pub keep_profiles: bool,
@@ -202,12 +210,39 @@ fn prepare(args: &BenchArgs) -> Result<runner::Plan, String> {
     }
     let counter =
         instructions::choose(args.instructions).map_err(|e| format!("--instructions: {e}"))?;
+    let builds = match &args.builds {
+        Some(list) => builds::parse(list)?,
+        None => Vec::new(),
+    };
     let vmrun = match &args.vmrun {
         Some(p) if p.is_file() => p.clone(),
         Some(p) => return Err(format!("--vmrun {}: no such file", p.display())),
         None => {
             std::env::current_exe().map_err(|e| format!("cannot find this vmrun binary: {e}"))?
         }
+    };
+    let (labels, cells) = if builds.is_empty() {
+        let cells = modes
+            .iter()
+            .map(|m| runner::CellRun {
+                mode: m.clone(),
+                vmrun: vmrun.clone(),
+            })
+            .collect();
+        (modes.clone(), cells)
+    } else {
+        let mut labels = Vec::new();
+        let mut cells = Vec::new();
+        for m in &modes {
+            for b in &builds {
+                labels.push(builds::cell_label(m, &b.name));
+                cells.push(runner::CellRun {
+                    mode: m.clone(),
+                    vmrun: b.vmrun.clone(),
+                });
+            }
+        }
+        (labels, cells)
     };
     let runs = if args.quick { 1 } else { args.runs };
     let scratch = std::env::temp_dir().join(format!("vmrun-bench-{}", std::process::id()));
@@ -225,7 +260,8 @@ fn prepare(args: &BenchArgs) -> Result<runner::Plan, String> {
     };
     Ok(runner::Plan {
         programs,
-        modes,
+        modes: labels,
+        cells,
         rounds: Rounds {
             warmup: !args.quick,
             timed: runs,
@@ -235,9 +271,11 @@ fn prepare(args: &BenchArgs) -> Result<runner::Plan, String> {
         tier_up: args.tier_up,
         path_ends: args.path_ends,
         counter,
-        vmrun,
         scratch,
         keep_profiles,
+        builds,
+        base_modes: modes,
+        vmrun,
     })
 }
 
@@ -280,14 +318,18 @@ fn measure(args: &BenchArgs, plan: runner::Plan) -> i32 {
         programs: gathered.programs,
     };
     let mut status = 0;
-    match write_outputs(&args.out, &results, true) {
-        Ok(written) => {
-            super::print_output(&report::terminal(&results));
-            eprintln!("Results in {}: {}", args.out.display(), written.join(", "));
-        }
-        Err(e) => {
-            eprintln!("vmrun bench: {e}");
-            status = 1;
+    if !plan.builds.is_empty() {
+        status = write_builds(&args.out, &plan, &results);
+    } else {
+        match write_outputs(&args.out, &results, true) {
+            Ok(written) => {
+                super::print_output(&report::terminal(&results));
+                eprintln!("Results in {}: {}", args.out.display(), written.join(", "));
+            }
+            Err(e) => {
+                eprintln!("vmrun bench: {e}");
+                status = 1;
+            }
         }
     }
     let failed = results.programs.iter().any(|p| {
@@ -306,6 +348,43 @@ fn measure(args: &BenchArgs, plan: runner::Plan) -> i32 {
         0 => status,
         signal => 128 + signal,
     }
+}
+
+/// `--builds`: each build's results written as a run of its own, then `builds.md`; 1 if
+/// something could not be written.
+fn write_builds(out: &Path, plan: &runner::Plan, all: &BenchResults) -> i32 {
+    let mut status = 0;
+    let per_build: Vec<BenchResults> = plan
+        .builds
+        .iter()
+        .map(|b| builds::split(all, &plan.base_modes, b))
+        .collect();
+    for (build, results) in plan.builds.iter().zip(&per_build) {
+        let dir = builds::dir(out, build);
+        let written = std::fs::create_dir_all(&dir)
+            .map_err(|e| format!("cannot create {}: {e}", dir.display()))
+            .and_then(|()| write_outputs(&dir, results, true));
+        if let Err(e) = written {
+            eprintln!("vmrun bench: {e}");
+            status = 1;
+        }
+    }
+    let text = builds::markdown(&plan.builds, &per_build, &plan.base_modes);
+    let path = out.join("builds.md");
+    match std::fs::write(&path, &text) {
+        Ok(()) => {
+            super::print_output(&text);
+            eprintln!(
+                "Results in {}: builds.md and one directory per build",
+                out.display()
+            );
+        }
+        Err(e) => {
+            eprintln!("vmrun bench: cannot write {}: {e}", path.display());
+            status = 1;
+        }
+    }
+    status
 }
 
 /// Writes results.json (if `with_json`), results.csv, report.md and the charts into `dir`;

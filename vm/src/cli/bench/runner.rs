@@ -35,8 +35,11 @@ pub const STATIC_KS: std::ops::RangeInclusive<u32> = 1..=5;
 pub struct Plan {
     /// The programs.
     pub programs: Vec<Program>,
-    /// The modes, as `--profile` takes them; `none` first.
+    /// The cells of each program, by label: the modes as `--profile` takes them, `none` first
+    /// (with `--builds`, `MODE@BUILD`: every mode with every build).
     pub modes: Vec<String>,
+    /// Per cell (in the order of `modes`), the mode and the binary it runs.
+    pub cells: Vec<CellRun>,
     /// The rounds of each program.
     pub rounds: Rounds,
     /// The time limit of one run (callgrind runs get 100 times as much).
@@ -47,12 +50,25 @@ pub struct Plan {
     pub path_ends: PathEnds,
     /// How instructions are counted.
     pub counter: Counter,
-    /// The `vmrun` binary measured.
-    pub vmrun: PathBuf,
     /// Where the runs' statistics and profiles are written while running.
     pub scratch: PathBuf,
     /// Where to keep every cell's profile, if anywhere.
     pub keep_profiles: Option<PathBuf>,
+    /// `--builds`: the binaries measured side by side (empty: one binary, `vmrun`).
+    pub builds: Vec<super::builds::Build>,
+    /// The modes without the builds (equal to `modes` without `--builds`).
+    pub base_modes: Vec<String>,
+    /// The binary measured without `--builds` (and the one named in the results).
+    pub vmrun: PathBuf,
+}
+
+/// What one cell runs: a mode with a `vmrun` binary.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CellRun {
+    /// The mode, as `--profile` takes it.
+    pub mode: String,
+    /// The binary.
+    pub vmrun: PathBuf,
 }
 
 /// What [`run`] gathered.
@@ -198,7 +214,8 @@ fn run_step(plan: &Plan, step: &Step, s: &mut ProgramState, progress: &Progress)
     if s.result.failure.is_some() || s.result.cells[step.mode].status != CellStatus::Ok {
         return true;
     }
-    let writes_profile = mode != "none"
+    let cell_run = &plan.cells[step.mode];
+    let writes_profile = cell_run.mode != "none"
         && match step.round {
             Round::Warmup => true,
             Round::Timed(1) => !plan.rounds.warmup,
@@ -209,7 +226,7 @@ fn run_step(plan: &Plan, step: &Step, s: &mut ProgramState, progress: &Progress)
     let command = command(
         plan,
         step.round,
-        mode,
+        cell_run,
         &program.files,
         &files,
         writes_profile,
@@ -411,7 +428,7 @@ impl RunFiles {
     }
 
     fn new(scratch: &Path, keep: Option<&Path>, program: &Program, mode: &str) -> Self {
-        let profile_name = format!("{}.{}.json", program.name, mode.replace(':', "-"));
+        let profile_name = format!("{}.{}.json", program.name, mode.replace([':', '@'], "-"));
         RunFiles {
             stats: scratch.join("stats.json"),
             profile: keep.unwrap_or(scratch).join(profile_name),
@@ -421,23 +438,24 @@ impl RunFiles {
     }
 }
 
-/// The command of one run: `vmrun` (under perf or callgrind as the round needs) with the
-/// mode, the common options, the statistics file, the profile file if it writes one, and
+/// The command of one run: the cell's `vmrun` (under perf or callgrind as the round needs)
+/// with its mode, the common options, the statistics file, the profile file if it writes one, and
 /// the program's files.
 fn command(
     plan: &Plan,
     round: Round,
-    mode: &str,
+    cell: &CellRun,
     files: &[PathBuf],
     out: &RunFiles,
     writes_profile: bool,
 ) -> Command {
+    let vmrun = &cell.vmrun;
     let mut c = match (round, &plan.counter) {
-        (Round::Callgrind, _) => instructions::callgrind_command(&plan.vmrun, &out.log),
-        (Round::Timed(_), Counter::Perf) => instructions::perf_command(&plan.vmrun, &out.perf),
-        _ => Command::new(&plan.vmrun),
+        (Round::Callgrind, _) => instructions::callgrind_command(vmrun, &out.log),
+        (Round::Timed(_), Counter::Perf) => instructions::perf_command(vmrun, &out.perf),
+        _ => Command::new(vmrun),
     };
-    c.arg(format!("--profile={mode}"))
+    c.arg(format!("--profile={}", cell.mode))
         .arg(format!("--tier-up={}", plan.tier_up))
         .arg(format!("--path-ends={}", plan.path_ends));
     if round != Round::Callgrind {
