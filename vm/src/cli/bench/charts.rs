@@ -1,39 +1,70 @@
 //! SVG charts of the [`Figure`]s, drawn with plotters (SVG backend only): grouped bars, one
 //! group per program and one bar per mode, then the geometric means; a title, labelled axes,
-//! a legend with one entry per mode, and a dashed line at the baseline (1.0 for ratios).
+//! a dashed line at the baseline (1.0 for ratios), error bars where a time ratio was measured
+//! in several rounds (its smallest and largest round), and a legend with one entry and one
+//! colour per mode, to the right of the plot so that it covers no bar.
 
 use plotters::prelude::*;
 
 use super::figures::Figure;
 
-/// Bar colours, one per series in order (Tableau 10), repeated if there are more series.
-const PALETTE: [RGBColor; 10] = [
-    RGBColor(78, 121, 167),
-    RGBColor(242, 142, 43),
-    RGBColor(225, 87, 89),
-    RGBColor(118, 183, 178),
-    RGBColor(89, 161, 79),
-    RGBColor(237, 201, 72),
-    RGBColor(176, 122, 161),
-    RGBColor(255, 157, 167),
-    RGBColor(156, 117, 95),
-    RGBColor(186, 176, 172),
+/// Bar colours, one per series in order: Kelly's colours of maximum contrast (without white
+/// and black), so that up to 20 modes each get a colour of their own; more series than that
+/// repeat them.
+const PALETTE: [RGBColor; 20] = [
+    RGBColor(0x00, 0x67, 0xa5),
+    RGBColor(0xf3, 0x84, 0x00),
+    RGBColor(0xbe, 0x00, 0x32),
+    RGBColor(0x00, 0x88, 0x56),
+    RGBColor(0x87, 0x56, 0x92),
+    RGBColor(0xf3, 0xc3, 0x00),
+    RGBColor(0xa1, 0xca, 0xf1),
+    RGBColor(0x84, 0x84, 0x82),
+    RGBColor(0xe6, 0x8f, 0xac),
+    RGBColor(0x88, 0x2d, 0x17),
+    RGBColor(0x8d, 0xb6, 0x00),
+    RGBColor(0x60, 0x4e, 0x97),
+    RGBColor(0xc2, 0xb2, 0x80),
+    RGBColor(0xf9, 0x93, 0x79),
+    RGBColor(0xb3, 0x44, 0x6c),
+    RGBColor(0x2b, 0x3d, 0x26),
+    RGBColor(0xdc, 0xd3, 0x00),
+    RGBColor(0x65, 0x45, 0x22),
+    RGBColor(0xe2, 0x58, 0x22),
+    RGBColor(0xf6, 0xa6, 0x00),
 ];
+
+/// The width of the legend column to the right of the plot, in pixels.
+fn legend_width(figure: &Figure) -> u32 {
+    let longest = figure
+        .series
+        .iter()
+        .map(|s| s.name.len())
+        .max()
+        .unwrap_or(4) as u32;
+    40 + longest * 9
+}
 
 /// The SVG text of `figure`.
 pub fn render(figure: &Figure) -> Result<String, String> {
     let mut svg = String::new();
     let groups = figure.categories.len().max(1);
     let bars = figure.series.len().max(1);
-    let width = (140 + groups * (bars * 9 + 14)).clamp(900, 4000) as u32;
+    let legend = legend_width(figure);
+    let width = (140 + groups * (bars * 9 + 14)).clamp(900, 4000) as u32 + legend;
     let height = 560u32;
     {
-        let root = SVGBackend::with_string(&mut svg, (width, height)).into_drawing_area();
-        root.fill(&WHITE).map_err(|e| e.to_string())?;
+        let whole = SVGBackend::with_string(&mut svg, (width, height)).into_drawing_area();
+        whole.fill(&WHITE).map_err(|e| e.to_string())?;
+        let (root, key) = whole.split_horizontally(width - legend);
+        draw_legend(&key, figure)?;
         let values = figure
             .series
             .iter()
-            .flat_map(|s| s.values.iter().flatten().copied())
+            .flat_map(|s| {
+                let tops = s.ranges.iter().flatten().map(|(_, hi)| *hi);
+                s.values.iter().flatten().copied().chain(tops)
+            })
             .filter(|v| v.is_finite());
         if figure.log_y {
             let positive: Vec<f64> = values.filter(|v| *v > 0.0).collect();
@@ -44,14 +75,12 @@ pub fn render(figure: &Figure) -> Result<String, String> {
             } else {
                 let hi = hi.max(figure.baseline.unwrap_or(0.0));
                 let lo = lo.min(figure.baseline.unwrap_or(f64::INFINITY));
-                // Room above the tallest bar for the legend (a quarter of the axis).
-                (lo / 2.0, hi * (hi / lo * 4.0).powf(0.25).max(2.0))
+                (lo / 2.0, hi * 2.0)
             };
             draw(&root, figure, (lo..hi).log_scale(), lo)?;
         } else {
             let hi = values.fold(figure.baseline.unwrap_or(0.0), f64::max);
-            // Room above the tallest bar for the legend.
-            let hi = if hi > 0.0 { hi * 1.3 } else { 1.0 };
+            let hi = if hi > 0.0 { hi * 1.08 } else { 1.0 };
             draw(&root, figure, 0.0..hi, 0.0)?;
         }
         root.present().map_err(|e| e.to_string())?;
@@ -102,11 +131,32 @@ where
             let right = slot(i, j, bars, 0.92);
             Some(Rectangle::new([(left, v), (right, floor)], color.filled()))
         });
-        chart
-            .draw_series(rects)
-            .map_err(|e| e.to_string())?
-            .label(series.name.clone())
-            .legend(move |(x, y)| Rectangle::new([(x, y - 5), (x + 12, y + 5)], color.filled()));
+        chart.draw_series(rects).map_err(|e| e.to_string())?;
+        // The range over the rounds: a vertical line at the bar's centre with short caps.
+        let bars_of_ranges = series.values.iter().zip(&series.ranges).enumerate();
+        for (i, (value, range)) in bars_of_ranges {
+            let (Some(_), Some((lo, hi))) = (value, range) else {
+                continue;
+            };
+            if !(lo.is_finite() && hi.is_finite() && *lo > floor) {
+                continue;
+            }
+            let (left, mid, right) = (
+                slot(i, j, bars, 0.25),
+                slot(i, j, bars, 0.5),
+                slot(i, j, bars, 0.75),
+            );
+            let style = BLACK.stroke_width(1);
+            for line in [
+                vec![(mid, *lo), (mid, *hi)],
+                vec![(left, *lo), (right, *lo)],
+                vec![(left, *hi), (right, *hi)],
+            ] {
+                chart
+                    .draw_series(std::iter::once(PathElement::new(line, style)))
+                    .map_err(|e| e.to_string())?;
+            }
+        }
     }
     if let Some(base) = figure.baseline {
         let line = DashedLineSeries::new(
@@ -136,13 +186,41 @@ where
         root.draw(&Text::new(name.clone(), (px + 4, py + 6), style.clone()))
             .map_err(|e| e.to_string())?;
     }
-    chart
-        .configure_series_labels()
-        .position(SeriesLabelPosition::UpperRight)
-        .background_style(WHITE.mix(0.85))
-        .border_style(BLACK.mix(0.5))
-        .draw()
-        .map_err(|e| e.to_string())?;
+    Ok(())
+}
+
+/// The legend, in its own column right of the plot: one coloured square and name per mode,
+/// and what the error bars mean when there are any.
+fn draw_legend(
+    area: &DrawingArea<SVGBackend<'_>, plotters::coord::Shift>,
+    figure: &Figure,
+) -> Result<(), String> {
+    let font = ("sans-serif", 14).into_font().color(&BLACK);
+    let top = 60;
+    for (j, series) in figure.series.iter().enumerate() {
+        let color = PALETTE[j % PALETTE.len()];
+        let y = top + 22 * j as i32;
+        area.draw(&Rectangle::new([(8, y - 6), (20, y + 6)], color.filled()))
+            .map_err(|e| e.to_string())?;
+        area.draw(&Text::new(series.name.clone(), (28, y - 7), font.clone()))
+            .map_err(|e| e.to_string())?;
+    }
+    if figure
+        .series
+        .iter()
+        .any(|s| s.ranges.iter().any(Option::is_some))
+    {
+        let y = top + 22 * figure.series.len() as i32 + 12;
+        let small = ("sans-serif", 12).into_font().color(&BLACK.mix(0.7));
+        for (k, line) in ["bars: range over", "the timed rounds"].iter().enumerate() {
+            area.draw(&Text::new(
+                line.to_string(),
+                (8, y + 15 * k as i32),
+                small.clone(),
+            ))
+            .map_err(|e| e.to_string())?;
+        }
+    }
     Ok(())
 }
 
@@ -198,6 +276,58 @@ mod tests {
             .filter(|n| n.has_tag_name("text"))
             .filter_map(|n| n.text().map(|t| t.trim().to_string()))
             .collect()
+    }
+
+    #[test]
+    fn every_mode_of_the_default_list_gets_a_colour_of_its_own() {
+        let modes = super::super::DEFAULT_MODES.split(',').count();
+        assert!(modes <= PALETTE.len());
+        let mut colours: Vec<_> = PALETTE.iter().map(|c| (c.0, c.1, c.2)).collect();
+        colours.sort_unstable();
+        colours.dedup();
+        assert_eq!(colours.len(), PALETTE.len(), "the palette repeats a colour");
+    }
+
+    #[test]
+    fn the_legend_is_right_of_the_plot_and_error_bars_are_drawn() {
+        let results = example();
+        let figs = figures(&results);
+        let overhead = figs
+            .iter()
+            .find(|f| f.file == "overhead-vs-none.svg")
+            .expect("the overhead figure");
+        assert!(
+            overhead
+                .series
+                .iter()
+                .any(|s| s.ranges.iter().any(Option::is_some)),
+            "the example's time ratios have several rounds"
+        );
+        let svg = render(overhead).unwrap();
+        let doc = roxmltree::Document::parse(&svg).unwrap();
+        let width: f64 = doc
+            .root_element()
+            .attribute("width")
+            .unwrap()
+            .parse()
+            .unwrap();
+        let plot_right = width - f64::from(legend_width(overhead));
+        for s in &overhead.series {
+            let label = doc
+                .descendants()
+                .find(|n| n.has_tag_name("text") && n.text().map(str::trim) == Some(&s.name))
+                .expect("a legend entry");
+            let x: f64 = label.attribute("x").unwrap().parse().unwrap();
+            assert!(
+                x >= plot_right,
+                "{}: legend at x {x}, plot ends at {plot_right}",
+                s.name
+            );
+        }
+        assert!(
+            svg.contains("range over"),
+            "the legend says what the bars are"
+        );
     }
 
     #[test]

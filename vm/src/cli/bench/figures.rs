@@ -48,10 +48,37 @@ pub struct Series {
     pub name: String,
     /// Per category.
     pub values: Vec<Option<f64>>,
+    /// Per category, the smallest and largest value over the timed runs, where the value
+    /// is a time ratio measured more than once (round by round: the `n`-th run of the mode
+    /// against the `n`-th of its base; a mean's range is the range of the means round by
+    /// round); `None` elsewhere.
+    pub ranges: Vec<Option<(f64, f64)>>,
 }
 
 /// How a figure's value is read off a program for a mode.
 type ValueOf<'a> = Box<dyn Fn(&ProgramResult, &str) -> Option<f64> + 'a>;
+
+/// How a figure's value is read off a program for a mode, round by round (a ratio's runs).
+type RunsOf<'a> = Box<dyn Fn(&ProgramResult, &str) -> Vec<f64> + 'a>;
+
+/// The smallest and largest of `values`, if there are at least two.
+fn range_of(values: &[f64]) -> Option<(f64, f64)> {
+    (values.len() >= 2).then(|| {
+        let lo = values.iter().copied().fold(f64::INFINITY, f64::min);
+        let hi = values.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+        (lo, hi)
+    })
+}
+
+/// The range of a geometric mean over programs, round by round: the mean of every program's
+/// `n`-th value for each round `n` all of them have.
+fn mean_range(per_program: &[Vec<f64>]) -> Option<(f64, f64)> {
+    let rounds = per_program.iter().map(Vec::len).min()?;
+    let means: Vec<f64> = (0..rounds)
+        .filter_map(|n| geomean(per_program.iter().map(|v| v[n])))
+        .collect();
+    range_of(&means)
+}
 
 /// What a figure plots, before it is read off the results.
 struct Spec<'a> {
@@ -60,6 +87,8 @@ struct Spec<'a> {
     y_label: String,
     modes: Vec<String>,
     value: ValueOf<'a>,
+    /// The value round by round, for the error bars (time ratios only).
+    runs: Option<RunsOf<'a>>,
     /// Counts spanning orders of magnitude: a logarithmic axis, no decimals.
     counts: bool,
     baseline: Option<f64>,
@@ -90,9 +119,31 @@ impl Spec<'_> {
                 );
                 values.push(all);
                 values.push(loop_heavy);
+                let ranges = match &self.runs {
+                    Some(runs) => {
+                        let per: Vec<Vec<f64>> = programs.iter().map(|p| runs(p, mode)).collect();
+                        let mut ranges: Vec<Option<(f64, f64)>> =
+                            per.iter().map(|v| range_of(v)).collect();
+                        let measured = |heavy: bool| -> Vec<Vec<f64>> {
+                            programs
+                                .iter()
+                                .zip(&per)
+                                .filter(|(p, v)| {
+                                    !v.is_empty() && (!heavy || p.loop_heavy == Some(true))
+                                })
+                                .map(|(_, v)| v.clone())
+                                .collect()
+                        };
+                        ranges.push(mean_range(&measured(false)));
+                        ranges.push(mean_range(&measured(true)));
+                        ranges
+                    }
+                    None => vec![None; values.len()],
+                };
                 Series {
                     name: mode.clone(),
                     values,
+                    ranges,
                 }
             })
             .collect();
@@ -146,6 +197,9 @@ pub fn figures(results: &BenchResults) -> Vec<Figure> {
         y_label: format!("{what} / {base}"),
         modes,
         value: Box::new(move |p: &ProgramResult, m: &str| p.ratio(m, base, metric)),
+        runs: Some(Box::new(move |p: &ProgramResult, m: &str| {
+            p.run_ratios(m, base, metric)
+        })),
         counts: false,
         baseline: Some(1.0),
         decimals: 3,
@@ -161,6 +215,7 @@ pub fn figures(results: &BenchResults) -> Vec<Figure> {
             let bl = stats(p, "bl")?.hash_ops.filter(|&n| n > 0)?;
             Some(n as f64 / bl as f64)
         }),
+        runs: None,
         counts: true,
         baseline: Some(1.0),
         decimals,
@@ -181,6 +236,7 @@ pub fn figures(results: &BenchResults) -> Vec<Figure> {
                 };
                 Some(n as f64)
             }),
+            runs: None,
             counts: true,
             baseline: None,
             decimals: 0,
@@ -192,6 +248,7 @@ pub fn figures(results: &BenchResults) -> Vec<Figure> {
         y_label: y_label.to_string(),
         modes: kbl.clone(),
         value: Box::new(move |p: &ProgramResult, m: &str| value(stats(p, m)?)),
+        runs: None,
         counts: false,
         baseline: None,
         decimals: 3,

@@ -10,7 +10,8 @@ use super::results::{BenchResults, CellStatus, Metric, OlFlows, ProgramResult};
 use super::table::{count, fixed, Table};
 
 /// A figure as a table: one row per program (loop-heavy ones marked `*`) and mean, one
-/// column per series.
+/// column per series; a time ratio measured in several rounds is followed by its range over
+/// the rounds, `1.234 (1.210-1.262)`.
 pub fn figure_table(figure: &Figure, results: &BenchResults) -> Table {
     let mut t = Table::new(
         std::iter::once("program".to_string()).chain(figure.series.iter().map(|s| s.name.clone())),
@@ -21,12 +22,17 @@ pub fn figure_table(figure: &Figure, results: &BenchResults) -> Table {
             _ => category.clone(),
         };
         let mut row = vec![name];
-        row.extend(
-            figure
-                .series
-                .iter()
-                .map(|s| fixed(s.values[i], figure.decimals)),
-        );
+        row.extend(figure.series.iter().map(|s| {
+            let value = fixed(s.values[i], figure.decimals);
+            match (s.values[i], s.ranges.get(i).copied().flatten()) {
+                (Some(_), Some((lo, hi))) => format!(
+                    "{value} ({}-{})",
+                    fixed(Some(lo), figure.decimals),
+                    fixed(Some(hi), figure.decimals)
+                ),
+                _ => value,
+            }
+        }));
         t.row(row);
     }
     t
@@ -68,6 +74,49 @@ fn contradicted_marks(results: &BenchResults) -> Vec<String> {
             })
         })
         .collect()
+}
+
+/// Pairs of modes whose order in CPU time contradicts their order in instructions (both
+/// counted: `--instructions callgrind`), as geometric means over the loop-heavy programs (all
+/// programs if none is marked) of each mode's ratio to `none`: a mode that executes more
+/// instructions than another but runs in less time tells of the build (code layout) or the
+/// machine, not of the modes' work (`vmrun bench --builds` measures how much).
+pub fn order_contradictions(results: &BenchResults) -> Vec<String> {
+    let heavy: Vec<&ProgramResult> = results
+        .programs
+        .iter()
+        .filter(|p| p.loop_heavy == Some(true))
+        .collect();
+    let judged: Vec<&ProgramResult> = if heavy.is_empty() {
+        results.programs.iter().collect()
+    } else {
+        heavy
+    };
+    let mean = |mode: &str, metric: Metric| {
+        super::results::geomean(judged.iter().filter_map(|p| p.ratio(mode, "none", metric)))
+    };
+    let costs: Vec<(&String, f64, f64)> = results
+        .settings
+        .modes
+        .iter()
+        .filter_map(|m| Some((m, mean(m, Metric::CpuTime)?, mean(m, Metric::Instructions)?)))
+        .collect();
+    let mut notes = Vec::new();
+    for (i, (a, ta, ia)) in costs.iter().enumerate() {
+        for (b, tb, ib) in &costs[i + 1..] {
+            if (ta < tb) != (ia < ib) && (ia / ib - 1.0).abs() > 0.01 {
+                let (fast, slow, t_fast, t_slow, i_fast, i_slow) = if ta < tb {
+                    (a, b, ta, tb, ia, ib)
+                } else {
+                    (b, a, tb, ta, ib, ia)
+                };
+                notes.push(format!(
+                    "`{fast}` ran in less time than `{slow}` ({t_fast:.3} against {t_slow:.3} of                      none's) but executed more instructions ({i_fast:.3} against {i_slow:.3})"
+                ));
+            }
+        }
+    }
+    notes
 }
 
 /// The overhead table: `none`'s median time (or instructions) and every mode relative to it.
@@ -212,6 +261,9 @@ pub fn terminal(results: &BenchResults) -> String {
             let _ = writeln!(o, "  {line}");
         }
     }
+    for note in order_contradictions(results) {
+        let _ = writeln!(o, "\nTime contradicts instructions: {note}.");
+    }
     let contradicted = contradicted_marks(results);
     if !contradicted.is_empty() {
         let _ = writeln!(
@@ -331,6 +383,19 @@ pub fn markdown(results: &BenchResults, charts: &[String]) -> String {
         let _ = writeln!(o, "## Goals\n");
         for line in goal_text {
             let _ = writeln!(o, "- {line}");
+        }
+        o.push('\n');
+    }
+    let order = order_contradictions(results);
+    if !order.is_empty() {
+        let _ = writeln!(
+            o,
+            "**Time contradicts instructions** (geometric means over the loop-heavy programs, \
+             relative to `none`): the build's code layout or the machine, not the modes' work, \
+             decided these orders; `vmrun bench --builds` measures the build's part.\n"
+        );
+        for note in order {
+            let _ = writeln!(o, "- {note}");
         }
         o.push('\n');
     }
@@ -740,5 +805,40 @@ mod tests {
             md.contains("| loops * | 1.000 / 0.900 | 1.150 / 1.035 |"),
             "{md}"
         );
+    }
+    #[test]
+    fn a_time_order_against_the_instruction_order_is_noted() {
+        let mut results = example();
+        assert!(
+            order_contradictions(&results).is_empty(),
+            "no instructions counted, nothing to compare"
+        );
+        // loops: bl takes 1.15 of none's time, kbl:8 1.25; in instructions kbl:8 does less.
+        for (cell, count) in results.programs[0].cells.iter_mut().zip([100, 150, 140]) {
+            cell.median.as_mut().unwrap().instructions = Some(count);
+        }
+        let notes = order_contradictions(&results);
+        assert_eq!(notes.len(), 1, "{notes:?}");
+        assert!(
+            notes[0].starts_with("`bl` ran in less time than `kbl:8`"),
+            "{notes:?}"
+        );
+        assert!(markdown(&results, &[]).contains("**Time contradicts instructions**"));
+        assert!(terminal(&results).contains("Time contradicts instructions: `bl`"));
+        // The same order in both: nothing to say.
+        results.programs[0].cells[2]
+            .median
+            .as_mut()
+            .unwrap()
+            .instructions = Some(160);
+        assert!(order_contradictions(&results).is_empty());
+    }
+
+    #[test]
+    fn a_time_ratio_comes_with_its_range_over_the_rounds() {
+        let results = example();
+        let md = markdown(&results, &[]);
+        // loops: bl's rounds against none's: 1.2/1.0, 1.1/1.1, 1.15/0.9.
+        assert!(md.contains("1.150 (1.000-1.278)"), "{md}");
     }
 }

@@ -380,6 +380,30 @@ impl ProgramResult {
         let b = self.cell(base)?.value(metric)?;
         (b > 0.0).then(|| a / b)
     }
+
+    /// `mode`'s time relative to `base`'s run by run: the ratio of the two cells' `n`-th
+    /// timed runs for every round both have (their runs are interleaved, so the `n`-th ones
+    /// ran side by side). Empty for instructions (one exact count, no spread) and for a cell
+    /// that failed.
+    pub fn run_ratios(&self, mode: &str, base: &str, metric: Metric) -> Vec<f64> {
+        if metric == Metric::Instructions {
+            return Vec::new();
+        }
+        let (Some(a), Some(b)) = (self.cell(mode), self.cell(base)) else {
+            return Vec::new();
+        };
+        if !a.usable() || !b.usable() {
+            return Vec::new();
+        }
+        a.runs
+            .iter()
+            .zip(&b.runs)
+            .filter_map(|(x, y)| {
+                let (x, y) = (metric.of(x)?, metric.of(y)?);
+                (y > 0.0).then(|| x / y)
+            })
+            .collect()
+    }
 }
 
 impl BenchResults {
