@@ -437,11 +437,17 @@ impl<'p> Machine<'p> {
 /// So the modes differ only by their probes' work, not by how the build laid out a copy of the
 /// loop of their own (measured: one copy per mode made `edge` run 17% faster than `none` in one
 /// build and 41% slower in the next; `docs/design/dispatch.md`).
+///
+/// Probes that need every branch (`P::BRANCHES`) or every instruction (`P::WATCH`) get the
+/// loop compiled for them alone instead ([`execute_dedicated`]).
 pub fn execute<P: Probes>(
     m: &mut Machine<'_>,
     probes: &mut P,
     w: &mut dyn Write,
 ) -> Result<Exit, Trap> {
+    if P::BRANCHES || P::WATCH {
+        return execute_dedicated(m, probes, w);
+    }
     m.set_mode(ModeFlags::of::<P>());
     execute_shared(m, probes, w)
 }
@@ -498,9 +504,10 @@ impl Drop for LocalMachine<'_, '_> {
     }
 }
 
-/// [`execute`] for a watched run ([`Probes::WATCH`]): the loop compiled for the watching
-/// probes, which see every instruction; no other run has that hook.
-pub fn execute_watched<P: Probes>(
+/// [`execute`] with the loop compiled for `P` alone, with every hook `P` has, `on_branch`
+/// and `on_instr` included: for a watched run ([`Probes::WATCH`]) and for probes that record
+/// every branch ([`Probes::BRANCHES`]). Not for timing: the profiling modes share one loop.
+pub fn execute_dedicated<P: Probes>(
     m: &mut Machine<'_>,
     probes: &mut P,
     w: &mut dyn Write,

@@ -2,9 +2,11 @@
 //!
 //! [`run_source`] compiles and runs a program in-process (Contract 4); [`run_program`] runs an
 //! already compiled one, under the profiling mode of [`RunOptions::profile`]. The interpreter
-//! itself is [`interp::execute`], a single dispatch loop generic over [`probes::Probes`]:
-//! [`run_program`] picks the mode once from the table of modes ([`modes`]), so every mode is
-//! its own monomorphised copy of the loop and `none` has no probe code at all.
+//! itself is [`interp::execute`], a single dispatch loop shared by every mode: [`run_program`]
+//! picks the mode once from the table of modes ([`modes`]), and the mode's probes
+//! ([`probes::Probes`]) run behind one `dyn` reference, so that every mode runs the same
+//! machine code and differs from `none` only by its probes' work
+//! (`docs/design/dispatch.md`).
 //!
 //! Exit statuses follow `sysexits.h` for the VM's own failures: [`EXIT_USAGE`],
 //! [`EXIT_COMPILE_ERROR`], [`EXIT_NO_INPUT`], [`EXIT_RUNTIME_ERROR`]; otherwise a run exits

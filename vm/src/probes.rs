@@ -81,6 +81,11 @@ pub trait Probes {
     /// tier 0 (counting calls to tier up), so that a call and a return of an instrumented
     /// function call no hook at all (`bl`: its paths are counted by the loop).
     const ACTIVATIONS: bool = true;
+    /// True if the probes need [`Probes::on_branch`], every conditional branch's outcome (a
+    /// test's recorder of the blocks run): [`crate::interp::execute`] then runs the loop
+    /// compiled for these probes alone, as for a watched run, since the shared loop of the
+    /// profiling modes hooks no branch.
+    const BRANCHES: bool = false;
     /// True only for a watched run ([`crate::modes::watch`]): the loop then calls
     /// [`Probes::on_instr`] before every instruction. Every other mode's loop has no trace of
     /// it.
@@ -92,8 +97,9 @@ pub trait Probes {
         let _ = func;
     }
 
-    /// The conditional branch at `pc` of `func` was `taken` or fell through. Not called when
-    /// `P::COUNTS` (the loop counts branches itself).
+    /// The conditional branch at `pc` of `func` was `taken` or fell through. Called only by
+    /// the loop compiled for the probes alone (`P::BRANCHES` or `P::WATCH`), and not for the
+    /// counted twins of tier 0 (`P::COUNTS`).
     #[inline(always)]
     fn on_branch(&mut self, func: FuncIdx, pc: Pc, taken: bool) {
         let _ = (func, pc, taken);

@@ -273,13 +273,13 @@ pub fn execute<P: Probes>(
 }
 
 /// [`execute`] for a watched run: the loop compiled for the watching probes
-/// ([`interp::execute_watched`]).
+/// ([`interp::execute_dedicated`]).
 fn execute_watched<P: Probes>(
     machine: &mut Machine<'_>,
     mut probes: P,
     stdout: &mut dyn Write,
 ) -> (Result<Exit, Trap>, P) {
-    let result = interp::execute_watched(machine, &mut probes, stdout);
+    let result = interp::execute_dedicated(machine, &mut probes, stdout);
     machine.flush(stdout);
     (result, probes)
 }

@@ -218,6 +218,7 @@ struct Counting {
 
 impl Probes for Counting {
     const ENABLED: bool = true;
+    const BRANCHES: bool = true;
 
     fn on_entry(&mut self, func: FuncIdx) {
         self.entries.push(func.0);

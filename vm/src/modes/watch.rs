@@ -540,7 +540,7 @@ mod tests {
         let probes = M::start(&program, &settings, machine.branch_counts().clone()).unwrap();
         let mut out = Vec::new();
         let mut watched = Watched::<M>::new(probes, &program, limit);
-        let result = crate::interp::execute_watched(&mut machine, &mut watched, &mut out);
+        let result = crate::interp::execute_dedicated(&mut machine, &mut watched, &mut out);
         machine.flush(&mut out);
         assert!(result.is_ok());
         (watched.lines.into_iter().map(|l| l.text).collect(), out)

@@ -121,6 +121,8 @@ impl<'a> TraceProbes<'a> {
 
 impl Probes for TraceProbes<'_> {
     const ENABLED: bool = true;
+    // Every block is recorded, so every branch's outcome is needed.
+    const BRANCHES: bool = true;
 
     fn on_entry(&mut self, func: FuncIdx) {
         *self.invocations.entry(func).or_insert(0) += 1;
