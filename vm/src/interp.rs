@@ -359,18 +359,23 @@ impl<'p> Machine<'p> {
     }
 
     /// Prepares the machine for a run under the mode whose flags are `mode`: every version
-    /// gets its tier-0 hook flag, and in a mode that counts branch outcomes every conditional
-    /// branch of the compiled versions becomes its counted twin. Called before the loop
-    /// starts ([`execute`] does).
+    /// gets its tier-0 hook flags, and in a mode that counts branch outcomes every conditional
+    /// branch of the compiled versions becomes its counted twin (in any other mode, its plain
+    /// self again). Called before the loop starts ([`execute`] does).
     pub fn set_mode(&mut self, mode: ModeFlags) {
         self.mode = mode;
         for v in &mut self.versions {
             v.tier0 = mode.tier0_hooks(v.instrumented);
             v.calls_hooked = mode.call_hooks(v.instrumented);
-            if mode.counts && !v.instrumented {
+            if !v.instrumented {
                 for ins in v.code.iter_mut() {
-                    if let Some(counted) = ins.counted() {
-                        *ins = counted;
+                    let twin = if mode.counts {
+                        ins.counted()
+                    } else {
+                        ins.uncounted()
+                    };
+                    if let Some(twin) = twin {
+                        *ins = twin;
                     }
                 }
             }
@@ -1924,6 +1929,53 @@ fn run_loop_inlined<P: Probes>(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::probes::NoProbes;
+
+    #[test]
+    fn only_a_counting_mode_runs_counted_branches() {
+        let program = lang::compile_source(
+            "t.c",
+            "int main(void) { int s = 0; for (int i = 0; i < 9; i++) if (i % 3) s++; return s; }",
+        )
+        .unwrap();
+        let mut m = Machine::new(&program, 16);
+        let counted = |m: &Machine<'_>| {
+            m.versions[0]
+                .code
+                .iter()
+                .filter(|i| i.uncounted().is_some())
+                .count()
+        };
+        let plain = |m: &Machine<'_>| {
+            m.versions[0]
+                .code
+                .iter()
+                .filter(|i| i.counted().is_some())
+                .count()
+        };
+        let branches = plain(&m);
+        assert!(branches >= 2, "the loop test and the if");
+        m.set_mode(ModeFlags {
+            hooks: true,
+            counts: true,
+            ..ModeFlags::default()
+        });
+        assert_eq!((counted(&m), plain(&m)), (branches, 0));
+        assert!(m.versions[0].tier0 && m.versions[0].calls_hooked);
+        m.set_mode(ModeFlags::default());
+        assert_eq!(
+            (counted(&m), plain(&m)),
+            (0, branches),
+            "none: the plain branches"
+        );
+        assert!(!m.versions[0].tier0 && !m.versions[0].calls_hooked);
+        // The same program's output under both.
+        let mut out = Vec::new();
+        assert_eq!(
+            execute(&mut m, &mut NoProbes, &mut out).ok(),
+            Some(Exit::Return(6))
+        );
+    }
 
     #[test]
     fn local_arrays_beyond_the_stack_region_are_refused() {

@@ -103,7 +103,7 @@ fn watch_with<M: Profiler>(
     if watch.echo {
         watched = watched.printing_to(Box::new(std::io::stderr()));
     }
-    let (result, watched) = execute_watched(&mut machine, watched, stdout);
+    let (result, watched) = execute(&mut machine, watched, stdout);
     let Watched { probes, lines, .. } = watched;
     (
         settle::<M>(&machine, file_name, options, result, probes),
@@ -260,26 +260,15 @@ fn with_files(mut functions: Vec<FunctionProfile>, program: &Program) -> Vec<Fun
     functions
 }
 
-/// Runs the loop with probes `P` (the one loop every mode shares: [`interp::execute`]),
-/// flushing the program's output whatever happens.
+/// Runs the loop with probes `P` (the one loop every mode shares, or for a watched run the
+/// loop compiled for its probes: [`interp::execute`]), flushing the program's output whatever
+/// happens.
 pub fn execute<P: Probes>(
     machine: &mut Machine<'_>,
     mut probes: P,
     stdout: &mut dyn Write,
 ) -> (Result<Exit, Trap>, P) {
     let result = interp::execute(machine, &mut probes, stdout);
-    machine.flush(stdout);
-    (result, probes)
-}
-
-/// [`execute`] for a watched run: the loop compiled for the watching probes
-/// ([`interp::execute_dedicated`]).
-fn execute_watched<P: Probes>(
-    machine: &mut Machine<'_>,
-    mut probes: P,
-    stdout: &mut dyn Write,
-) -> (Result<Exit, Trap>, P) {
-    let result = interp::execute_dedicated(machine, &mut probes, stdout);
     machine.flush(stdout);
     (result, probes)
 }
