@@ -79,7 +79,8 @@ struct Frame {
     ret_pc: usize,
     base: usize,
     abase: usize,
-    /// The caller's path register (kept only when `P::PATHS`).
+    /// The caller's path register (restored on return only in modes whose frames keep one:
+    /// `ModeFlags::frame_paths`).
     path: u64,
     /// Whether the caller's next path end is dropped (it entered its code by OSR mid-path).
     pending: bool,
@@ -136,7 +137,8 @@ pub struct Machine<'p> {
     atop: usize,
     /// Set when writing to the output failed (further output is discarded).
     pub write_failed: bool,
-    /// The running frame's path register (modes with `P::PATHS`).
+    /// The running frame's path register (modes with `P::PATHS`; `ipp` runs one register
+    /// through calls).
     path: u64,
     /// Whether the running frame's next path end is dropped (it entered by OSR mid-path).
     pending: bool,
