@@ -188,10 +188,11 @@ impl Probes for NoProbes {
 /// The loop is compiled once for every mode ([`Shared`]), so that the modes' relative costs are
 /// a property of their probes' work and not of where each mode's copy of the loop was placed
 /// by the build (`docs/design/dispatch.md`). The hooks are called only where the running mode
-/// asked for them ([`crate::interp::Machine`]'s mode flags, each version's `tier0` flag), and
-/// the work done per path by every mode with dense counters stays inside the loop, so a hook
-/// is an indirect call on events that cost far more than the call: tier-0 entries and loop
-/// iterations, sink paths, probes.
+/// asked for them ([`crate::interp::Machine`]'s mode flags, each version's `tier0` and
+/// `calls_hooked` flags), and `bl`'s dense path counts stay inside the loop; every other hook
+/// is one indirect call (tier-0 entries and loop iterations, the paths of sinks without dense
+/// counters, `Probe` instructions): `edge`'s and `kbl`'s cost includes those calls
+/// (BENCHMARKS 1.18).
 pub trait Hooks {
     /// See [`Probes::on_entry`]; then whether a version is ready ([`Probes::version_ready`]),
     /// in the same call.
