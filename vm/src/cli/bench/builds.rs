@@ -15,7 +15,7 @@
 
 use std::path::{Path, PathBuf};
 
-use super::results::{geomean, BenchResults, Metric, ProgramResult};
+use super::results::{geomean, BenchResults, Metric};
 use super::table::{fixed, Table};
 
 /// The largest spread across builds of a mode's time ratio to `none` that the goal accepts
@@ -96,24 +96,11 @@ pub fn split(all: &BenchResults, modes: &[String], build: &Build) -> BenchResult
     one
 }
 
-/// The programs a cost is judged on: the loop-heavy ones if the manifest marks any, else all.
-fn judged(results: &BenchResults) -> Vec<&ProgramResult> {
-    let heavy: Vec<&ProgramResult> = results
-        .programs
-        .iter()
-        .filter(|p| p.loop_heavy == Some(true))
-        .collect();
-    if heavy.is_empty() {
-        results.programs.iter().collect()
-    } else {
-        heavy
-    }
-}
-
 /// The geometric mean over the judged programs of `mode`'s ratio to `base` in `metric`.
 fn mean_ratio(results: &BenchResults, mode: &str, base: &str, metric: Metric) -> Option<f64> {
     geomean(
-        judged(results)
+        results
+            .judged_programs()
             .iter()
             .filter_map(|p| p.ratio(mode, base, metric)),
     )
@@ -198,7 +185,7 @@ pub fn spreads(per_build: &[BenchResults], modes: &[String]) -> Vec<ModeSpread> 
 /// `builds.md`: the builds, then per mode its cost in each build and the verdicts.
 pub fn markdown(builds: &[Build], per_build: &[BenchResults], modes: &[String]) -> String {
     let rows = spreads(per_build, modes);
-    let judged_count = per_build.first().map_or(0, |r| judged(r).len());
+    let judged_count = per_build.first().map_or(0, |r| r.judged_programs().len());
     let mut out = String::from("# The same suite with several builds\n\n");
     out.push_str(&format!(
         "Each mode's CPU time relative to `none` and to `bl` in each build, geometric mean over \

@@ -82,16 +82,7 @@ fn contradicted_marks(results: &BenchResults) -> Vec<String> {
 /// instructions than another but runs in less time tells of the build (code layout) or the
 /// machine, not of the modes' work (`vmrun bench --builds` measures how much).
 pub fn order_contradictions(results: &BenchResults) -> Vec<String> {
-    let heavy: Vec<&ProgramResult> = results
-        .programs
-        .iter()
-        .filter(|p| p.loop_heavy == Some(true))
-        .collect();
-    let judged: Vec<&ProgramResult> = if heavy.is_empty() {
-        results.programs.iter().collect()
-    } else {
-        heavy
-    };
+    let judged = results.judged_programs();
     let mean = |mode: &str, metric: Metric| {
         super::results::geomean(judged.iter().filter_map(|p| p.ratio(mode, "none", metric)))
     };

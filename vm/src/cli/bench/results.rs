@@ -407,6 +407,21 @@ impl ProgramResult {
 }
 
 impl BenchResults {
+    /// The programs a cost is judged on: the loop-heavy ones if the manifest marks any, else
+    /// all.
+    pub fn judged_programs(&self) -> Vec<&ProgramResult> {
+        let heavy: Vec<&ProgramResult> = self
+            .programs
+            .iter()
+            .filter(|p| p.loop_heavy == Some(true))
+            .collect();
+        if heavy.is_empty() {
+            self.programs.iter().collect()
+        } else {
+            heavy
+        }
+    }
+
     /// The metric the tables compare: instructions if every usable cell has them, else CPU
     /// time.
     pub fn metric(&self) -> Metric {
