@@ -1910,6 +1910,10 @@ fn run_loop_inlined<P: Probes>(
                     probes.on_probe(func_id!(), k);
                 }
             }
+            Instr::CountEdge {} => {
+                // SAFETY: `pc - 1` is this version's instruction; its counters cover them all.
+                unsafe { (*version).counters.bump(pc - 1, true) };
+            }
             Instr::Fuel { imm } => {
                 let charge = imm as u64;
                 if m.steps_left < charge {

@@ -465,6 +465,10 @@ macro_rules! for_each_op {
             /// steps := steps - imm, or a runtime error if fewer than imm steps are left (first in every basic block of a metered program: imm is the block's length)
             Fuel { imm: i32 } => Next;
 
+            // ---- edge probes (only in instrumented versions made by the VM's tier-up) ----
+            /// C[2(pc-1)+1] += 1: counts an edge of the spanning tree's complement (a chord: `edge` mode's event counting of edges) in the running version's counter of this instruction
+            CountEdge {} => Next;
+
             // ---- path probes (only in instrumented versions made by the VM's tier-up) ----
             /// P := Q[k] (start a path: the path register gets its initial value)
             PathSet { k: ProbeIdx } => Next;
