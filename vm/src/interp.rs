@@ -89,6 +89,17 @@ struct Frame {
 /// Flush the output buffer to the writer once it holds this many bytes.
 const OUT_FLUSH: usize = 1 << 16;
 
+/// A frame still running when the run ended ([`Machine::live_frames`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LiveFrame {
+    /// Its function.
+    pub func: FuncIdx,
+    /// The index of the code version it runs.
+    pub version: u32,
+    /// The instruction it stands at.
+    pub pc: Pc,
+}
+
 /// How a run ended without a trap.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Exit {
@@ -111,6 +122,9 @@ impl Exit {
 pub struct Machine<'p> {
     /// The program being run.
     pub program: &'p Program,
+    /// Where the running frame stood when the run stopped by a trap (its version and the pc
+    /// it would have run next had it gone on; see [`Machine::live_frames`]), `None` otherwise.
+    stopped_at: Option<(*const Version, usize)>,
     /// Every code version; never shrinks while running (frames point into the boxes).
     pub versions: Vec<Box<Version>>,
     /// For each function, the index of the version new calls use (change with
@@ -290,6 +304,7 @@ impl<'p> Machine<'p> {
             path: 0,
             pending: false,
             mode: ModeFlags::default(),
+            stopped_at: None,
         })
     }
 
@@ -329,7 +344,8 @@ impl<'p> Machine<'p> {
         self.entry[f.index()]
     }
 
-    /// Adds a code version of `version.func` and returns its index. The version is verified
+    /// Adds a code version of `version.func` and returns its index; it keeps its counters if
+    /// they cover its code (else gets fresh ones). The version is verified
     /// with the function's frame layout (registers, arrays, constants, shapes, sites), the
     /// program's functions and globals and its own probe constants, so the loop may trust it
     /// like the compiled code.
@@ -353,7 +369,11 @@ impl<'p> Machine<'p> {
             pairs: version.path_end_pairs.len(),
         };
         verify_instrumented(self.program, func, body, Some(tables))?;
-        version.counters = Counters::new(version.code.len());
+        // Counters made for this code stay (a mode may keep a handle to read them); any other
+        // size is replaced by fresh ones.
+        if version.counters.len() != 2 * version.code.len() {
+            version.counters = Counters::new(version.code.len());
+        }
         version.tier0 = self.mode.tier0_hooks(version.instrumented);
         version.calls_hooked = self.mode.call_hooks(version.instrumented);
         self.versions.push(Box::new(version));
@@ -366,6 +386,7 @@ impl<'p> Machine<'p> {
     /// self again). Called before the loop starts ([`execute`] does).
     pub fn set_mode(&mut self, mode: ModeFlags) {
         self.mode = mode;
+        self.stopped_at = None;
         for v in &mut self.versions {
             v.tier0 = mode.tier0_hooks(v.instrumented);
             v.calls_hooked = mode.call_hooks(v.instrumented);
@@ -413,6 +434,38 @@ impl<'p> Machine<'p> {
             }
             self.out.clear();
         }
+    }
+
+    /// The frames still running when the run ended, innermost first: after `exit` the callers
+    /// of the frame that called it (that frame reached its exit), after a trap also the
+    /// trapping frame; none after `main` returned. Each with the version it runs and where it
+    /// stands: the block of [`LiveFrame::pc`] is the one it entered last (a caller's call
+    /// instruction; for the trapping frame the instruction that trapped, or the target of the
+    /// backward jump it was taking when a signal stopped it).
+    pub fn live_frames(&self) -> Vec<LiveFrame> {
+        let index_of = |v: *const Version| {
+            self.versions
+                .iter()
+                .position(|x| std::ptr::eq(&**x, v))
+                .expect("frames run versions of this machine") as u32
+        };
+        let mut out = Vec::with_capacity(self.frames.len() + 1);
+        let mut push = |v: *const Version, pc: usize| {
+            // SAFETY: versions are boxed in `self.versions` and never freed while running.
+            let func = unsafe { (*v).func };
+            out.push(LiveFrame {
+                func,
+                version: index_of(v),
+                pc: Pc(pc as u16),
+            });
+        };
+        if let Some((v, pc)) = self.stopped_at {
+            push(v, pc);
+        }
+        for f in self.frames.iter().rev() {
+            push(f.version, f.ret_pc - 1);
+        }
+        out
     }
 
     /// The stack trace for a trap at `pc` of `version` (the running frame), innermost first.
@@ -935,6 +988,7 @@ fn run_loop_inlined<P: Probes>(
 
     macro_rules! trap {
         ($kind:expr) => {{
+            m.stopped_at = Some((version, pc - 1));
             return Err(make_trap(m, version, pc - 1, $kind));
         }};
     }
@@ -986,11 +1040,15 @@ fn run_loop_inlined<P: Probes>(
         }};
     }
     // Every loop iteration and every call polls for SIGINT/SIGTERM.
+    // Before a backward jump to `t`: a signal stops the frame there (reported at the jump,
+    // standing at `t`: the jump's edge was taken, and counted where it is counted).
     macro_rules! poll_signal {
-        () => {{
+        ($t:expr) => {{
             let signal = crate::signals::pending();
             if signal != 0 {
-                trap!(crate::signals::trap_kind(signal));
+                let t: Pc = $t;
+                m.stopped_at = Some((version, t.index()));
+                return Err(make_trap(m, version, pc - 1, crate::signals::trap_kind(signal)));
             }
         }};
     }
@@ -1041,7 +1099,7 @@ fn run_loop_inlined<P: Probes>(
     macro_rules! back_edge {
         ($t:expr) => {{
             let t: Pc = $t;
-            poll_signal!();
+            poll_signal!(t);
             if tier0_hooks!() {
                 let osr = probes.on_back_edge(func_id!(), Pc((pc - 1) as u16), t);
                 if P::TIERS {
@@ -1142,7 +1200,7 @@ fn run_loop_inlined<P: Probes>(
                 m.path = s;
                 let t: Pc = $t;
                 if t.index() < pc {
-                    poll_signal!();
+                    poll_signal!(t);
                 }
                 pc = t.index();
             }
@@ -1223,7 +1281,7 @@ fn run_loop_inlined<P: Probes>(
             if m.frames.len() >= m.max_depth as usize - 1 {
                 trap!(TrapKind::Depth(m.max_depth));
             }
-            poll_signal!();
+            poll_signal!(Pc((pc - 1) as u16));
             let base = m.base + a.index();
             // SAFETY: function indices are verified.
             let callee = *unsafe { m.callees.get_unchecked(f.index()) };
@@ -1887,7 +1945,7 @@ fn run_loop_inlined<P: Probes>(
             Instr::PathJmp { k, t } => {
                 m.path = m.path.wrapping_add(q!(k));
                 if t.index() < pc {
-                    poll_signal!();
+                    poll_signal!(t);
                 }
                 pc = t.index();
             }
@@ -1899,7 +1957,7 @@ fn run_loop_inlined<P: Probes>(
                 count!(m.path.wrapping_add(q!(c)));
                 m.path = q!(s);
                 if t.index() < pc {
-                    poll_signal!();
+                    poll_signal!(t);
                 }
                 pc = t.index();
             }

@@ -189,6 +189,7 @@ fn settle<M: Profiler>(
     mut probes: M::Probes<'_>,
 ) -> RunResult {
     let program = machine.program;
+    M::stopped(&mut probes, &machine.live_frames());
     let finished = M::finish(&mut probes);
     let interprocedural = if options.collect_profile {
         M::interprocedural(&probes)

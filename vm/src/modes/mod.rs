@@ -64,6 +64,7 @@ pub mod watch;
 use lang::bytecode::{FuncIdx, Program};
 
 use crate::branch_counts::BranchCounts;
+use crate::interp::LiveFrame;
 use crate::probes::Probes;
 use crate::profile::text::ReportOptions;
 use crate::profile::{FunctionProfile, Profile};
@@ -88,6 +89,14 @@ pub trait Profiler {
         settings: &ProfileSettings,
         branch: BranchCounts,
     ) -> Result<Self::Probes<'p>, String>;
+
+    /// Called once the run is over, before [`Profiler::finish`], with the frames still
+    /// running (innermost first: [`crate::interp::Machine::live_frames`]), for a mode whose
+    /// counts need to know where activations stopped (`edge`: flow that never reached the
+    /// exit). The default ignores them.
+    fn stopped(probes: &mut Self::Probes<'_>, frames: &[LiveFrame]) {
+        let _ = (probes, frames);
+    }
 
     /// Called once the run is over, however it ended (return, `exit`, trap, interrupt):
     /// settles what was in progress and says what the mode has to say.

@@ -28,6 +28,7 @@
 //! k-SF node bytes: the k-BLPP paper's Figures 9 and 11-14). [`Profile::check`] validates them.
 
 pub mod annotate;
+pub mod edges;
 pub mod interproc;
 pub mod kbl;
 pub mod overlap;
@@ -142,6 +143,11 @@ pub struct FunctionProfile {
     /// The value of its tier-0 counter (invocations plus loop-header arrivals) when it was
     /// tiered up, or `None` if it never was (then `paths` is empty).
     pub tiered_up_at: Option<u64>,
+    /// `edge` only, for a function that tiered up: how many times its instrumented code took
+    /// each CFG edge, one count per successor in the order of `blocks` and their `succs`
+    /// (block 0's edges first).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub edge_counts: Option<Vec<u64>>,
     /// `kbl` only: every node of its k-IPF, in lexicographic order of the id sequences.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ipf: Option<Vec<IpfEntry>>,
@@ -245,6 +251,7 @@ impl FunctionProfile {
             static_paths,
             paths,
             tiered_up_at,
+            edge_counts: None,
             ipf: None,
             kbl_stats: None,
             indirect_calls: Vec::new(),
@@ -484,12 +491,21 @@ impl Profile {
                 "\n      ],\n"
             });
             let after_indirect = f.ipf.is_some() || f.kbl_stats.is_some() || f.overlap.is_some();
-            let more = after_indirect || !f.indirect_calls.is_empty();
+            let after_edges = after_indirect || !f.indirect_calls.is_empty();
+            let more = after_edges || f.edge_counts.is_some();
             o.push_str(&format!(
                 "      \"tiered_up_at\": {}{}\n",
                 opt(f.tiered_up_at),
                 if more { "," } else { "" }
             ));
+            if let Some(counts) = &f.edge_counts {
+                let items: Vec<String> = counts.iter().map(u64::to_string).collect();
+                o.push_str(&format!(
+                    "      \"edge_counts\": [{}]{}\n",
+                    items.join(", "),
+                    if after_edges { "," } else { "" }
+                ));
+            }
             if !f.indirect_calls.is_empty() {
                 o.push_str("      \"indirect_calls\": [");
                 for (j, c) in f.indirect_calls.iter().enumerate() {
@@ -618,6 +634,18 @@ impl Profile {
                 .any(|w| (w[1].count, w[0].id) > (w[0].count, w[1].id))
             {
                 return err("paths are not sorted by count, then id".to_string());
+            }
+            if let Some(counts) = &f.edge_counts {
+                let edges: usize = f.blocks.iter().map(|b| b.succs.len()).sum();
+                if counts.len() != edges {
+                    return err(format!(
+                        "{} edge counts for {edges} edges",
+                        counts.len()
+                    ));
+                }
+                if self.mode != Mode::Edge || f.tiered_up_at.is_none() {
+                    return err("edge counts outside mode edge or before tier-up".to_string());
+                }
             }
             kbl::check(self, f).or_else(err)?;
             overlap::check(self, f).or_else(err)?;

@@ -51,12 +51,19 @@ pub use super::text::{path_lines, ReportOptions};
 
 /// Renders the report.
 pub fn render(profile: &Profile, options: &ReportOptions) -> String {
-    let section = crate::modes::report_section(profile.mode);
     let mut out = String::new();
     let _ = writeln!(
         out,
-        "Path profile of {} (mode {}, path ends {}, tier-up {})",
-        profile.program, profile.mode, profile.path_ends, profile.tier_up
+        "{} profile of {} (mode {}, path ends {}, tier-up {})",
+        if profile.mode == crate::modes::Mode::Edge {
+            "Edge"
+        } else {
+            "Path"
+        },
+        profile.program,
+        profile.mode,
+        profile.path_ends,
+        profile.tier_up
     );
     if !profile.complete {
         let _ = writeln!(
@@ -68,6 +75,18 @@ pub fn render(profile: &Profile, options: &ReportOptions) -> String {
             let _ = writeln!(out, "stopped by: {reason}");
         }
     }
+    if profile.mode == crate::modes::Mode::Edge {
+        super::edges::report(profile, options, &mut out);
+    } else {
+        paths_report(profile, options, &mut out);
+    }
+    indirect_calls_report(profile, &mut out);
+    out
+}
+
+/// The paths of every function that completed any, hottest first, and the totals.
+fn paths_report(profile: &Profile, options: &ReportOptions, out: &mut String) {
+    let section = crate::modes::report_section(profile.mode);
     let grand: u64 = profile
         .functions
         .iter()
@@ -106,11 +125,11 @@ pub fn render(profile: &Profile, options: &ReportOptions) -> String {
             .iter()
             .map(|p| (p.count, p.id, lines_of(&texts, p.id)))
             .collect();
-        paths_table(&rows, total, options.top, "source lines", &mut out);
-        section(profile, f, options, &mut out);
+        paths_table(&rows, total, options.top, "source lines", out);
+        section(profile, f, options, out);
     }
     if let Some(section) = &profile.interprocedural {
-        super::interproc::report(section, options, &mut out);
+        super::interproc::report(section, options, out);
     } else {
         let distinct: usize = order.iter().map(|f| f.paths.len()).sum();
         let _ = writeln!(
@@ -130,6 +149,10 @@ pub fn render(profile: &Profile, options: &ReportOptions) -> String {
             let _ = writeln!(out, "No paths completed in: {}", idle.join(", "));
         }
     }
+}
+
+/// Every call through a function pointer, per caller and site.
+fn indirect_calls_report(profile: &Profile, out: &mut String) {
     let indirect: Vec<&FunctionProfile> = profile
         .functions
         .iter()
@@ -150,5 +173,4 @@ pub fn render(profile: &Profile, options: &ReportOptions) -> String {
             }
         }
     }
-    out
 }

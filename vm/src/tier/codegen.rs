@@ -121,6 +121,11 @@ pub struct Instrumented {
     /// The new pc of each code block's label (where jumps to the block land: its block probes,
     /// then its first instruction); `None` for the virtual blocks.
     pub block_start: IndexVec<Block, Option<Pc>>,
+    /// The new pc of each instruction of the compiled code (`None` for dropped code).
+    pub new_pc: Vec<Option<Pc>>,
+    /// The new pc of the first probe instruction of each edge whose probes were emitted (an
+    /// edge's probes are emitted once, inline or in one stub).
+    pub edge_probes_at: IndexVec<Edge, Option<Pc>>,
 }
 
 /// Why no instrumented version could be made.
@@ -161,6 +166,8 @@ enum Label {
 /// A stub: probes, then a jump to a block.
 struct Stub {
     probes: Vec<Instr>,
+    /// The edge the probes are for.
+    edge: Edge,
     to: Block,
     loc: Loc,
 }
@@ -184,6 +191,11 @@ impl Emitter {
         for &p in probes {
             self.push(p, loc);
         }
+    }
+
+    /// The position the next instruction gets.
+    fn here(&self) -> Pc {
+        Pc(self.code.len() as u16)
     }
 
     /// Emits `probes` then a jump to `to`, fusing a lone `PathAdd` (`PathEnd`) into `PathJmp`
@@ -269,6 +281,19 @@ pub fn instrument(
     let mut label_pos: IndexVec<Block, usize> = IndexVec::from_elem(0, cfg.num_blocks());
     let first_loc = func.locs.first().copied().unwrap_or_default();
     let mut pairs = PathEndPairs::default();
+    let mut new_pc: Vec<Option<Pc>> = vec![None; func.code.len()];
+    let mut edge_probes_at: IndexVec<Edge, Option<Pc>> =
+        IndexVec::from_elem(None, cfg.num_edges());
+    // Emits the probes of edge `e` inline, recording where they start.
+    macro_rules! edge_probes {
+        ($e:expr, $loc:expr) => {{
+            let e: Edge = $e;
+            if !probes.edges[e].is_empty() {
+                edge_probes_at[e] = Some(out.here());
+                out.push_all(&probes.edges[e], $loc);
+            }
+        }};
+    }
 
     out.push_all(&probes.entry, first_loc);
     if fc.has_virtual_entry() {
@@ -278,7 +303,7 @@ pub fn instrument(
             .succ_edges(ventry)
             .next()
             .ok_or_else(|| mismatch("virtual entry without an edge".into()))?;
-        out.push_all(&probes.edges[e], first_loc);
+        edge_probes!(e, first_loc);
     }
 
     for (b, info) in fc.blocks() {
@@ -298,16 +323,18 @@ pub fn instrument(
         };
         for pc in start..end - 1 {
             out.push_all(before(pc), func.locs[pc]);
+            new_pc[pc] = Some(out.here());
             out.push(func.code[pc], func.locs[pc]);
         }
         let last = end - 1;
         let (ins, loc) = (func.code[last], func.locs[last]);
         let lpc = Pc(last as u16);
         out.push_all(before(last), loc);
+        new_pc[last] = Some(out.here());
         match ins.flow() {
             Flow::Next | Flow::Call => {
                 out.push(ins, loc);
-                out.push_all(&probes.edges[edge_of(lpc, Way::Next)?], loc);
+                edge_probes!(edge_of(lpc, Way::Next)?, loc);
             }
             Flow::Cond => {
                 let next = edge_of(lpc, Way::Next)?;
@@ -328,17 +355,22 @@ pub fn instrument(
                 } else {
                     stubs.push(Stub {
                         probes: probes.edges[taken].clone(),
+                        edge: taken,
                         to: target_block(taken),
                         loc,
                     });
                     Label::Stub(stubs.len() - 1)
                 };
                 out.fixups.push((at, to));
-                out.push_all(&probes.edges[next], loc);
+                edge_probes!(next, loc);
             }
             Flow::Jump => {
                 let e = edge_of(lpc, Way::Taken)?;
+                if !probes.edges[e].is_empty() {
+                    edge_probes_at[e] = Some(out.here());
+                }
                 out.probes_then_jump(&probes.edges[e], Label::Block(target_block(e)), loc);
+                new_pc[last] = Some(Pc((out.code.len() - 1) as u16));
             }
             Flow::Table => {
                 let Instr::JTab { tab, .. } = ins else {
@@ -360,6 +392,7 @@ pub fn instrument(
                     } else {
                         stubs.push(Stub {
                             probes: probes.edges[e].clone(),
+                            edge: e,
                             to: target_block(e),
                             loc,
                         });
@@ -373,12 +406,12 @@ pub fn instrument(
             Flow::Return | Flow::Halt => {
                 let e = edge_of(lpc, Way::Leave)?;
                 let before = out.code.len();
-                out.push_all(&probes.edges[e], loc);
+                edge_probes!(e, loc);
                 out.push_all(&probes.blocks[cfg.exit()], loc);
                 // A path's count right before `Ret`/`RetV` goes into the return (one dispatch
                 // less per call).
-                let last = out.code[before..].last();
-                let fused = match (last, ins) {
+                let last_probe = out.code[before..].last();
+                let fused = match (last_probe, ins) {
                     (Some(&Instr::PathCount { c }), Instr::Ret { a }) => {
                         Some(Instr::RetPc { a, c })
                     }
@@ -387,7 +420,9 @@ pub fn instrument(
                 };
                 if let Some(fused) = fused {
                     *out.code.last_mut().expect("the count") = fused;
+                    new_pc[last] = Some(Pc((out.code.len() - 1) as u16));
                 } else {
+                    new_pc[last] = Some(out.here());
                     out.push(ins, loc);
                 }
             }
@@ -397,6 +432,7 @@ pub fn instrument(
     let mut stub_pos = Vec::with_capacity(stubs.len());
     for stub in &stubs {
         stub_pos.push(out.code.len());
+        edge_probes_at[stub.edge] = Some(out.here());
         out.probes_then_jump(&stub.probes, Label::Block(stub.to), stub.loc);
     }
     let len = out.code.len();
@@ -437,6 +473,8 @@ pub fn instrument(
             dense: Default::default(),
         },
         block_start,
+        new_pc,
+        edge_probes_at,
     })
 }
 

@@ -700,6 +700,9 @@ pub struct TierReplay {
     /// Per function, the frames that switched at a jump that does not end a path (their first
     /// path end is not counted).
     pub osr_mid_path: Vec<u64>,
+    /// Per function, the edges `(from, to)` taken by frames after they switched (or from
+    /// their entry, for calls of tiered functions): what `--profile=edge --tier-up N` counts.
+    pub edges: Vec<std::collections::BTreeMap<(u32, u32), u64>>,
 }
 
 impl TierReplay {
@@ -715,6 +718,7 @@ impl TierReplay {
             counts: vec![PathTable::default(); functions],
             osr_frames: vec![0; functions],
             osr_mid_path: vec![0; functions],
+            edges: vec![Default::default(); functions],
         }
     }
 
@@ -770,6 +774,9 @@ impl TierReplay {
         let Some(Counting::Paths { cur, hash, drop }) = self.stack.last_mut() else {
             return;
         };
+        if let Some(u) = s.from {
+            *self.edges[i].entry((u.as_u32(), v)).or_insert(0) += 1;
+        }
         if cut {
             if !*drop {
                 self.counts[i].add(*hash, cur, Some(v));
@@ -956,26 +963,6 @@ pub fn check_tiering(name: &str, src: &str, thresholds: &[(PathEnds, &[u64])], d
         plain.result.stderr
     );
 
-    // `edge`: same behaviour, a profile without paths.
-    let edge = run(
-        &program,
-        name,
-        Mode::Edge,
-        DEFAULT_TIER_UP,
-        PathEnds::Header,
-    );
-    same("edge", &edge);
-    let ep = edge.result.profile.as_ref().unwrap();
-    ep.check().unwrap();
-    assert_eq!(ep.complete, complete, "{name} edge");
-    assert_eq!(ep.functions.len(), nf, "{name} edge");
-    for f in &ep.functions {
-        assert!(
-            f.paths.is_empty() && f.tiered_up_at.is_none(),
-            "{name} edge"
-        );
-    }
-
     // The time-ordered trace (the real `trace` sink under `header`), and the replays of every
     // threshold of both strategies over it.
     let mut replays: Vec<(PathEnds, u64, TierReplay)> = Vec::new();
@@ -1113,6 +1100,35 @@ pub fn check_tiering(name: &str, src: &str, thresholds: &[(PathEnds, &[u64])], d
                     replay.osr_frames[i],
                     replay.osr_mid_path[i]
                 );
+            }
+            // `edge` at the same threshold: tiers up when `bl` does, and counts exactly the
+            // edges the replay's switched frames took (chords counted, the rest derived).
+            if ends == thresholds[0].0 {
+                let what = format!("{name} edge --tier-up {n}");
+                let edge = run(&program, name, Mode::Edge, n, ends);
+                same(&what, &edge);
+                let ep = edge.result.profile.as_ref().unwrap();
+                ep.check().unwrap_or_else(|e| panic!("{what}: {e}"));
+                assert_eq!((ep.complete, ep.functions.len()), (complete, nf), "{what}");
+                for (i, f) in ep.functions.iter().enumerate() {
+                    let what = format!("{what} {}", fname(i));
+                    assert!(f.paths.is_empty(), "{what}");
+                    assert_eq!(
+                        f.tiered_up_at, replay.heat.tiered_up_at[i],
+                        "{what}: tiered_up_at"
+                    );
+                    assert_eq!(f.edge_counts.is_some(), f.tiered_up_at.is_some(), "{what}");
+                    let counted: std::collections::BTreeMap<(u32, u32), u64> =
+                        vm::profile::edges::edges(f)
+                            .into_iter()
+                            .filter(|e| e.2 > 0)
+                            .map(|(a, b, c)| ((a, b), c))
+                            .collect();
+                    assert_eq!(
+                        counted, replay.edges[i],
+                        "{what}: not the edges taken after tier-up"
+                    );
+                }
             }
             // What the VM did, seen from inside: the same run with a sink that logs the
             // frames switched by OSR and every path end (positive thresholds, short traces).
