@@ -585,6 +585,7 @@ int main(void) {
             static_paths,
             paths,
             tiered_up_at: Some(0),
+            edge_counts: None,
             ipf: None,
             kbl_stats: None,
             indirect_calls: Vec::new(),

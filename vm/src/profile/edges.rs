@@ -8,8 +8,11 @@ use std::fmt::Write;
 use super::text::{percent, plural, shown, span, ReportOptions};
 use super::{FunctionProfile, Profile};
 
-/// Every edge of `f` with its count: `(from, to, count)`, in the order of `edge_counts`.
-pub fn edges(f: &FunctionProfile) -> Vec<(u32, u32, u64)> {
+/// An edge of a profile and its count: `(from, to, count)`.
+pub type EdgeCount = (u32, u32, u64);
+
+/// Every edge of `f` with its count, in the order of `edge_counts`.
+pub fn edges(f: &FunctionProfile) -> Vec<EdgeCount> {
     let counts = f.edge_counts.as_deref().unwrap_or_default();
     f.blocks
         .iter()
@@ -30,13 +33,13 @@ fn block(f: &FunctionProfile, id: u32) -> String {
 
 /// Writes the body of the report of an `edge` profile.
 pub fn report(profile: &Profile, options: &ReportOptions, out: &mut String) {
-    let mut order: Vec<(&FunctionProfile, Vec<(u32, u32, u64)>)> = profile
+    let mut order: Vec<(&FunctionProfile, Vec<EdgeCount>)> = profile
         .functions
         .iter()
         .filter(|f| f.edge_counts.is_some())
         .map(|f| (f, edges(f)))
         .collect();
-    let hottest = |es: &[(u32, u32, u64)]| es.iter().map(|e| e.2).max().unwrap_or(0);
+    let hottest = |es: &[EdgeCount]| es.iter().map(|e| e.2).max().unwrap_or(0);
     order.sort_by_key(|(_, es)| std::cmp::Reverse(hottest(es)));
     for (f, mut es) in order {
         let taken = es.iter().filter(|e| e.2 > 0).count();

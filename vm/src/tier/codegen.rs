@@ -321,9 +321,9 @@ pub fn instrument(
                 .get(&Pc(pc as u16))
                 .map_or(&[][..], Vec::as_slice)
         };
-        for pc in start..end - 1 {
+        for (pc, at) in new_pc.iter_mut().enumerate().take(end - 1).skip(start) {
             out.push_all(before(pc), func.locs[pc]);
-            new_pc[pc] = Some(out.here());
+            *at = Some(out.here());
             out.push(func.code[pc], func.locs[pc]);
         }
         let last = end - 1;
