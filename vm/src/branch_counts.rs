@@ -9,9 +9,10 @@
 //!
 //! The compiled versions' slices are views of one shared allocation ([`BranchCounts`]), which
 //! the sinks keep a handle to: tier-up reads a function's counts from it to number its paths
-//! (smart numbering). Instrumented versions get a private slice of their own: their branches
-//! are counted too (the loop does not test which kind of version runs), into cells nobody
-//! reads.
+//! (smart numbering). Instrumented versions get a private slice of their own: in `edge` mode
+//! their counted twins and `CountEdge` instructions count the chords of a spanning tree there
+//! ([`crate::modes::edge`], which keeps a handle to the slice); other modes' instrumented code
+//! has no counted instruction.
 
 use std::cell::Cell;
 use std::rc::Rc;

@@ -191,7 +191,7 @@ impl Probes for NoProbes {
 /// asked for them ([`crate::interp::Machine`]'s mode flags, each version's `tier0` and
 /// `calls_hooked` flags), and `bl`'s dense path counts stay inside the loop; every other hook
 /// is one indirect call (tier-0 entries and loop iterations, the paths of sinks without dense
-/// counters, `Probe` instructions): `edge`'s and `kbl`'s cost includes those calls
+/// counters, `Probe` instructions): `kiter`'s and `kbl`'s cost includes those calls
 /// (BENCHMARKS 1.18).
 pub trait Hooks {
     /// See [`Probes::on_entry`]; then whether a version is ready ([`Probes::version_ready`]),

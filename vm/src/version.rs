@@ -39,8 +39,9 @@ pub struct Version {
     /// (`None` for the virtual blocks); empty for compiled code, whose blocks are its CFG's.
     /// Read when a run is watched, to say which block the frame is in.
     pub block_start: Box<[Option<lang::bytecode::Pc>]>,
-    /// Its tier-0 branch counters (see [`crate::branch_counts`]); [`crate::interp::Machine::add_version`]
-    /// gives every added version fresh ones of the right size.
+    /// Its branch and edge counters (see [`crate::branch_counts`]);
+    /// [`crate::interp::Machine::add_version`] keeps them when they cover the code (the `edge`
+    /// mode reads them) and gives fresh ones otherwise.
     pub counters: Counters,
     /// Its dense path counters (see [`crate::path_counts`]): one cell per path id for an
     /// instrumented version of a function with few enough paths in a mode that counts densely;

@@ -80,8 +80,8 @@ pub struct RunArgs {
     /// locals do not fit stops the program with a runtime error.
     #[arg(long, value_name = "SIZE", default_value = "64M", value_parser = parse_size)]
     stack_size: u32,
-    /// Profiling mode: `none` (the pure interpreter), `edge` (tier-0 branch and call counters
-    /// only), `bl` (Ball-Larus path counts of every function that tiers up), `trace` (every
+    /// Profiling mode: `none` (the pure interpreter), `edge` (edge counts of every function that
+    /// tiers up: chords of a spanning tree counted, the rest by flow conservation), `bl` (Ball-Larus path counts of every function that tiers up), `trace` (every
     /// block entered; paths counted by definition; slow, for tests and teaching), `kbl:K`
     /// (k-BLPP: every sequence of up to K consecutive Ball-Larus paths, in a k-slab forest),
     /// `kiter:K` (Roy & Srikant's k-iteration paths), `ol:K` (Tallam et al.'s overlapping

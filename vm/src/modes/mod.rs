@@ -10,7 +10,7 @@
 //! | module | mode | paper |
 //! |---|---|---|
 //! | [`none`] | `none`: the plain interpreter | |
-//! | [`edge`] | `edge`: tier-0 counters only | |
+//! | [`edge`] | `edge`: edge counts, chords of a spanning tree only, with tiering | Ball 1994; Knuth & Stevenson 1973 |
 //! | [`bl`] | `bl`: Ball-Larus paths, tiering, on-stack replacement | Ball & Larus 1996 |
 //! | [`kbl`] | `kbl:K`: sequences of up to K Ball-Larus paths in a k-slab forest | D'Elia, Demetrescu & Finocchi 2013, sections 2-3 |
 //! | [`kiter`] | `kiter:K`: k-iteration paths | Roy & Srikant 2009, section 4 |
@@ -26,22 +26,22 @@
 //! Write one module that implements [`Profiler`] and add its row to the table
 //! ([`table`]: `for_each_mode!`): its `Mode` variant, name, type and whether it takes K.
 //! Nothing else changes: `--profile` parses the name, [`crate::run`] runs it, the report draws
-//! its section, and the profile's `mode` field is its name. The smallest real mode is
-//! [`edge`]: its probes are the tier-0 counters ([`crate::tier::tier0`]), it starts them, has
-//! nothing to say at the end, and writes every function with its blocks and no paths:
+//! its section, and the profile's `mode` field is its name. The smallest mode one could add
+//! keeps the tier-0 counters ([`crate::tier::tier0`]) as its probes, starts them, has nothing to
+//! say at the end, and writes every function with its blocks and no paths:
 //!
 //! ```ignore
-//! pub struct Edge;
+//! pub struct Counters;
 //!
-//! impl Profiler for Edge {
-//!     type Probes<'p> = EdgeProbes;
+//! impl Profiler for Counters {
+//!     type Probes<'p> = Tier0Probes;
 //!
 //!     fn start(program: &Program, _: &ProfileSettings, branch: BranchCounts)
-//!         -> Result<EdgeProbes, String> {
-//!         Ok(EdgeProbes::new(program, branch))
+//!         -> Result<Tier0Probes, String> {
+//!         Ok(Tier0Probes::new(program, branch))
 //!     }
 //!
-//!     fn profile(_: EdgeProbes, program: &Program, settings: &ProfileSettings)
+//!     fn profile(_: Tier0Probes, program: &Program, settings: &ProfileSettings)
 //!         -> Option<Result<Vec<FunctionProfile>, String>> {
 //!         Some(untiered_profiles(program, settings.path_ends))
 //!     }
