@@ -104,6 +104,16 @@ impl PathCounters {
         *map.entry(id).or_insert(0) += 1;
     }
 
+    /// The dense array of counts (`counts[id]`), if the table is dense: a caller may count
+    /// path `id < len` by adding one to its cell, as [`Self::count`] does. The array never
+    /// moves or changes size.
+    pub fn dense_mut(&mut self) -> Option<&mut [u64]> {
+        match &mut self.table {
+            Table::Dense { counts, .. } => Some(counts),
+            Table::Sparse(_) => None,
+        }
+    }
+
     /// How many times path `id` was counted.
     pub fn get(&self, id: u64) -> u64 {
         match &self.table {

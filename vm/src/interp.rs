@@ -125,6 +125,9 @@ pub struct Machine<'p> {
     /// Where the running frame stood when the run stopped by a trap (its version and the pc
     /// it would have run next had it gone on; see [`Machine::live_frames`]), `None` otherwise.
     stopped_at: Option<(*const Version, usize)>,
+    /// The running mode's step cursor ([`Probes::step_cursor`]), null if it has none: the
+    /// `Probe` handler runs the common step of its table itself ([`crate::step_table`]).
+    step_cursor: *mut crate::step_table::StepCursor,
     /// Every code version; never shrinks while running (frames point into the boxes).
     pub versions: Vec<Box<Version>>,
     /// For each function, the index of the version new calls use (change with
@@ -305,6 +308,7 @@ impl<'p> Machine<'p> {
             pending: false,
             mode: ModeFlags::default(),
             stopped_at: None,
+            step_cursor: std::ptr::null_mut(),
         })
     }
 
@@ -387,6 +391,7 @@ impl<'p> Machine<'p> {
     pub fn set_mode(&mut self, mode: ModeFlags) {
         self.mode = mode;
         self.stopped_at = None;
+        self.step_cursor = std::ptr::null_mut();
         for v in &mut self.versions {
             v.tier0 = mode.tier0_hooks(v.instrumented);
             v.calls_hooked = mode.call_hooks(v.instrumented);
@@ -528,6 +533,7 @@ fn execute_shared(
     let program = machine.program;
     let main = program.main;
     let mut stack = std::mem::take(&mut machine.stack);
+    machine.step_cursor = hooks.step_cursor();
     let result = run_loop_inlined(
         machine,
         &mut Shared::new(hooks),
@@ -536,6 +542,7 @@ fn execute_shared(
         program,
         main,
     );
+    machine.step_cursor = std::ptr::null_mut();
     machine.stack = stack;
     result
 }
@@ -1964,7 +1971,12 @@ fn run_loop_inlined<P: Probes>(
             Instr::PathCount { c } => count!(m.path.wrapping_add(q!(c))),
             Instr::PathCountK { c } => count_known!(q!(c)),
             Instr::Probe { k } => {
-                if P::ENABLED {
+                // SAFETY: a non-null cursor is the mode's, valid for the run and touched by
+                // nothing else between its hooks (`Probes::step_cursor`).
+                if P::ENABLED
+                    && (m.step_cursor.is_null()
+                        || !unsafe { crate::step_table::try_step(m.step_cursor, k.0) })
+                {
                     probes.on_probe(func_id!(), k);
                 }
             }

@@ -30,6 +30,7 @@ pub mod rand;
 pub mod run;
 pub mod run_stats;
 pub mod signals;
+pub mod step_table;
 pub mod tier;
 pub mod trap;
 pub mod version;

@@ -37,6 +37,7 @@
 
 use lang::bytecode::{FuncIdx, Pc, ProbeIdx};
 
+use crate::step_table::StepCursor;
 use crate::version::Version;
 
 /// A request to switch the running frame to another code version at a loop header
@@ -171,6 +172,15 @@ pub trait Probes {
     fn version_ready(&self) -> bool {
         false
     }
+
+    /// The step cursor of a mode whose `Probe` instructions are steps of a table
+    /// ([`crate::step_table`]: `kiter`), asked once when the run starts; the shared loop then
+    /// runs a probe's `Add` step itself and calls [`Probes::on_probe`] only for the others.
+    /// Null (the default): every probe goes to [`Probes::on_probe`]. A mode that returns one
+    /// keeps it valid for the whole run and touches it only inside its hooks.
+    fn step_cursor(&mut self) -> *mut StepCursor {
+        std::ptr::null_mut()
+    }
 }
 
 /// No profiling: the pure interpreter.
@@ -213,6 +223,8 @@ pub trait Hooks {
     fn take_version(&mut self) -> Option<Version>;
     /// See [`Probes::version_ready`].
     fn version_ready(&self) -> bool;
+    /// See [`Probes::step_cursor`].
+    fn step_cursor(&mut self) -> *mut StepCursor;
 }
 
 impl<P: Probes> Hooks for P {
@@ -244,6 +256,9 @@ impl<P: Probes> Hooks for P {
     }
     fn version_ready(&self) -> bool {
         Probes::version_ready(self)
+    }
+    fn step_cursor(&mut self) -> *mut StepCursor {
+        Probes::step_cursor(self)
     }
 }
 
@@ -311,6 +326,9 @@ impl Probes for Shared<'_> {
     #[inline(always)]
     fn version_ready(&self) -> bool {
         self.ready
+    }
+    fn step_cursor(&mut self) -> *mut StepCursor {
+        self.hooks.step_cursor()
     }
 }
 

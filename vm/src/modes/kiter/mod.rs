@@ -209,6 +209,10 @@ impl Probes for KiterProbes<'_> {
         self.runtime.on_probe(func, k.0);
     }
 
+    fn step_cursor(&mut self) -> *mut crate::step_table::StepCursor {
+        self.runtime.step_cursor()
+    }
+
     #[inline(always)]
     fn version_ready(&self) -> bool {
         self.tiering.version_ready()

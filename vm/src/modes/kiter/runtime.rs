@@ -116,6 +116,7 @@ use profiler::k_iteration::{
 use profiler::{Block, DepthFirst, Edge, EdgeProfile, Fallback, Loops, PathEnds};
 
 use crate::profile::FunctionProfile;
+use crate::step_table::{Kind, State, Step, StepCursor, INLINE};
 use crate::tier::cfg_build::{CfgBuildError, FunctionCfg};
 
 /// The probe index of the entry probe, the first instruction of every instrumented version.
@@ -232,83 +233,6 @@ impl Op {
         outside: None,
         inside: None,
         to_exit: false,
-    };
-}
-
-/// A frame's state in one number, the column of the step table: `0` counting with no k-loop
-/// active, `1 + itr` counting in the active k-loop after `itr` iterations (`itr < K`), then
-/// baseline (`K + 1`), pending (`K + 2`) and done (`K + 3`).
-type State = u32;
-
-/// What a [`Step`] does after adding its increments (see [`KiterRuntime::on_probe`]).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-#[repr(u8)]
-enum Kind {
-    /// Nothing at all (baseline and done frames, a probe that is a no-op in this state).
-    Nop,
-    /// The increments, then `state := next`.
-    Add,
-    /// A path end: count `c[0]`, `c[0] := restart`.
-    End,
-    /// A back edge of the active k-loop before it saturates: shift, `c[0] := restart`.
-    Back,
-    /// A back edge at `itr = K - 1`: count `c[K - 1]`, shift, `c[0] := restart`.
-    BackCount,
-    /// The active k-loop is left: `c[0] := c[itr]`.
-    Exit,
-    /// The active k-loop is left and the path ends: `c[0] := c[itr]`, count `c[0]`,
-    /// `c[0] := restart`.
-    ExitEnd,
-    /// An edge into the exit with action `Add`, no k-loop active: count `c[0] + exit_add` (held
-    /// where `restart` is); the frame is done.
-    Finish,
-    /// The entry probe: `c[0] := entry_init` (held where `restart` is), counting, inactive.
-    Entry,
-    /// A step with more than [`INLINE`] increments (K > 3): the others, then [`Step::wide`].
-    Wide,
-    /// Everything else, by the general code ([`KiterRuntime::probe_general`]): pending frames,
-    /// the entry probe of a CFG with a virtual entry edge, the other edges into the exit,
-    /// probes the plan leaves out in the state (a plan for another CFG).
-    General,
-}
-
-/// How many increments a [`Step`] holds inline; the frames have at least this many
-/// accumulators, so the fast path adds all of them without a loop (zeros where the step has
-/// fewer).
-const INLINE: usize = 3;
-
-/// Probe `k` in frame state `s`, decoded at tier-up: entry `k * (K + 4) + s` of its function's
-/// step table (40 bytes).
-#[derive(Clone, Copy, Debug)]
-struct Step {
-    /// `c[j] += inc[j]` for `j < 3` (zeros beyond the step's increments).
-    inc: [u64; INLINE],
-    /// The value `c[0]` restarts with (`exit_add` for [`Kind::Finish`], `entry_init` for
-    /// [`Kind::Entry`]).
-    restart: u64,
-    /// [`Kind::Wide`] only (K > 3, state `s > 3`): the increments of `c[3..s]` are
-    /// `vals[more .. more + s - 3]` in the runtime's value table.
-    more: u32,
-    /// The frame's state after the step.
-    next: u16,
-    /// What follows the increments.
-    kind: Kind,
-    /// [`Kind::Wide`] only: what follows all the increments.
-    wide: Kind,
-}
-
-impl Step {
-    const NOP: Step = Step {
-        inc: [0; INLINE],
-        restart: 0,
-        more: 0,
-        next: 0,
-        kind: Kind::Nop,
-        wide: Kind::Nop,
-    };
-    const GENERAL: Step = Step {
-        kind: Kind::General,
-        ..Step::NOP
     };
 }
 
@@ -565,19 +489,50 @@ pub struct KiterRuntime {
     /// The callers of `top`, outermost first.
     frames: Vec<Frame>,
     slots: Vec<u64>,
-    /// `top`'s table and accumulators as pointers ([`Self::sync`]).
-    cur: Cursor,
+    /// `top`'s state (canonical: `top.state` is only written when `top` becomes a caller),
+    /// table and accumulators, shared with the interpreter loop ([`Self::step_cursor`]).
+    cursor: CursorCell,
 }
 
-/// The running activation's step table and accumulators, as pointers, so that a probe is a
-/// few loads: `steps` is `steps[top.table.at..]` of the runtime (`len` steps), `c` is
-/// `slots[top.base..]` (`width` accumulators). [`KiterRuntime::sync`] recomputes it whenever
-/// `top`, `steps` or `slots` change (entry, return, on-stack replacement, tier-up, growth).
-#[derive(Clone, Copy, Debug)]
-struct Cursor {
-    steps: *const Step,
-    len: usize,
-    c: *mut u64,
+/// The [`StepCursor`] in an allocation of its own, so that the loop may write it through a
+/// raw pointer while the runtime is borrowed: `steps` is `steps[top.table.at..]` of the runtime
+/// (`len` steps), `c` is `slots[top.base..]` (`width` accumulators). [`KiterRuntime::sync`]
+/// recomputes them whenever `top`, `steps` or `slots` change (entry, return, on-stack
+/// replacement, tier-up, growth).
+struct CursorCell(std::ptr::NonNull<StepCursor>);
+
+impl CursorCell {
+    fn new(cursor: StepCursor) -> Self {
+        CursorCell(std::ptr::NonNull::from(Box::leak(Box::new(cursor))))
+    }
+
+    /// A copy of the cursor.
+    #[inline(always)]
+    fn get(&self) -> StepCursor {
+        // SAFETY: the allocation lives as long as `self`; accesses never overlap (the loop
+        // writes only between the runtime's calls).
+        unsafe { *self.0.as_ptr() }
+    }
+
+    /// The cursor, to change.
+    #[inline(always)]
+    fn get_mut(&mut self) -> &mut StepCursor {
+        // SAFETY: as in `get`.
+        unsafe { &mut *self.0.as_ptr() }
+    }
+}
+
+impl Drop for CursorCell {
+    fn drop(&mut self) {
+        // SAFETY: made by `Box::leak` in `new`, freed only here.
+        drop(unsafe { Box::from_raw(self.0.as_ptr()) });
+    }
+}
+
+impl fmt::Debug for CursorCell {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.get().fmt(f)
+    }
 }
 
 impl Clone for KiterRuntime {
@@ -597,7 +552,7 @@ impl Clone for KiterRuntime {
             depth: self.depth,
             frames: self.frames.clone(),
             slots: self.slots.clone(),
-            cur: self.cur,
+            cursor: CursorCell::new(self.cursor.get()),
         };
         // The copy's pointers must point into its own vectors.
         rt.sync();
@@ -627,11 +582,16 @@ impl KiterRuntime {
             depth: 0,
             frames: Vec::new(),
             slots: vec![0; (k as usize).max(INLINE)],
-            cur: Cursor {
+            cursor: CursorCell::new(StepCursor {
+                state: k + 1,
+                stride: k as usize + 4,
+                k: k as usize,
                 steps: std::ptr::null(),
                 len: 0,
                 c: std::ptr::null_mut(),
-            },
+                counts: std::ptr::null_mut(),
+                counts_len: 0,
+            }),
         }
         .synced())
     }
@@ -641,17 +601,58 @@ impl KiterRuntime {
         self
     }
 
-    /// Points [`Self::cur`] at `top`'s table and accumulators.
+    /// Points the cursor at `top`'s table, accumulators and dense path counters (its state is
+    /// kept).
     #[inline(always)]
     fn sync(&mut self) {
         debug_assert!(self.top.table.at + self.top.table.len <= self.steps.len());
         debug_assert!(self.top.base + self.width <= self.slots.len());
-        self.cur = Cursor {
-            // In bounds (or one past the end for an empty table): tables lie in `steps`.
-            steps: self.steps.as_ptr().wrapping_add(self.top.table.at),
-            len: self.top.table.len,
-            c: self.slots.as_mut_ptr().wrapping_add(self.top.base),
+        // In bounds (or one past the end for an empty table): tables lie in `steps`.
+        let steps = self.steps.as_ptr().wrapping_add(self.top.table.at);
+        let len = self.top.table.len;
+        let c = self.slots.as_mut_ptr().wrapping_add(self.top.base);
+        // A table means a tiered-up function, whose counters a probe may count in.
+        let (counts, counts_len) = if len == 0 {
+            (std::ptr::null_mut(), 0)
+        } else {
+            self.funcs
+                .get_mut(self.top.func.index())
+                .and_then(|f| f.as_deref_mut())
+                .and_then(|f| f.counters.dense_mut())
+                .map_or((std::ptr::null_mut(), 0), |d| (d.as_mut_ptr(), d.len()))
         };
+        let cur = self.cursor.get_mut();
+        cur.steps = steps;
+        cur.len = len;
+        cur.c = c;
+        cur.counts = counts;
+        cur.counts_len = counts_len;
+    }
+
+    /// The running frame's state.
+    #[inline(always)]
+    fn state(&self) -> State {
+        self.cursor.get().state
+    }
+
+    /// Sets the running frame's state.
+    #[inline(always)]
+    fn set_state(&mut self, s: State) {
+        self.cursor.get_mut().state = s;
+    }
+
+    /// The running frame with its current state.
+    fn top_frame(&self) -> Frame {
+        Frame {
+            state: self.state(),
+            ..self.top
+        }
+    }
+
+    /// The cursor the interpreter loop runs `Add` steps on ([`crate::step_table`]): valid as
+    /// long as the runtime lives.
+    pub fn step_cursor(&mut self) -> *mut StepCursor {
+        self.cursor.0.as_ptr()
     }
 
     /// The same runtime with another placement of the increments (for functions tiered up
@@ -698,7 +699,7 @@ impl KiterRuntime {
         if self.depth == 0 {
             return None;
         }
-        let fr = &self.top;
+        let fr = &self.top_frame();
         let d = Decoded::of(fr, self.k);
         let what = match d.mode {
             Mode::Counting if d.active => format!("in its k-loop, iteration {}", d.itr),
@@ -942,9 +943,9 @@ impl KiterRuntime {
         self.push(func);
         match self.starts.get(func.index()) {
             Some(&Start::Init(init)) => {
-                // SAFETY: `cur.c` points to the new frame's `width >= 1` accumulators.
-                unsafe { *self.cur.c = init };
-                self.top.state = 0;
+                // SAFETY: the cursor's `c` points to the new frame's `width >= 1` accumulators.
+                unsafe { *self.cursor.get().c = init };
+                self.set_state(0);
             }
             Some(Start::General) => self.probe_general(func, ENTRY_PROBE),
             Some(Start::Baseline) | None => {}
@@ -957,7 +958,7 @@ impl KiterRuntime {
         let base = if self.depth == 0 {
             0
         } else {
-            self.frames.push(self.top);
+            self.frames.push(self.top_frame());
             self.top.base + self.width
         };
         self.depth += 1;
@@ -968,6 +969,7 @@ impl KiterRuntime {
             base,
             table: self.tables.get(func.index()).copied().unwrap_or(NO_TABLE),
         };
+        self.set_state(self.k + 1);
         if self.slots.len() < base + self.width {
             self.grow_slots(base + self.width);
         }
@@ -995,6 +997,7 @@ impl KiterRuntime {
                 self.depth = 0;
             }
         }
+        self.set_state(self.top.state);
         self.sync();
     }
 
@@ -1062,7 +1065,7 @@ impl KiterRuntime {
             MAY_BE_INSIDE => 0,
             _ => return false,
         };
-        self.top.state = self.k + 2;
+        self.set_state(self.k + 2);
         self.top.known = known;
         self.top.table = self.tables[func.index()];
         self.sync();
@@ -1074,25 +1077,27 @@ impl KiterRuntime {
     #[inline(always)]
     pub fn on_probe(&mut self, func: FuncIdx, k: u16) {
         debug_assert!(self.depth == 0 || self.top.func == func);
-        let s = self.top.state;
+        let cur = self.cursor.get();
+        let s = cur.state;
         let at = usize::from(k) * self.stride + s as usize;
-        if at >= self.cur.len {
+        if at >= cur.len {
             return self.probe_general(func, k);
         }
-        // SAFETY: `cur` is `top`'s (`sync` runs whenever `top`, `steps` or `slots` change), so
-        // `cur.steps[..cur.len]` is `top`'s table inside `steps`, and `cur.c` points to `width`
-        // accumulators inside `slots` (`slots.len() >= top.base + width` always holds: `new`
-        // allocates `width` slots for the frame-less state, `on_entry` grows them for every
-        // frame it pushes, and slots never shrink), which is what `act` needs.
-        let step = unsafe { &*self.cur.steps.add(at) };
-        let c = self.cur.c;
+        // SAFETY: the cursor is `top`'s (`sync` runs whenever `top`, `steps` or `slots`
+        // change), so `cur.steps[..cur.len]` is `top`'s table inside `steps`, and `cur.c`
+        // points to `width` accumulators inside `slots` (`slots.len() >= top.base + width`
+        // always holds: `new` allocates `width` slots for the frame-less state, `on_entry`
+        // grows them for every frame it pushes, and slots never shrink), which is what `act`
+        // needs.
+        let step = unsafe { &*cur.steps.add(at) };
+        let c = cur.c;
         for (j, inc) in step.inc.into_iter().enumerate() {
             // SAFETY: `j < INLINE <= width`.
             unsafe { *c.add(j) = (*c.add(j)).wrapping_add(inc) };
         }
         if step.kind == Kind::Add {
             // The most common step, before anything the others need is loaded.
-            self.top.state = State::from(step.next);
+            self.set_state(State::from(step.next));
             return;
         }
         let funcs = &mut self.funcs;
@@ -1109,7 +1114,7 @@ impl KiterRuntime {
                 &mut count,
             )
         } {
-            self.top.state = State::from(step.next);
+            self.set_state(State::from(step.next));
         } else if step.kind != Kind::Nop {
             let step = *step;
             self.probe_rare(step, func, k);
@@ -1120,12 +1125,12 @@ impl KiterRuntime {
     #[cold]
     #[inline(never)]
     fn probe_rare(&mut self, step: Step, func: FuncIdx, k: u16) {
-        let s = self.top.state as usize;
+        let s = self.state() as usize;
         if step.kind != Kind::Wide {
             return self.probe_general(func, k);
         }
         let more = step.more as usize;
-        let c = self.cur.c;
+        let c = self.cursor.get().c;
         for (j, v) in (INLINE..s).zip(&self.vals[more..more + s - INLINE]) {
             // SAFETY: `j < s <= K <= width` (wide steps are steps of states above 3).
             unsafe { *c.add(j) = (*c.add(j)).wrapping_add(*v) };
@@ -1135,7 +1140,7 @@ impl KiterRuntime {
         let mut count = |id| count(funcs, f, id);
         // SAFETY: as in `on_probe`.
         if unsafe { act(step.wide, step.restart, c, self.k as usize, s, &mut count) } {
-            self.top.state = State::from(step.next);
+            self.set_state(State::from(step.next));
         }
     }
 
@@ -1149,6 +1154,7 @@ impl KiterRuntime {
         }
         let kk = self.k as usize;
         let base = self.top.base;
+        let top = self.top_frame();
         let Some(f) = self
             .funcs
             .get_mut(func.index())
@@ -1159,7 +1165,7 @@ impl KiterRuntime {
         let Some(c) = self.slots.get_mut(base..base + kk) else {
             return;
         };
-        let mut fr = Decoded::of(&self.top, self.k);
+        let mut fr = Decoded::of(&top, self.k);
         if k == ENTRY_PROBE {
             c[0] = f.plan.entry_init;
             fr.mode = Mode::Counting;
@@ -1186,7 +1192,7 @@ impl KiterRuntime {
                 Mode::Baseline | Mode::Done => {}
             }
         }
-        self.top.state = fr.state(self.k);
+        self.set_state(fr.state(self.k));
         self.top.known = fr.known;
         // `cur.c` is derived anew after the accesses through `slots` above.
         self.sync();
