@@ -116,10 +116,11 @@ pub struct StepCursor {
 }
 
 /// Runs probe `k` on `cursor` if its step is one the loop runs itself (true), or changes
-/// nothing (false: the runtime must run the probe). The loop's steps: [`Kind::Add`], and for
-/// K <= [`INLINE`] a path end ([`Kind::End`]), a back edge ([`Kind::Back`]) and a back edge
-/// that counts the oldest accumulator ([`Kind::BackCount`]) when the id counted has a dense
-/// cell. Each does what the runtime's `act` does: every increment first, then the action.
+/// nothing (false: the runtime must run the probe). The loop's steps: [`Kind::Add`],
+/// [`Kind::Entry`], [`Kind::Finish`], and for K <= [`INLINE`] path ends ([`Kind::End`]), back
+/// edges ([`Kind::Back`], [`Kind::BackCount`]) and loop exits ([`Kind::Exit`],
+/// [`Kind::ExitEnd`]); a step that counts a path only when the id has a dense cell. Each does
+/// what the runtime's `act` does: every increment first, then the action.
 ///
 /// # Safety
 /// `cursor` points to a live [`StepCursor`] whose `steps` hold `len` steps, whose `c` holds
@@ -179,6 +180,39 @@ pub unsafe fn try_step(cursor: *mut StepCursor, k: u16) -> bool {
             set(2, vs[1]);
             set(1, vs[0]);
             set(0, step.restart);
+        }
+        Kind::Exit if small => {
+            let vs = [v(0), v(1), v(2)];
+            // A loop exit happens in states `1..=K`: `s - 1 < K <= INLINE`.
+            let from = vs[(cur.state as usize).wrapping_sub(1).min(INLINE - 1)];
+            set(0, from);
+            set(1, vs[1]);
+            set(2, vs[2]);
+        }
+        Kind::ExitEnd if small => {
+            let vs = [v(0), v(1), v(2)];
+            let from = vs[(cur.state as usize).wrapping_sub(1).min(INLINE - 1)];
+            if !count(from) {
+                return false;
+            }
+            set(0, step.restart);
+            set(1, vs[1]);
+            set(2, vs[2]);
+        }
+        Kind::Finish => {
+            let (v0, v1, v2) = (v(0), v(1), v(2));
+            if !count(v0.wrapping_add(step.restart)) {
+                return false;
+            }
+            set(0, v0);
+            set(1, v1);
+            set(2, v2);
+        }
+        Kind::Entry => {
+            let (v1, v2) = (v(1), v(2));
+            set(0, step.restart);
+            set(1, v1);
+            set(2, v2);
         }
         _ => return false,
     }
