@@ -48,11 +48,14 @@
 //! so the fast path adds all three without a loop or a bound), the action pre-decoded (add,
 //! path end, back edge with or without the count of `c[K-1]`, loop exit with or without a path
 //! end, the exit's count, the activation's start; the `Back` shift is three moves for K <= 3),
-//! its restart value and the state after it. The runtime keeps the running frame's table and
-//! accumulators as pointers (a *cursor*, re-derived on entry, return, on-stack replacement,
-//! tier-up and growth), so [`KiterRuntime::on_probe`], inlined into the interpreter's `Probe`
-//! handler, is: one multiply-add for the index, a bound check, three adds, a jump on the kind
-//! (`Add`, the most common, before the others load anything) and a store of the next state.
+//! its restart value and the state after it. The runtime keeps the running frame's state,
+//! table, accumulators and dense path counters in a *cursor* ([`crate::step_table::StepCursor`],
+//! an allocation of its own; re-derived on entry, return, on-stack replacement, tier-up and
+//! growth) that it shares with the interpreter loop ([`KiterRuntime::step_cursor`]): the loop's
+//! `Probe` handler runs the common steps itself ([`crate::step_table::try_step`]: one
+//! multiply-add for the index, a bound check, three adds, the action, a store of the next
+//! state; no call), and calls [`KiterRuntime::on_probe`], the same steps and all others, only
+//! for what it does not do (pending frames, hashed counters, shifts of K > 3).
 //! Steps with more than three increments (K > 3) add the others out of line, then act as
 //! usual. Rare steps go out of line to the general code, the plan's semantics on the decoded
 //! state (as before the tables): pending frames, an edge into the exit whose action is not
