@@ -1055,7 +1055,12 @@ fn run_loop_inlined<P: Probes>(
             if signal != 0 {
                 let t: Pc = $t;
                 m.stopped_at = Some((version, t.index()));
-                return Err(make_trap(m, version, pc - 1, crate::signals::trap_kind(signal)));
+                return Err(make_trap(
+                    m,
+                    version,
+                    pc - 1,
+                    crate::signals::trap_kind(signal),
+                ));
             }
         }};
     }

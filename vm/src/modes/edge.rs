@@ -197,12 +197,7 @@ enum Counter {
 
 /// The cheaper way to count edge `e` and what it costs over the run, by the frequencies of
 /// `profile`.
-fn counter(
-    fc: &FunctionCfg,
-    func: &Function,
-    profile: &EdgeProfile,
-    e: CfgEdge,
-) -> (Counter, u64) {
+fn counter(fc: &FunctionCfg, func: &Function, profile: &EdgeProfile, e: CfgEdge) -> (Counter, u64) {
     let cfg = fc.cfg();
     let freq = profile.edges[e].max(1);
     let separate = match codegen::carrier(fc, func, e) {

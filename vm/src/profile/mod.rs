@@ -638,10 +638,7 @@ impl Profile {
             if let Some(counts) = &f.edge_counts {
                 let edges: usize = f.blocks.iter().map(|b| b.succs.len()).sum();
                 if counts.len() != edges {
-                    return err(format!(
-                        "{} edge counts for {edges} edges",
-                        counts.len()
-                    ));
+                    return err(format!("{} edge counts for {edges} edges", counts.len()));
                 }
                 if self.mode != Mode::Edge || f.tiered_up_at.is_none() {
                     return err("edge counts outside mode edge or before tier-up".to_string());

@@ -282,8 +282,7 @@ pub fn instrument(
     let first_loc = func.locs.first().copied().unwrap_or_default();
     let mut pairs = PathEndPairs::default();
     let mut new_pc: Vec<Option<Pc>> = vec![None; func.code.len()];
-    let mut edge_probes_at: IndexVec<Edge, Option<Pc>> =
-        IndexVec::from_elem(None, cfg.num_edges());
+    let mut edge_probes_at: IndexVec<Edge, Option<Pc>> = IndexVec::from_elem(None, cfg.num_edges());
     // Emits the probes of edge `e` inline, recording where they start.
     macro_rules! edge_probes {
         ($e:expr, $loc:expr) => {{
