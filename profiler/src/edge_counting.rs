@@ -30,6 +30,7 @@ use std::fmt;
 
 use crate::cfg::{Block, Cfg, Edge};
 use crate::index::IndexVec;
+use crate::placement::PotentialForest;
 
 /// Which edges of a CFG carry a counter (the chords of a maximum spanning tree), and how the
 /// other edges' counts follow from theirs.
@@ -76,13 +77,13 @@ impl EdgeCounting {
     /// forced in) by `weight`: Kruskal's algorithm, heavier edges first, ties in edge order.
     /// An edge that should rather not be counted (hot, or expensive to count) weighs more.
     pub fn new(cfg: &Cfg, weight: &IndexVec<Edge, u64>) -> EdgeCounting {
-        let mut sets = UnionFind::new(cfg.num_blocks());
-        sets.union(cfg.exit().index(), cfg.entry().index());
+        let mut sets = PotentialForest::new(cfg.num_blocks());
+        sets.union(cfg.exit().index(), cfg.entry().index(), 0);
         let mut order: Vec<Edge> = cfg.edges().collect();
         order.sort_by_key(|&e| std::cmp::Reverse(weight[e]));
         let mut in_tree = IndexVec::from_elem(false, cfg.num_edges());
         for e in order {
-            if sets.union(cfg.source(e).index(), cfg.target(e).index()) {
+            if sets.union(cfg.source(e).index(), cfg.target(e).index(), 0) {
                 in_tree[e] = true;
             }
         }
@@ -196,46 +197,6 @@ impl EdgeCounting {
             }),
             None => Ok(counts),
         }
-    }
-}
-
-/// Union-find with union by size and path halving.
-struct UnionFind {
-    parent: Vec<u32>,
-    size: Vec<u32>,
-}
-
-impl UnionFind {
-    fn new(n: usize) -> Self {
-        UnionFind {
-            parent: (0..n as u32).collect(),
-            size: vec![1; n],
-        }
-    }
-
-    fn find(&mut self, mut x: usize) -> usize {
-        while self.parent[x] as usize != x {
-            let gp = self.parent[self.parent[x] as usize];
-            self.parent[x] = gp;
-            x = gp as usize;
-        }
-        x
-    }
-
-    /// Joins the sets of `u` and `v`; false if they were one already.
-    fn union(&mut self, u: usize, v: usize) -> bool {
-        let (a, b) = (self.find(u), self.find(v));
-        if a == b {
-            return false;
-        }
-        let (big, small) = if self.size[a] >= self.size[b] {
-            (a, b)
-        } else {
-            (b, a)
-        };
-        self.parent[small] = big as u32;
-        self.size[big] += self.size[small];
-        true
     }
 }
 

@@ -240,15 +240,16 @@ fn event_counting(bl: &BallLarus, cfg: &Cfg, weights: Option<&EdgeProfile>) -> E
 }
 
 /// Union-find (union by size, path halving) that also keeps potentials: `off[x]` is
-/// `phi(x) - phi(parent[x])` (modulo 2^64), so `find` returns `phi(x) - phi(root)`.
-struct PotentialForest {
+/// `phi(x) - phi(parent[x])` (modulo 2^64), so `find` returns `phi(x) - phi(root)`. Also the
+/// plain union-find of [`crate::edge_counting`] (every potential 0).
+pub(crate) struct PotentialForest {
     parent: Vec<u32>,
     size: Vec<u32>,
     off: Vec<u64>,
 }
 
 impl PotentialForest {
-    fn new(n: usize) -> Self {
+    pub(crate) fn new(n: usize) -> Self {
         PotentialForest {
             parent: (0..n as u32).collect(),
             size: vec![1; n],
@@ -275,7 +276,7 @@ impl PotentialForest {
 
     /// Joins the trees of `u` and `v` with an edge meaning `phi(v) = phi(u) + val`; false if they
     /// were already one tree (the edge is then a chord).
-    fn union(&mut self, u: usize, v: usize, val: u64) -> bool {
+    pub(crate) fn union(&mut self, u: usize, v: usize, val: u64) -> bool {
         let (ru, du) = self.find(u);
         let (rv, dv) = self.find(v);
         if ru == rv {
