@@ -645,9 +645,19 @@ fn install_version(m: &mut Machine<'_>, v: Version) -> Result<(), Trap> {
     Ok(())
 }
 
+/// The trap `kind` raised by the instruction at `pc` of `version` (the running frame), which
+/// stands at `stands_at` (see [`Machine::live_frames`]; `pc` but for a signal at a backward
+/// jump, whose frame stands at the jump's target).
 #[inline(never)]
 #[cold]
-fn make_trap(m: &Machine<'_>, version: *const Version, pc: usize, kind: TrapKind) -> Trap {
+fn make_trap(
+    m: &mut Machine<'_>,
+    version: *const Version,
+    pc: usize,
+    stands_at: usize,
+    kind: TrapKind,
+) -> Trap {
+    m.stopped_at = Some((version, stands_at));
     Trap {
         kind,
         trace: m.trace(version, pc),
@@ -957,7 +967,7 @@ fn run_loop_inlined<P: Probes>(
         Ok(abase) => abase,
         Err(()) => {
             let size = m.memory.layout().stack.len() as u32;
-            return Err(make_trap(m, version, 0, TrapKind::StackOverflow(size)));
+            return Err(make_trap(m, version, 0, 0, TrapKind::StackOverflow(size)));
         }
     };
     // The running frame's register window: `stack.as_mut_ptr() + base`, recomputed whenever
@@ -995,8 +1005,7 @@ fn run_loop_inlined<P: Probes>(
 
     macro_rules! trap {
         ($kind:expr) => {{
-            m.stopped_at = Some((version, pc - 1));
-            return Err(make_trap(m, version, pc - 1, $kind));
+            return Err(make_trap(m, version, pc - 1, pc - 1, $kind));
         }};
     }
     // Register access. SAFETY: see the module docs (verified operands, window kept allocated).
@@ -1046,21 +1055,16 @@ fn run_loop_inlined<P: Probes>(
             }
         }};
     }
-    // Every loop iteration and every call polls for SIGINT/SIGTERM.
-    // Before a backward jump to `t`: a signal stops the frame there (reported at the jump,
-    // standing at `t`: the jump's edge was taken, and counted where it is counted).
+    // Every loop iteration and every call polls for SIGINT/SIGTERM. `$at` is where a frame
+    // stopped here stands: the target of a backward jump (its edge was taken, and counted
+    // where it is counted), the call instruction itself.
     macro_rules! poll_signal {
-        ($t:expr) => {{
+        ($at:expr) => {{
             let signal = crate::signals::pending();
             if signal != 0 {
-                let t: Pc = $t;
-                m.stopped_at = Some((version, t.index()));
-                return Err(make_trap(
-                    m,
-                    version,
-                    pc - 1,
-                    crate::signals::trap_kind(signal),
-                ));
+                let at: Pc = $at;
+                let kind = crate::signals::trap_kind(signal);
+                return Err(make_trap(m, version, pc - 1, at.index(), kind));
             }
         }};
     }
