@@ -109,28 +109,6 @@ impl Profiler for Edge {
     }
 }
 
-/// The profiles of a mode that never instruments: every function with its blocks and the
-/// static paths of its canonical numbering under `path_ends`, no paths.
-pub fn untiered_profiles(
-    program: &Program,
-    path_ends: PathEnds,
-) -> Result<Vec<FunctionProfile>, String> {
-    program
-        .functions
-        .iter()
-        .map(|func| {
-            let fc = FunctionCfg::of_function(func)
-                .map_err(|e| format!("function {}: {e}", func.name))?;
-            Ok(FunctionProfile::not_tiered(
-                &func.name,
-                func.loc.line,
-                &fc,
-                path_ends,
-            ))
-        })
-        .collect()
-}
-
 /// Where a chord's count is read: the cells of the instrumented version's counters that add
 /// up to it, each `(pc, taken)`.
 type Cells = smallvec::SmallVec<[(Pc, bool); 2]>;

@@ -190,3 +190,25 @@ macro_rules! report_sections {
 }
 
 for_each_mode!(report_sections);
+
+/// The profiles of a mode that never instruments: every function with its blocks and the
+/// static paths of its canonical numbering under `path_ends`, no paths.
+pub fn untiered_profiles(
+    program: &Program,
+    path_ends: profiler::PathEnds,
+) -> Result<Vec<FunctionProfile>, String> {
+    program
+        .functions
+        .iter()
+        .map(|func| {
+            let fc = crate::tier::cfg_build::FunctionCfg::of_function(func)
+                .map_err(|e| format!("function {}: {e}", func.name))?;
+            Ok(FunctionProfile::not_tiered(
+                &func.name,
+                func.loc.line,
+                &fc,
+                path_ends,
+            ))
+        })
+        .collect()
+}

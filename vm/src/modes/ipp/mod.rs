@@ -47,7 +47,7 @@ use profiler::interproc::runtime::EdgeAction;
 use profiler::interproc::{IppKind, IppNumbering, PathCounter, SiteId};
 use profiler::DagEdgeKind;
 
-use super::edge::untiered_profiles;
+use super::untiered_profiles;
 use super::{Finished, Profiler};
 use crate::branch_counts::BranchCounts;
 use crate::probes::Probes;
