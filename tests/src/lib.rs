@@ -9,12 +9,14 @@
 //! - [`outcome`]: what a run produced, and a readable comparison of two runs;
 //! - [`programs`]: the `.c` files under `programs/` (excluding `programs/cfgs/`);
 //! - [`fuzz`]: the bodies of the cargo-fuzz targets, replayed on their corpora by a plain test;
+//! - [`import_graph`]: which files of a crate import which, and the circles among them;
 //! - [`gen`]: a seeded generator of random, well-defined programs in the subset, reusable by
 //!   later oracle tests (profilers compare their counts on the same programs).
 #![deny(missing_docs)]
 
 pub mod fuzz;
 pub mod gen;
+pub mod import_graph;
 pub mod outcome;
 pub mod programs;
 pub mod reference;
