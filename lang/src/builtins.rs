@@ -21,7 +21,7 @@
 
 use std::fmt;
 
-use crate::hir::ScalarType;
+use crate::scalar::ScalarType;
 
 pub mod bignum;
 mod fold;

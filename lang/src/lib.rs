@@ -15,12 +15,14 @@ pub mod builtins;
 pub mod bytecode;
 pub mod check;
 pub mod compile;
+pub mod ctype;
 pub mod diag;
 pub mod hir;
 pub mod lexer;
 pub mod parse;
 pub mod preprocess;
 pub mod printf_format;
+pub mod scalar;
 pub mod span;
 pub mod typedef_names;
 

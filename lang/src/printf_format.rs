@@ -45,7 +45,7 @@
 
 use std::fmt;
 
-use crate::hir::ScalarType;
+use crate::scalar::ScalarType;
 
 /// The largest width or precision accepted (larger ones are rejected rather than risking
 /// gigabytes of padding).

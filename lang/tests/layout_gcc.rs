@@ -1,6 +1,6 @@
 //! Structure and union layouts against gcc: random records (scalar, pointer, array, nested
 //! record and bit-field members, structs and unions) are laid out by
-//! `lang::check::ctype::Records` and by gcc, which prints each record's `sizeof`,
+//! `lang::ctype::Records` and by gcc, which prints each record's `sizeof`,
 //! `__alignof__`, every ordinary member's `offsetof` and every bit-field's bit positions (found
 //! by setting the field to all ones in a zeroed object and reading the bytes back). Any
 //! difference fails with the C declaration that shows it.
@@ -9,7 +9,7 @@ use std::fmt::Write as _;
 use std::process::Command;
 use std::sync::Arc;
 
-use lang::check::ctype::{CType, MemberDef, RecordId, Records};
+use lang::ctype::{CType, MemberDef, RecordId, Records};
 use lang::hir::ScalarType;
 use lang::span::Span;
 

@@ -10,7 +10,9 @@ use e2e::import_graph::{workspace_targets, ImportGraph};
 
 fn main() {
     let wanted: Vec<String> = std::env::args().skip(1).collect();
-    let workspace = Path::new(env!("CARGO_MANIFEST_DIR")).parent().expect("the workspace");
+    let workspace = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .expect("the workspace");
     let mut circles = 0;
     for (name, dir, root) in workspace_targets(workspace) {
         let krate = name.split(' ').next().unwrap_or(&name);

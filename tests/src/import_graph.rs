@@ -1,7 +1,7 @@
 //! The import graph between the files of a crate, and its circles (issue 36).
 //!
 //! A file *imports* another when it names an item of it: in a `use` declaration (`use
-//! crate::check::ctype::CType`, `use super::Operand`, `use child::Item`), or in a path in its
+//! crate::ctype::CType`, `use super::Operand`, `use child::Item`), or in a path in its
 //! code (`crate::printf_format::Piece::Text`, `super::stmt::sized_by_initializer(..)`). The
 //! declaration `mod child;` is not an import: a parent module owns its children, and a child may
 //! name its ancestors' items freely as long as those items are the parent's own.
@@ -133,7 +133,12 @@ impl ImportGraph {
     }
 
     /// A new, empty module, registered as `parent`'s child `name`.
-    fn new_module(&mut self, file: &Path, parent: Option<ModuleId>, name: Option<&str>) -> ModuleId {
+    fn new_module(
+        &mut self,
+        file: &Path,
+        parent: Option<ModuleId>,
+        name: Option<&str>,
+    ) -> ModuleId {
         let id = self.modules.len();
         self.modules.push(Module {
             file: file.to_path_buf(),
@@ -151,7 +156,12 @@ impl ImportGraph {
     }
 
     /// Records the items of module `id`, whose child files are in `dir`.
-    fn read_items(&mut self, items: &[syn::Item], id: ModuleId, dir: &Path) -> Result<(), ReadError> {
+    fn read_items(
+        &mut self,
+        items: &[syn::Item],
+        id: ModuleId,
+        dir: &Path,
+    ) -> Result<(), ReadError> {
         for item in items {
             if is_test_only(item) {
                 continue;
@@ -177,7 +187,9 @@ impl ImportGraph {
             if let Some(name) = defined_name(item) {
                 self.modules[id].items.insert(name);
             }
-            let mut collector = PathCollector { module: &mut self.modules[id] };
+            let mut collector = PathCollector {
+                module: &mut self.modules[id],
+            };
             collector.visit_item(item);
         }
         Ok(())
@@ -187,7 +199,9 @@ impl ImportGraph {
     fn resolve(&mut self) {
         for id in 0..self.modules.len() {
             for path in self.modules[id].paths.clone() {
-                let Some(target) = self.resolve_path(id, &path, 0) else { continue };
+                let Some(target) = self.resolve_path(id, &path, 0) else {
+                    continue;
+                };
                 if self.is_ancestor(target, id) {
                     continue;
                 }
@@ -195,7 +209,12 @@ impl ImportGraph {
                 let to = self.modules[target].file.clone();
                 if from != to {
                     let shown = path.join("::");
-                    self.edges.entry(from).or_default().entry(to).or_default().insert(shown);
+                    self.edges
+                        .entry(from)
+                        .or_default()
+                        .entry(to)
+                        .or_default()
+                        .insert(shown);
                 }
             }
         }
@@ -255,7 +274,13 @@ impl ImportGraph {
     }
 
     /// The module in which `name`, an item of `module` followed by `rest`, is defined.
-    fn defining_module(&self, module: ModuleId, name: &str, rest: &[String], depth: usize) -> ModuleId {
+    fn defining_module(
+        &self,
+        module: ModuleId,
+        name: &str,
+        rest: &[String],
+        depth: usize,
+    ) -> ModuleId {
         let here = &self.modules[module];
         if here.items.contains(name) {
             return module;
@@ -268,7 +293,9 @@ impl ImportGraph {
             }
         }
         for glob in &here.globs {
-            let Some(glob_module) = self.resolve_path(module, glob, depth + 1) else { continue };
+            let Some(glob_module) = self.resolve_path(module, glob, depth + 1) else {
+                continue;
+            };
             if glob_module != module && self.provides(glob_module, name) {
                 let mut full = glob.clone();
                 full.push(name.to_string());
@@ -284,7 +311,9 @@ impl ImportGraph {
     /// Whether `module` defines `name` or brings it in by name.
     fn provides(&self, module: ModuleId, name: &str) -> bool {
         let here = &self.modules[module];
-        here.items.contains(name) || here.uses.contains_key(name) || here.children.contains_key(name)
+        here.items.contains(name)
+            || here.uses.contains_key(name)
+            || here.children.contains_key(name)
     }
 
     /// The path a `use` of `module` (or of an inline module's enclosing ones, whose names it does
@@ -295,7 +324,10 @@ impl ImportGraph {
 
     /// Shows `file` relative to the crate's directory.
     fn show(&self, file: &Path) -> String {
-        file.strip_prefix(&self.base).unwrap_or(file).display().to_string()
+        file.strip_prefix(&self.base)
+            .unwrap_or(file)
+            .display()
+            .to_string()
     }
 
     /// Every import between two files: `(from, to, paths)`, sorted.
@@ -303,7 +335,11 @@ impl ImportGraph {
         let mut out = Vec::new();
         for (from, targets) in &self.edges {
             for (to, paths) in targets {
-                out.push((self.show(from), self.show(to), paths.iter().cloned().collect()));
+                out.push((
+                    self.show(from),
+                    self.show(to),
+                    paths.iter().cloned().collect(),
+                ));
             }
         }
         out
@@ -319,7 +355,8 @@ impl ImportGraph {
             }
             all.into_iter().collect()
         };
-        let index: HashMap<&PathBuf, usize> = files.iter().enumerate().map(|(i, f)| (*f, i)).collect();
+        let index: HashMap<&PathBuf, usize> =
+            files.iter().enumerate().map(|(i, f)| (*f, i)).collect();
         let successors: Vec<Vec<usize>> = files
             .iter()
             .map(|file| {
@@ -341,12 +378,19 @@ impl ImportGraph {
             for &i in &members {
                 for (to, paths) in self.edges.get(files[i]).into_iter().flatten() {
                     if members.contains(&index[to]) {
-                        edges.push((self.show(files[i]), self.show(to), paths.iter().cloned().collect()));
+                        edges.push((
+                            self.show(files[i]),
+                            self.show(to),
+                            paths.iter().cloned().collect(),
+                        ));
                     }
                 }
             }
             edges.sort();
-            circles.push(Circle { files: names, edges });
+            circles.push(Circle {
+                files: names,
+                edges,
+            });
         }
         circles.sort_by(|a, b| a.files.cmp(&b.files));
         circles
@@ -427,7 +471,9 @@ fn is_test_only(item: &syn::Item) -> bool {
     };
     attrs.iter().any(|attr| {
         attr.path().is_ident("cfg")
-            && attr.parse_args::<syn::Ident>().is_ok_and(|ident| ident == "test")
+            && attr
+                .parse_args::<syn::Ident>()
+                .is_ok_and(|ident| ident == "test")
     })
 }
 
@@ -491,7 +537,11 @@ impl PathCollector<'_> {
         if name != "self" {
             path.push(name.to_string());
         }
-        let alias = if name == "self" { prefix.last().cloned().unwrap_or_default() } else { alias.to_string() };
+        let alias = if name == "self" {
+            prefix.last().cloned().unwrap_or_default()
+        } else {
+            alias.to_string()
+        };
         if alias != "_" {
             self.module.uses.insert(alias, path.clone());
         }
@@ -510,7 +560,9 @@ impl<'ast> Visit<'ast> for PathCollector<'_> {
 
     fn visit_path(&mut self, path: &'ast syn::Path) {
         if path.leading_colon.is_none() && path.segments.len() >= 2 {
-            self.module.paths.push(path.segments.iter().map(|s| s.ident.to_string()).collect());
+            self.module
+                .paths
+                .push(path.segments.iter().map(|s| s.ident.to_string()).collect());
         }
         syn::visit::visit_path(self, path);
     }
@@ -524,7 +576,11 @@ pub fn workspace_targets(workspace: &Path) -> Vec<(String, PathBuf, PathBuf)> {
         for root in ["lib.rs", "main.rs"] {
             let file = dir.join("src").join(root);
             if file.exists() {
-                let name = if root == "lib.rs" { krate.to_string() } else { format!("{krate} (binary)") };
+                let name = if root == "lib.rs" {
+                    krate.to_string()
+                } else {
+                    format!("{krate} (binary)")
+                };
                 targets.push((name, dir.clone(), file));
             }
         }
@@ -559,7 +615,8 @@ mod tests {
             pub fn new() -> Dir {
                 static NEXT: AtomicUsize = AtomicUsize::new(0);
                 let n = NEXT.fetch_add(1, Ordering::Relaxed);
-                let path = std::env::temp_dir().join(format!("import-graph-{}-{n}", std::process::id()));
+                let path =
+                    std::env::temp_dir().join(format!("import-graph-{}-{n}", std::process::id()));
                 let _ = std::fs::remove_dir_all(&path);
                 std::fs::create_dir_all(&path).unwrap();
                 Dir(path)
@@ -604,8 +661,15 @@ mod tests {
             ("c.rs", "pub struct C;"),
         ]);
         assert_eq!(graph.circles(), []);
-        let edges: Vec<(String, String)> = graph.edges().into_iter().map(|(f, t, _)| (f, t)).collect();
-        assert_eq!(edges, [("a.rs".into(), "b.rs".into()), ("b.rs".into(), "c.rs".into())]);
+        let edges: Vec<(String, String)> =
+            graph.edges().into_iter().map(|(f, t, _)| (f, t)).collect();
+        assert_eq!(
+            edges,
+            [
+                ("a.rs".into(), "b.rs".into()),
+                ("b.rs".into(), "c.rs".into())
+            ]
+        );
     }
 
     #[test]
@@ -615,25 +679,39 @@ mod tests {
         // and `ipf.rs` stands on `forest.rs`.
         let (_dir, graph) = crate_of(&[
             ("lib.rs", "pub mod kblpp;"),
-            ("kblpp/mod.rs", "mod forest; mod ipf; pub use forest::Cursor; pub use ipf::*;"),
+            (
+                "kblpp/mod.rs",
+                "mod forest; mod ipf; pub use forest::Cursor; pub use ipf::*;",
+            ),
             ("kblpp/forest.rs", "pub struct Cursor;"),
             ("kblpp/ipf.rs", "use super::Cursor; pub struct Ipf(Cursor);"),
         ]);
         assert_eq!(graph.circles(), []);
-        let edges: Vec<(String, String)> = graph.edges().into_iter().map(|(f, t, _)| (f, t)).collect();
-        assert!(edges.contains(&("kblpp/ipf.rs".into(), "kblpp/forest.rs".into())), "{edges:?}");
-        assert!(!edges.contains(&("kblpp/ipf.rs".into(), "kblpp/mod.rs".into())), "{edges:?}");
+        let edges: Vec<(String, String)> =
+            graph.edges().into_iter().map(|(f, t, _)| (f, t)).collect();
+        assert!(
+            edges.contains(&("kblpp/ipf.rs".into(), "kblpp/forest.rs".into())),
+            "{edges:?}"
+        );
+        assert!(
+            !edges.contains(&("kblpp/ipf.rs".into(), "kblpp/mod.rs".into())),
+            "{edges:?}"
+        );
     }
 
     #[test]
     fn a_child_naming_its_parents_own_items_is_no_import() {
         let (_dir, graph) = crate_of(&[
             ("lib.rs", "mod check;"),
-            ("check/mod.rs", "mod expr; pub struct Checker; fn f() { expr::check(); }"),
+            (
+                "check/mod.rs",
+                "mod expr; pub struct Checker; fn f() { expr::check(); }",
+            ),
             ("check/expr.rs", "use super::Checker; pub fn check() {}"),
         ]);
         assert_eq!(graph.circles(), []);
-        let edges: Vec<(String, String)> = graph.edges().into_iter().map(|(f, t, _)| (f, t)).collect();
+        let edges: Vec<(String, String)> =
+            graph.edges().into_iter().map(|(f, t, _)| (f, t)).collect();
         assert_eq!(edges, [("check/mod.rs".into(), "check/expr.rs".into())]);
     }
 
@@ -655,7 +733,10 @@ mod tests {
     fn test_code_makes_no_edges() {
         let (_dir, graph) = crate_of(&[
             ("lib.rs", "mod a; mod b;"),
-            ("a.rs", "pub struct A; #[cfg(test)] mod tests { use crate::b::B; }"),
+            (
+                "a.rs",
+                "pub struct A; #[cfg(test)] mod tests { use crate::b::B; }",
+            ),
             ("b.rs", "pub struct B(crate::a::A);"),
         ]);
         assert_eq!(graph.circles(), []);

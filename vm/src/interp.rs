@@ -1063,7 +1063,7 @@ fn run_loop_inlined<P: Probes>(
             let signal = crate::signals::pending();
             if signal != 0 {
                 let at: Pc = $at;
-                let kind = crate::signals::trap_kind(signal);
+                let kind = TrapKind::of_pending(signal);
                 return Err(make_trap(m, version, pc - 1, at.index(), kind));
             }
         }};

@@ -4,7 +4,7 @@
 //! signal number in an atomic (the one thing a handler may safely do). The interpreter polls
 //! [`pending`] at every backward jump and every call, so every loop iteration and every
 //! recursion step notices an interrupt within a few instructions; it then stops the run like a
-//! trap ([`crate::trap::TrapKind::Interrupted`]), and the caller flushes the output, writes the
+//! trap ([`crate::trap::TrapKind::of_pending`]), and the caller flushes the output, writes the
 //! profile marked incomplete and exits with status `128 + signal` (130 for SIGINT, 143 for
 //! SIGTERM), as a shell reports a process killed by that signal.
 //!
@@ -40,16 +40,6 @@ pub fn raise_memory_limit() {
         Ordering::Relaxed,
         Ordering::Relaxed,
     );
-}
-
-/// The trap a pending stop becomes: an interrupt by the signal, or the memory limit.
-#[cold]
-pub fn trap_kind(pending: i32) -> crate::trap::TrapKind {
-    if pending == MEMORY_LIMIT_REACHED {
-        crate::trap::TrapKind::MemoryLimit(crate::alloc_meter::limit())
-    } else {
-        crate::trap::TrapKind::Interrupted(pending)
-    }
 }
 
 /// Records `signal` as if it had been received (for tests of the interrupt path).

@@ -58,6 +58,19 @@ pub enum TrapKind {
     Internal(String),
 }
 
+impl TrapKind {
+    /// The trap a pending stop ([`crate::signals::pending`]) becomes: an interrupt by the
+    /// signal, or the memory limit.
+    #[cold]
+    pub fn of_pending(pending: i32) -> TrapKind {
+        if pending == crate::signals::MEMORY_LIMIT_REACHED {
+            TrapKind::MemoryLimit(crate::alloc_meter::limit())
+        } else {
+            TrapKind::Interrupted(pending)
+        }
+    }
+}
+
 impl fmt::Display for TrapKind {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {

@@ -7,8 +7,8 @@
 use std::fmt;
 use std::sync::Arc;
 
-use crate::check::ctype::{CType, FnType};
-use crate::hir::ScalarType;
+use crate::ctype::{CType, FnType};
+use crate::scalar::ScalarType;
 
 /// A library function on memory.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]

@@ -13,10 +13,10 @@ use crate::ast;
 use crate::hir::{self, ArrayBase, ExprKind, ScalarType};
 use crate::span::Span;
 
-use super::ctype::CType;
-use super::expr::Operand;
+use super::operand::Operand;
 use super::types::mk;
 use super::Checker;
+use crate::ctype::CType;
 
 impl Checker<'_> {
     /// The operand `(tn) { init }` denotes.

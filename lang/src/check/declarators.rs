@@ -16,9 +16,19 @@ use crate::ast::{self, DeclSpecs, Derived, NamedType};
 use crate::hir::{ScalarType, Type};
 use crate::span::Span;
 
-use super::ctype::{CType, FnType, MemberDef, RecordId};
 use super::names::Named;
 use super::{Checker, MAX_ELEMENTS, MAX_RANK};
+use crate::ctype::{CType, FnType, MemberDef, RecordId};
+
+/// True if an initializer may give an array its first dimension (`int a[] = {...}`,
+/// `char s[] = "..."`).
+pub(super) fn sized_by_initializer(init: Option<&ast::Initializer>) -> bool {
+    match init {
+        Some(ast::Initializer::List { .. }) => true,
+        Some(ast::Initializer::Expr(e)) => matches!(e.kind, ast::ExprKind::Str(_)),
+        _ => false,
+    }
+}
 
 /// The type named by a declaration's specifiers, with its qualifiers.
 #[derive(Clone, Debug)]
@@ -89,7 +99,7 @@ pub(super) fn array_of(elem: CType, dims: &[u32]) -> CType {
 
 /// `ty` with the outermost array's length taken from the storage chosen for it (an array
 /// declared `[]` gets the size its initializer gave); `records` sizes structure elements.
-pub(super) fn with_dims(ty: &CType, storage: &Type, records: &super::ctype::Records) -> CType {
+pub(super) fn with_dims(ty: &CType, storage: &Type, records: &crate::ctype::Records) -> CType {
     match (ty, storage) {
         (CType::Array { elem, len: None }, Type::Array { dims, .. }) => CType::Array {
             elem: elem.clone(),
@@ -226,7 +236,7 @@ impl Checker<'_> {
                     return None;
                 }
             }
-            if total > super::ctype::MAX_OBJECT_SIZE {
+            if total > crate::ctype::MAX_OBJECT_SIZE {
                 self.err(d.span, format!("`{}` is too large ({total} bytes)", d.name));
                 return None;
             }
@@ -350,7 +360,7 @@ impl Checker<'_> {
         d: &ast::Declarator,
         init: Option<&ast::Initializer>,
     ) -> Option<(CType, Shape)> {
-        let has_list = super::stmt::sized_by_initializer(init);
+        let has_list = sized_by_initializer(init);
         let ty = self.object_type(base, d, has_list)?;
         if let Some((elem, dims)) = scalar_shape(&ty) {
             return Some((ty, Shape::Scalar { elem, dims }));

@@ -16,8 +16,8 @@ use crate::diag::Diagnostic;
 use crate::hir::{self, FuncId, GlobalId};
 use crate::span::Span;
 
-use super::ctype::Records;
 use super::VarInfo;
+use crate::ctype::Records;
 
 /// A place in the program's original files: the file (an index into the program's file
 /// table: the files of every translation unit, in order), the span in its original text, and

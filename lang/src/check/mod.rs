@@ -16,15 +16,18 @@
 //! been checked.
 
 mod addressed;
+mod calls;
 mod compound;
-pub mod ctype;
 mod declarators;
 mod expr;
 mod goto;
 pub mod library;
+mod library_calls;
 pub mod link;
 mod names;
 mod object_init;
+mod operand;
+mod operators;
 mod pointers;
 mod records;
 mod stmt;
@@ -34,12 +37,12 @@ pub mod types;
 use std::collections::HashMap;
 
 use crate::ast::{self, Initializer, Item, StorageClass};
+use crate::ctype::CType;
 use crate::diag::{Diagnostic, Diagnostics};
 use crate::hir::{self, ConstValue, FuncId, GlobalId, LocalId, ScalarType, Type};
 use crate::lexer::Include;
 use crate::preprocess::SourceMap;
 use crate::span::Span;
-use ctype::CType;
 use library::Headers;
 use link::{Linker, Place};
 use names::{Named, Scoped};
@@ -176,7 +179,7 @@ impl Signature {
     /// The C function type.
     fn c_type(&self) -> CType {
         let params = self.params.iter().map(ParamTy::c_type).collect();
-        CType::Function(std::sync::Arc::new(ctype::FnType {
+        CType::Function(std::sync::Arc::new(crate::ctype::FnType {
             ret: self.ret_ty.0.clone(),
             params,
         }))

@@ -19,7 +19,7 @@ use crate::ast::{self, EnumSpec};
 use crate::diag::Diagnostic;
 use crate::hir::{GlobalId, LocalId, ScalarType};
 
-use super::ctype::{CType, RecordId};
+use crate::ctype::{CType, RecordId};
 use crate::span::Span;
 
 use super::types::{eval, Const};

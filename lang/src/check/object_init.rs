@@ -15,8 +15,8 @@
 use crate::ast::{self, Initializer};
 use crate::span::Span;
 
-use super::ctype::{BitField, CType};
 use super::Checker;
+use crate::ctype::{BitField, CType};
 
 /// One scalar an initializer sets.
 pub(super) struct Leaf<'a> {
@@ -392,8 +392,8 @@ impl Checker<'_> {
     fn is_value_of_type(&mut self, e: &ast::Expr, ty: &CType) -> bool {
         let diags = self.diags.len();
         let found = match self.operand(e) {
-            Some(super::expr::Operand::Pointed { cty, .. }) => Some(cty),
-            Some(super::expr::Operand::Value(_, t)) => Some(t),
+            Some(super::operand::Operand::Pointed { cty, .. }) => Some(cty),
+            Some(super::operand::Operand::Value(_, t)) => Some(t),
             _ => None,
         };
         self.diags.truncate(diags);

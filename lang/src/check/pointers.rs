@@ -21,10 +21,10 @@ use crate::ast;
 use crate::hir::{ArrayBase, CompareOp, Expr, ExprKind, Place, ScalarType};
 use crate::span::Span;
 
-use super::ctype::CType;
-use super::expr::Operand;
+use super::operand::Operand;
 use super::types::{convert, eval, mk, Const};
 use super::{is_integer_constant_expression, Checker};
+use crate::ctype::CType;
 
 /// True if `e` is a null pointer constant: an integer constant expression whose value is 0
 /// (`0`, `'\0'`, `(void *)0` is handled by its pointer type).
@@ -428,7 +428,7 @@ impl Checker<'_> {
                 is_const,
                 ..
             } => Some((
-                super::expr::offset_pointer(ptr, offset, span),
+                super::operand::offset_pointer(ptr, offset, span),
                 CType::pointer_to(cty, is_const),
             )),
             Operand::Func { id, ty, .. } => Some((

@@ -4,7 +4,7 @@
 //! A structure is never a value in a register: an expression of structure type is an
 //! [`Operand::Pointed`], a pointer to its first byte plus a constant offset. `s.a.b` only adds
 //! offsets; a scalar member is a [`Place::Deref`] at the final offset, a bit-field a
-//! [`Place::BitField`] (its storage unit and bits, as laid out by [`super::ctype`]), an array
+//! [`Place::BitField`] (its storage unit and bits, as laid out by [`crate::ctype`]), an array
 //! or structure member again an `Operand::Pointed`. `s = t` copies the bytes
 //! ([`ExprKind::CopyObject`]).
 
@@ -12,9 +12,9 @@ use crate::ast;
 use crate::hir::{Expr, ExprKind, Place};
 use crate::span::Span;
 
-use super::ctype::CType;
-use super::expr::{offset_pointer, Operand};
+use super::operand::{offset_pointer, Operand};
 use super::Checker;
+use crate::ctype::CType;
 
 impl Checker<'_> {
     /// `base.name` (or `base->name` if `arrow`).

@@ -17,10 +17,10 @@ use crate::diag::Diagnostic;
 use crate::hir::{self, Expr, Init, ScalarType, Stmt, StmtKind, Type};
 use crate::span::Span;
 
-use super::ctype::CType;
 use super::declarators::Shape;
 use super::types::{convert, eval, Const};
 use super::{is_integer_constant_expression, Checker, SwitchCtx};
+use crate::ctype::CType;
 
 impl Checker<'_> {
     fn push_scope(&mut self) {
@@ -259,13 +259,13 @@ impl Checker<'_> {
             return None;
         };
         let src = match self.operand(v)? {
-            super::expr::Operand::Pointed {
+            super::operand::Operand::Pointed {
                 ptr,
                 offset,
                 cty,
                 span: s,
                 ..
-            } if self.compatible(&cty, &ret_ty) => super::expr::offset_pointer(ptr, offset, s),
+            } if self.compatible(&cty, &ret_ty) => super::operand::offset_pointer(ptr, offset, s),
             _ => {
                 self.err(
                     v.span,
@@ -551,13 +551,15 @@ impl Checker<'_> {
                     return;
                 };
                 let src = match self.operand(e) {
-                    Some(super::expr::Operand::Pointed {
+                    Some(super::operand::Operand::Pointed {
                         ptr,
                         offset,
                         cty: t,
                         span: s,
                         ..
-                    }) if self.compatible(&t, &cty) => super::expr::offset_pointer(ptr, offset, s),
+                    }) if self.compatible(&t, &cty) => {
+                        super::operand::offset_pointer(ptr, offset, s)
+                    }
                     Some(_) => {
                         self.err(
                             e.span,
@@ -662,7 +664,7 @@ impl Checker<'_> {
         ty: &CType,
         e: &ast::Expr,
     ) -> Option<Expr> {
-        let Some(super::expr::Operand::Pointed {
+        let Some(super::operand::Operand::Pointed {
             ptr,
             offset: o,
             span: s,
@@ -672,13 +674,13 @@ impl Checker<'_> {
             self.err(e.span, format!("a `{}` is required here", self.spell(ty)));
             return None;
         };
-        let src = super::expr::offset_pointer(ptr, o, s);
+        let src = super::operand::offset_pointer(ptr, o, s);
         let base = super::types::mk(
             hir::ExprKind::ObjectAddr(hir::ArrayBase::Local(local)),
             ScalarType::Ptr,
             e.span,
         );
-        let dst = super::expr::offset_pointer(base, offset as i64, e.span);
+        let dst = super::operand::offset_pointer(base, offset as i64, e.span);
         Some(Expr {
             kind: hir::ExprKind::CopyObject {
                 dst: Box::new(dst),
@@ -1008,16 +1010,6 @@ enum Flat<'a> {
     Expr(&'a ast::Expr),
     /// A character of a string literal (or its terminating NUL), and the literal's range.
     Byte(u8, Span),
-}
-
-/// True if an initializer may give an array its first dimension (`int a[] = {...}`,
-/// `char s[] = "..."`).
-pub(super) fn sized_by_initializer(init: Option<&Initializer>) -> bool {
-    match init {
-        Some(Initializer::List { .. }) => true,
-        Some(Initializer::Expr(e)) => is_string(e),
-        _ => false,
-    }
 }
 
 /// True if `e` is a string literal.

@@ -11,10 +11,10 @@ use crate::ast;
 use crate::diag::Diagnostic;
 use crate::hir;
 
-use super::ctype::CType;
 use super::declarators::with_dims;
 use super::names::Scoped;
 use super::{Checker, FileSym, VarInfo};
+use crate::ctype::CType;
 
 impl Checker<'_> {
     /// `static T name = constant, ...;` inside a function.

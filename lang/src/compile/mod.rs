@@ -65,7 +65,14 @@
 //! references of the local arrays (`LocalArr`) and of the global arrays the function touches
 //! (`LoadK`).
 
+mod calls;
+mod conditions;
+mod constants;
+mod effects;
 mod expr;
+mod instrs;
+mod places;
+mod pointers;
 mod stmt;
 
 use std::collections::HashMap;
@@ -966,7 +973,7 @@ fn addressed_locals(stmts: &[hir::Stmt]) -> std::collections::HashSet<LocalId> {
 fn for_each_expr(stmts: &[hir::Stmt], f: &mut impl FnMut(&hir::Expr)) {
     fn expr(e: &hir::Expr, f: &mut impl FnMut(&hir::Expr)) {
         f(e);
-        for sub in expr::sub_exprs(e) {
+        for sub in effects::sub_exprs(e) {
             expr(sub, f);
         }
     }

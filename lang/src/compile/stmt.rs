@@ -211,8 +211,8 @@ impl FnCompiler<'_> {
                         }
                     };
                     let loc = match f.bits {
-                        Some((bit, width)) => super::expr::Loc::Bits(p, imm, f.ty, bit, width),
-                        None => super::expr::Loc::Ptr(p, imm, f.ty),
+                        Some((bit, width)) => super::places::Loc::Bits(p, imm, f.ty, bit, width),
+                        None => super::places::Loc::Ptr(p, imm, f.ty),
                     };
                     self.store(loc, v);
                     self.free = mark;
@@ -236,7 +236,7 @@ impl FnCompiler<'_> {
                         a: i,
                         imm: *index as i32,
                     });
-                    self.emit(super::expr::store_elem(elem, v, flat, i));
+                    self.emit(super::instrs::store_elem(elem, v, flat, i));
                     self.free = mark;
                 }
             }

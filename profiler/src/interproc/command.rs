@@ -16,7 +16,7 @@ use super::supergraph::{Callee, ProcId, Supergraph};
 use super::text::{parse_program, ParsedProgram};
 use super::{definition::Event, IppKind, Linear};
 use crate::cfg::Block;
-use crate::cfg_command::{CfgCommand, CommandError, Format};
+use crate::cfg_command::options::{CfgCommand, CommandError, Format};
 use crate::dag::DagEdgeKind;
 
 /// Runs `vmrun cfg` on a multi-procedure file for paths of kind `kind`.

@@ -35,6 +35,7 @@
 //! does; `C` and the split of calls by site and callee are what the paper's instrumentation
 //! of the call site gives.
 
+use super::definition::overlap_len;
 use super::estimate::{Listing, PairTable, Sums};
 use super::OlContext;
 use crate::cfg::Block;
@@ -104,19 +105,6 @@ pub type CrossCounts = BTreeMap<(CallKey, CrossPath), u64>;
 /// including its `(K + 1)`-th predicate under `cx` (the part's function), or all of it.
 pub fn overlap_of<'b>(cx: &OlContext<'_>, part: &'b [Block]) -> &'b [Block] {
     &part[..overlap_len(part, cx.k(), |b| cx.is_predicate(b))]
-}
-
-/// The length of [`overlap_of`] for degree `k` and the predicates `is_predicate` (for callers
-/// that keep them as flags).
-pub fn overlap_len(part: &[Block], k: u32, is_predicate: impl Fn(Block) -> bool) -> usize {
-    let mut predicates = 0;
-    for (i, &b) in part.iter().enumerate() {
-        predicates += u32::from(is_predicate(b));
-        if predicates > k {
-            return i + 1;
-        }
-    }
-    part.len()
 }
 
 /// The maximum overlap of a part that starts at each block (by block id): the most predicates

@@ -14,7 +14,7 @@ use super::estimate::{
 use super::{OlContext, OlGraph, OlPath};
 use crate::ball_larus::NumberingKind;
 use crate::cfg::Block;
-use crate::cfg_command::{pretty, CfgCommand, CommandError, Format};
+use crate::cfg_command::options::{pretty, CfgCommand, CommandError, Format};
 use crate::cfg_text::ParsedCfg;
 use crate::executor::execute;
 use crate::trace::Trace;

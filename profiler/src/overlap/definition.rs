@@ -121,3 +121,17 @@ pub(crate) fn follow(
         Ended::Otherwise(nodes)
     })
 }
+
+/// The length of the start of `part` (a path's blocks from a call on, or after a loop's
+/// header) that an OL-K path keeps: up to and including its `(k + 1)`-th predicate under
+/// `is_predicate`, or all of it ([`super::calls::overlap_of`] with the predicates of a context).
+pub fn overlap_len(part: &[Block], k: u32, is_predicate: impl Fn(Block) -> bool) -> usize {
+    let mut predicates = 0;
+    for (i, &b) in part.iter().enumerate() {
+        predicates += u32::from(is_predicate(b));
+        if predicates > k {
+            return i + 1;
+        }
+    }
+    part.len()
+}

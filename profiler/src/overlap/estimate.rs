@@ -31,8 +31,7 @@
 //! counts (`1 1 2 3` and `2 3`, 250 times each) has `F(2 ! 3) = 500`: 250 is not an upper
 //! bound. (Its definite and potential flows are the sums of its Table 5 columns.)
 
-use super::calls::overlap_len;
-use super::definition::{follow, Ended, OlPath};
+use super::definition::{follow, overlap_len, Ended, OlPath};
 use super::OlContext;
 use crate::cfg::Block;
 use crate::trace::{walk, Trace, TraceError, WalkEvent};

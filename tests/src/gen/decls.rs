@@ -12,6 +12,7 @@ use std::fmt::Write as _;
 
 use super::effects::Effects;
 use super::expr::Ex;
+use super::macros::MACROS;
 use super::types::{Ty, ALL_TYPES};
 use super::Gen;
 
@@ -39,30 +40,6 @@ pub(super) fn prelude() -> String {
     out.push_str("enum constants { K_ZERO, K_ONE, K_SEVEN = 7, K_EIGHT, K_NEG = -3, K_NEXT };\n");
     out.push_str(MACROS);
     out
-}
-
-/// Macros of the prelude: arithmetic through function-like macros, a pasted name and a
-/// stringized argument.
-const MACROS: &str = "#define ADD(a, b) ((a) + (b))
-#define SUB(a, b) ((a) - (b))
-#define MUL(a, b) ((a) * (b))
-#define PASTE(a, b) a ## b
-#define STR(x) #x
-";
-
-/// `(l op r)` written as a call of the prelude's macro for `op`.
-pub(super) fn macro_call(op: &str, l: &str, r: &str) -> String {
-    let name = match op {
-        "+" => "ADD",
-        "-" => "SUB",
-        _ => "MUL",
-    };
-    format!("{name}({l}, {r})")
-}
-
-/// A `puts` of a stringized macro argument (its spaces collapse to one, as C99 6.10.3.2 says).
-pub(super) fn stringized_puts() -> &'static str {
-    "puts(STR(  spaced     out  \"q\" ));"
 }
 
 impl Gen {

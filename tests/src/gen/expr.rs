@@ -304,7 +304,7 @@ impl Gen {
         let op = *self.rng.pick(&["+", "-", "*", "+", "-"]);
         let text = if self.rng.chance(15) {
             // The same expression through a function-like macro of the prelude.
-            super::decls::macro_call(op, &l.text, &r.text)
+            super::macros::macro_call(op, &l.text, &r.text)
         } else {
             format!("({} {op} {})", l.text, r.text)
         };

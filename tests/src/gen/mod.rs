@@ -77,6 +77,7 @@ pub mod expr;
 pub mod format;
 mod funcs;
 mod heap;
+mod macros;
 mod objects;
 mod pointers;
 mod program;

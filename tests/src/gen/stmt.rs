@@ -96,7 +96,7 @@ impl Gen {
                         "puts(\"--\");",
                         "puts(\"\");",
                         "puts(\"a\\tb\");",
-                        super::decls::stringized_puts(),
+                        super::macros::stringized_puts(),
                     ]);
                     self.line(text);
                 }

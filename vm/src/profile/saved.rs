@@ -119,16 +119,6 @@ pub fn render(profile: &Profile, options: &ReportOptions, format: ReportFormat) 
     }
 }
 
-/// The hash a profile records of a source text (its `sources`): FNV-1a over the bytes, 64
-/// bits, as 16 lowercase hex digits. A check that the file is the one that ran, not a
-/// defence against forgery.
-pub fn source_hash(text: &str) -> String {
-    let hash = text.bytes().fold(0xcbf2_9ce4_8422_2325u64, |h, b| {
-        (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3)
-    });
-    format!("{hash:016x}")
-}
-
 /// [`load`], then [`render`].
 pub fn report_text(
     text: &str,
@@ -354,14 +344,6 @@ fn dot_cfg(out: &mut String, fi: usize, f: &FunctionProfile) {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn source_hash_is_fnv1a_64() {
-        // The reference test vectors of FNV-1a (64 bits).
-        assert_eq!(source_hash(""), "cbf29ce484222325");
-        assert_eq!(source_hash("a"), "af63dc4c8601ec8c");
-        assert_eq!(source_hash("foobar"), "85944171f73967e8");
-    }
 
     #[test]
     fn nesting_is_counted_outside_strings_only() {

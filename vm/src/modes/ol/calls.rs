@@ -21,7 +21,8 @@
 
 use hashbrown::HashMap;
 use lang::bytecode::{Function, Instr, Pc};
-use profiler::overlap::calls::{overlap_len, CallSite, Crossing};
+use profiler::overlap::calls::{CallSite, Crossing};
+use profiler::overlap::definition::overlap_len;
 use profiler::Block;
 use smallvec::SmallVec;
 

@@ -21,7 +21,7 @@
 use std::fmt;
 use std::sync::Arc;
 
-use crate::hir::ScalarType;
+use crate::scalar::ScalarType;
 use crate::span::Span;
 
 /// A structure or union: index into [`Records`].

@@ -1,0 +1,367 @@
+//! Calls of the program's functions (C99 6.5.2.2): the callee (a function's name or a pointer
+//! to one), each argument converted as if by assignment to its parameter (structures copied,
+//! arrays passed by reference), the default argument promotions for `...`, and a structure
+//! result in a temporary.
+
+use crate::ast::{self, ExprKind as K};
+use crate::ctype::CType;
+use crate::diag::Diagnostic;
+use crate::hir::{Arg, ArrayBase, Expr, ExprKind, FuncId, ScalarType, Type};
+use crate::span::Span;
+
+use super::expr::boxed;
+use super::operand::{offset_pointer, Operand};
+use super::types::mk;
+use super::{Checker, FileSym, ParamTy, Sym};
+
+impl Checker<'_> {
+    pub(super) fn call(
+        &mut self,
+        callee: &ast::Expr,
+        args: &[ast::Expr],
+        span: Span,
+    ) -> Option<(Expr, CType)> {
+        if let K::Ident(name) = &callee.kind {
+            match self.lookup(name) {
+                Some(Sym::Func) => return self.user_call(name, callee.span, args, span),
+                // C89's implicit declaration `int f();` of a function this unit defines
+                // later (as old benchmark programs call them; gcc 12 accepts it with a
+                // warning): the definition's parameters apply.
+                None if self.defined_params.contains_key(name) => {
+                    self.implicit_declaration(name, callee.span);
+                    return self.user_call(name, callee.span, args, span);
+                }
+                None => {
+                    let e = self.library_call(name, callee.span, args, span)?;
+                    let t = match (&e.kind, e.ty) {
+                        (ExprKind::Memory { func, .. }, Some(_)) => func.signature().0,
+                        (_, ty) => ty.map_or(CType::Void, CType::Scalar),
+                    };
+                    return Some((e, t));
+                }
+                Some(_) => {}
+            }
+        }
+        // A call through a pointer to a function (or a function designator in parentheses).
+        let (f, fty) = self.typed(callee)?;
+        let Some(CType::Function(ft)) = fty.pointee().cloned() else {
+            self.err(
+                callee.span,
+                format!(
+                    "called object is not a function or a pointer to a function (it has type `{}`)",
+                    self.spell(&fty)
+                ),
+            );
+            for a in args {
+                self.operand(a);
+            }
+            return None;
+        };
+        if args.len() != ft.params.len() {
+            let which = if args.len() > ft.params.len() {
+                "many"
+            } else {
+                "few"
+            };
+            self.err(
+                span,
+                format!(
+                    "too {which} arguments in a call through a pointer of type `{}` (expected {}, found {})",
+                    self.spell(&fty),
+                    ft.params.len(),
+                    args.len()
+                ),
+            );
+            return None;
+        }
+        let mut out = Vec::new();
+        let mut ok = true;
+        let result = self.result_temporary(&ft.ret, span);
+        if let Some((_, addr)) = &result {
+            out.push(Arg::Scalar(addr.clone()));
+        }
+        for (i, (a, p)) in args.iter().zip(&ft.params).enumerate() {
+            let what = format!("argument {}", i + 1);
+            let v = if matches!(p, CType::Record(_)) {
+                self.record_copy(a, p, &what)
+            } else {
+                self.typed_scalar(a)
+                    .and_then(|(v, t)| self.assign_convert(v, &t, p, a.span, &what))
+            };
+            match v {
+                Some(v) => out.push(Arg::Scalar(v)),
+                None => ok = false,
+            }
+        }
+        if !ok {
+            return None;
+        }
+        let call = Expr {
+            kind: ExprKind::CallIndirect {
+                callee: boxed(f),
+                args: out,
+            },
+            ty: ft.ret.scalar(),
+            span,
+        };
+        Some(self.with_result(call, result, &ft.ret, span))
+    }
+
+    /// The id of the function `name` declared by `info`, for a call or its address: a
+    /// function declared here but defined in another file of the program is found by the
+    /// linker, which checks that some file defines it. `None` (reported) if no file can.
+    pub(super) fn function_id(
+        &mut self,
+        name: &str,
+        name_span: Span,
+        info: &super::FuncInfo,
+    ) -> Option<FuncId> {
+        let imported = (info.id.is_none() && info.external && !self.ctx.whole).then(|| {
+            let place = self.place(name_span);
+            self.link.used(name, || place);
+            self.link.external_function(name, self.ctx.index)
+        });
+        let id = info.id.or(imported);
+        if id.is_none() {
+            self.error(
+                Diagnostic::error(
+                    name_span,
+                    format!("function `{name}` is declared but never defined"),
+                )
+                .with_note(format!("declared at {}", self.at(info.span))),
+            );
+        }
+        id
+    }
+
+    pub(super) fn user_call(
+        &mut self,
+        name: &str,
+        name_span: Span,
+        args: &[ast::Expr],
+        span: Span,
+    ) -> Option<(Expr, CType)> {
+        let Some(FileSym::Func(info)) = self.file_scope.get(name).cloned() else {
+            return None;
+        };
+        let params = &info.sig.params;
+        if args.len() != params.len() {
+            let which = if args.len() > params.len() {
+                "many"
+            } else {
+                "few"
+            };
+            self.error(
+                Diagnostic::error(span, format!("too {which} arguments to function `{name}`"))
+                    .with_label(format!("expected {}, found {}", params.len(), args.len()))
+                    .with_note(format!(
+                        "`{name}` is declared at {} as `{}`",
+                        self.at(info.span),
+                        info.sig
+                    )),
+            );
+            for a in args {
+                self.operand(a);
+            }
+            return None;
+        }
+        let mut out = Vec::new();
+        let mut ok = true;
+        let ret = info.sig.ret_ty.0.clone();
+        let result = self.result_temporary(&ret, span);
+        if let Some((_, addr)) = &result {
+            out.push(Arg::Scalar(addr.clone()));
+        }
+        for (i, (a, p)) in args.iter().zip(params).enumerate() {
+            match self.argument(a, p, i + 1, name) {
+                Some(arg) => out.push(arg),
+                None => ok = false,
+            }
+        }
+        if !ok {
+            return None;
+        }
+        let id = self.function_id(name, name_span, &info)?;
+        let call = Expr {
+            kind: ExprKind::Call {
+                func: id,
+                args: out,
+            },
+            ty: info.sig.ret,
+            span,
+        };
+        Some(self.with_result(call, result, &ret, span))
+    }
+
+    /// For a call returning the structure type `ret`: a temporary of the caller to receive
+    /// it, and its address (the hidden first argument).
+    pub(super) fn result_temporary(
+        &mut self,
+        ret: &CType,
+        span: Span,
+    ) -> Option<(crate::hir::LocalId, Expr)> {
+        if !matches!(ret, CType::Record(_)) {
+            return None;
+        }
+        let size = self.link.records.size_of(ret)?;
+        let align = self.link.records.align_of(ret);
+        let id = self.hidden_local(Type::Object { size, align }, ret.clone(), span)?;
+        let addr = mk(
+            ExprKind::ObjectAddr(ArrayBase::Local(id)),
+            ScalarType::Ptr,
+            span,
+        );
+        Some((id, addr))
+    }
+
+    /// The value of a call: for a structure result, the address of the temporary it was
+    /// stored in (after the call).
+    pub(super) fn with_result(
+        &mut self,
+        call: Expr,
+        result: Option<(crate::hir::LocalId, Expr)>,
+        ret: &CType,
+        span: Span,
+    ) -> (Expr, CType) {
+        match result {
+            None => (call, ret.clone()),
+            Some((_, addr)) => (
+                mk(
+                    ExprKind::Comma {
+                        lhs: boxed(call),
+                        rhs: boxed(addr),
+                    },
+                    ScalarType::Ptr,
+                    span,
+                ),
+                ret.clone(),
+            ),
+        }
+    }
+
+    /// A structure argument passed by value: copied into a temporary of the caller, whose
+    /// address is passed.
+    pub(super) fn record_copy(&mut self, a: &ast::Expr, ty: &CType, what: &str) -> Option<Expr> {
+        let src = match self.operand(a)? {
+            Operand::Pointed {
+                ptr,
+                offset,
+                cty,
+                span,
+                ..
+            } if self.compatible_pointees(&cty, ty) && cty != CType::Void => {
+                offset_pointer(ptr, offset, span)
+            }
+            other => {
+                let t = self.operand_type(&other);
+                self.err(
+                    a.span,
+                    format!(
+                        "incompatible type for {what}: expected `{}` but the value has type `{t}`",
+                        self.spell(ty)
+                    ),
+                );
+                return None;
+            }
+        };
+        let size = self.link.records.size_of(ty)?;
+        let align = self.link.records.align_of(ty);
+        let temp = self.hidden_local(Type::Object { size, align }, ty.clone(), a.span)?;
+        let addr = mk(
+            ExprKind::ObjectAddr(ArrayBase::Local(temp)),
+            ScalarType::Ptr,
+            a.span,
+        );
+        let copy = Expr {
+            kind: ExprKind::CopyObject {
+                dst: boxed(addr.clone()),
+                src: boxed(src),
+                size,
+            },
+            ty: None,
+            span: a.span,
+        };
+        Some(mk(
+            ExprKind::Comma {
+                lhs: boxed(copy),
+                rhs: boxed(addr),
+            },
+            ScalarType::Ptr,
+            a.span,
+        ))
+    }
+
+    pub(super) fn argument(
+        &mut self,
+        a: &ast::Expr,
+        p: &ParamTy,
+        n: usize,
+        fname: &str,
+    ) -> Option<Arg> {
+        match p {
+            ParamTy::Scalar(t) => {
+                let (v, vty) = self.typed_scalar(a)?;
+                let what = format!("argument {n} of `{fname}`");
+                let v = self.assign_convert(v, &vty, &CType::Scalar(*t), a.span, &what)?;
+                Some(Arg::Scalar(v))
+            }
+            ParamTy::Pointer { ty, .. } => {
+                let (v, vty) = self.typed_scalar(a)?;
+                let what = format!("argument {n} of `{fname}`");
+                let v = self.assign_convert(v, &vty, ty, a.span, &what)?;
+                Some(Arg::Scalar(v))
+            }
+            ParamTy::Record { ty, .. } => {
+                let what = format!("argument {n} of `{fname}`");
+                Some(Arg::Scalar(self.record_copy(a, ty, &what)?))
+            }
+            ParamTy::Array {
+                elem,
+                is_const,
+                inner,
+            } => {
+                let op = self.operand(a)?;
+                let Operand::Array(arr) = op else {
+                    // A pointer (or a structure's array member, which decays to one): to the
+                    // parameter's pointer type, then an array reference at run time.
+                    let (v, vty) = self.operand_value(op, a.span)?;
+                    let want = CType::Pointer {
+                        to: std::sync::Arc::new(super::declarators::array_of(
+                            CType::Scalar(*elem),
+                            inner,
+                        )),
+                        to_const: *is_const,
+                    };
+                    let what = format!("argument {n} of `{fname}`");
+                    let ptr = self.assign_convert(v, &vty, &want, a.span, &what)?;
+                    let stride = inner.iter().map(|&d| u64::from(d)).product::<u64>()
+                        * u64::from(elem.bytes());
+                    return Some(Arg::FromPointer { ptr, stride });
+                };
+                let arr_inner: Vec<Option<u32>> = arr.dims[1..].to_vec();
+                let want: Vec<Option<u32>> = inner.iter().map(|&d| Some(d)).collect();
+                if arr.elem != *elem || arr_inner != want || arr.elem_cty != CType::Scalar(*elem) {
+                    self.err(
+                        a.span,
+                        format!(
+                            "argument {n} of `{fname}` has type `{}`, expected `{p}`",
+                            arr.type_name()
+                        ),
+                    );
+                    return None;
+                }
+                if arr.is_const && !is_const {
+                    self.err(
+                        a.span,
+                        format!("passing the `const` array `{}` to a parameter of `{fname}` that is not `const`", arr.name),
+                    );
+                    return None;
+                }
+                Some(Arg::Array {
+                    base: arr.base,
+                    indices: arr.indices,
+                })
+            }
+        }
+    }
+}
