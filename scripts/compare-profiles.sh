@@ -6,6 +6,8 @@
 #
 # Usage: scripts/compare-profiles.sh OLD_VMRUN NEW_VMRUN [OUT_DIR]
 #   MODES="edge bl trace kiter:2 kiter:3 kbl:2 kbl:8"   the modes compared (default: these)
+#   PROGRAMS="programs/a.c programs/dir/main.c"   the programs compared (default: all; a
+#                directory of several files is named by its main.c)
 #   IDS=ignore   compare the profiles with every path id replaced by its path
 #                (scripts/profile-without-ids.py): for a change of numbering, which may give
 #                paths other ids but must not change a count
@@ -15,7 +17,7 @@ cd "$(dirname "$0")/.."
 old=$1 new=$2 out=${3:-$(mktemp -d)}
 modes=${MODES:-"edge bl trace kiter:2 kiter:3 kbl:2 kbl:8"}
 mkdir -p "$out/old" "$out/new"
-programs=$(find programs -name '*.c' -not -path 'programs/cfgs/*' | sort)
+programs=${PROGRAMS:-$(find programs -name '*.c' -not -path 'programs/cfgs/*' | sort)}
 compared=0 differ=0
 for p in $programs; do
   # A directory with a main.c is one program of several files (run with all its files).

@@ -82,6 +82,22 @@ pub enum NamedType {
     Enum(Box<EnumSpec>),
     /// `struct tag`, `union tag { ... }`, `struct { ... }`.
     Record(Box<RecordSpec>),
+    /// GNU C's `typeof (expression)` or `typeof (type)` (also spelled `__typeof__`).
+    TypeOf {
+        /// What the type is taken of.
+        arg: Box<TypeOfArg>,
+        /// The whole specifier.
+        span: Span,
+    },
+}
+
+/// What `typeof` takes the type of.
+#[derive(Clone, Debug, PartialEq)]
+pub enum TypeOfArg {
+    /// An expression: its type, without evaluating it (as `sizeof`).
+    Expr(Expr),
+    /// A type name.
+    Type(TypeName),
 }
 
 /// An `enum` specifier.

@@ -103,8 +103,37 @@ const KEYWORDS: &[&str] = &[
     "auto", "break", "case", "char", "const", "continue", "default", "do", "double", "else",
     "enum", "extern", "float", "for", "goto", "if", "inline", "int", "long", "register",
     "restrict", "return", "short", "signed", "sizeof", "static", "struct", "switch", "typedef",
-    "union", "unsigned", "void", "volatile", "while", "_Bool",
+    "union", "unsigned", "void", "volatile", "while", "_Bool", "typeof",
 ];
+
+/// The alternate spellings of keywords that gcc accepts in every mode (GNU C; the rest of
+/// GNU C's token-level extensions are in [`crate::gnu`]), and the keyword each
+/// spells.
+const KEYWORD_ALIASES: &[(&str, &str)] = &[
+    ("__inline__", "inline"),
+    ("__inline", "inline"),
+    ("__restrict__", "restrict"),
+    ("__restrict", "restrict"),
+    ("__const__", "const"),
+    ("__const", "const"),
+    ("__signed__", "signed"),
+    ("__signed", "signed"),
+    ("__volatile__", "volatile"),
+    ("__volatile", "volatile"),
+    ("__typeof__", "typeof"),
+    ("__typeof", "typeof"),
+];
+
+/// The keyword that `text`, an alternate spelling, stands for.
+pub fn keyword_alias(text: &str) -> Option<&'static str> {
+    if !text.starts_with("__") {
+        return None;
+    }
+    KEYWORD_ALIASES
+        .iter()
+        .find(|(alias, _)| *alias == text)
+        .map(|(_, keyword)| *keyword)
+}
 
 /// Raw tokens recognized by the logos automaton.
 #[derive(Logos, Clone, Copy, Debug, PartialEq, Eq)]
@@ -297,6 +326,8 @@ fn spelling(table: &[&'static str], text: &str) -> Option<&'static str> {
 /// A keyword, unsupported keyword or identifier.
 fn word(text: &str) -> Tok {
     if let Some(kw) = spelling(KEYWORDS, text) {
+        Tok::Punct(kw)
+    } else if let Some(kw) = keyword_alias(text) {
         Tok::Punct(kw)
     } else if let Some(kw) = spelling(UNSUPPORTED, text) {
         Tok::Unsupported(kw)
@@ -583,6 +614,16 @@ fn directive(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn gnu_keyword_aliases_spell_keywords() {
+        assert_eq!(keyword_alias("__inline__"), Some("inline"));
+        assert_eq!(keyword_alias("__restrict"), Some("restrict"));
+        assert_eq!(keyword_alias("__signed__"), Some("signed"));
+        assert_eq!(keyword_alias("inline"), None);
+        assert_eq!(keyword_alias("__typeof__"), Some("typeof"));
+        assert_eq!(keyword_alias("__x"), None);
+    }
 
     fn toks(src: &str) -> Vec<Tok> {
         let mut d = Diagnostics::new();

@@ -17,6 +17,7 @@ pub mod check;
 pub mod compile;
 pub mod ctype;
 pub mod diag;
+pub mod gnu;
 pub mod hir;
 pub mod lexer;
 pub mod parse;
@@ -71,6 +72,7 @@ fn parse_text(source: &str, directives: bool) -> Result<Parsed, Diagnostics> {
     } else {
         lexer::lex_preprocessed(source, &mut diags)
     };
+    gnu::strip_extensions(&mut lexed.tokens, &mut diags);
     typedef_names::mark(&mut lexed.tokens);
     let mut syntax = Diagnostics::new();
     let (unit, nesting) = parse::parse_with_nesting(lexed.tokens, source.len(), &mut syntax);

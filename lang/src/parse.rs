@@ -85,6 +85,8 @@ pub enum TypeWord {
     Enum(Box<EnumSpec>),
     /// A `struct` or `union` specifier.
     Record(Box<RecordSpec>),
+    /// A `typeof` specifier and its range.
+    TypeOf(Box<TypeOfArg>, Span),
 }
 
 impl TypeWord {
@@ -98,6 +100,11 @@ impl TypeWord {
         TypeWord::TypeName(name, Span::new(l, r))
     }
 
+    /// `typeof (arg)` at `l..r`.
+    pub fn type_of(arg: TypeOfArg, l: usize, r: usize) -> TypeWord {
+        TypeWord::TypeOf(Box::new(arg), Span::new(l, r))
+    }
+
     /// The keyword, if the word is one.
     fn word(&self) -> Option<&'static str> {
         match self {
@@ -109,7 +116,9 @@ impl TypeWord {
     /// Where it is written.
     fn span(&self) -> Span {
         match self {
-            TypeWord::Keyword(_, span) | TypeWord::TypeName(_, span) => *span,
+            TypeWord::Keyword(_, span)
+            | TypeWord::TypeName(_, span)
+            | TypeWord::TypeOf(_, span) => *span,
             TypeWord::Enum(e) => e.span,
             TypeWord::Record(r) => r.span,
         }
@@ -502,6 +511,11 @@ impl ParseState {
                     self.named_type(&mut named, NamedType::Record(rec.clone()));
                     continue;
                 }
+                TypeWord::TypeOf(arg, span) => {
+                    let arg = arg.clone();
+                    self.named_type(&mut named, NamedType::TypeOf { arg, span: *span });
+                    continue;
+                }
             };
             match storage {
                 None => storage = Some((class, word.span())),
@@ -525,7 +539,7 @@ impl ParseState {
                 self.diags.push(Diagnostic::error(
                     span,
                     format!(
-                        "`{}` cannot be combined with a typedef name, `enum`, `struct` or `union`",
+                        "`{}` cannot be combined with a typedef name, `enum`, `struct`, `union` or `typeof`",
                         keywords.join(" ")
                     ),
                 ));
@@ -565,7 +579,7 @@ impl ParseState {
     fn named_type(&mut self, named: &mut Option<NamedType>, new: NamedType) {
         if named.is_some() {
             let span = match &new {
-                NamedType::Typedef { span, .. } => *span,
+                NamedType::Typedef { span, .. } | NamedType::TypeOf { span, .. } => *span,
                 NamedType::Enum(e) => e.span,
                 NamedType::Record(r) => r.span,
             };

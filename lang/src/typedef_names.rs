@@ -19,7 +19,8 @@
 //! body of a `for` whose header declares them). The braces of an `enum` (and, for later,
 //! `struct` and `union`) body open no scope; enumerators are declared in the enclosing scope,
 //! members in no scope. After `goto`, `.` and `->`, and before a `:` (a label), an identifier is
-//! never a type.
+//! never a type. GNU C's `typeof (...)` is a type specifier: its parenthesis holds an expression
+//! or a type name, not a declarator, and the specifiers go on after it.
 //!
 //! The pass only classifies: a wrong program stays wrong, and the parser and checker report
 //! it (a type name where an expression is expected is a syntax error).
@@ -59,6 +60,9 @@ enum Open {
     EnumBody,
     /// `{` of a `struct` or `union` body: members are in no scope.
     MemberBody,
+    /// `(` of a `typeof`: an expression or a type name, after which the run of specifiers
+    /// (saved with the bracket) goes on with a type.
+    TypeOf,
 }
 
 /// A run of declaration specifiers.
@@ -121,6 +125,8 @@ struct Marker {
     plain_next: bool,
     /// The previous token was `{` or `,` (an enumerator may follow in an enum body).
     after_list_start: bool,
+    /// The previous token was `typeof`: a `(` now opens its operand, not a declarator.
+    typeof_next: bool,
 }
 
 /// Replace every identifier that is used as a typedef name by [`Tok::TypeName`]. See the
@@ -199,6 +205,7 @@ impl Marker {
 
     /// Handle an identifier; true if it is used as a type name.
     fn identifier(&mut self, name: &str, plain: bool, after_list_start: bool, label: bool) -> bool {
+        self.typeof_next = false;
         if plain {
             self.run = None;
             return false;
@@ -292,7 +299,28 @@ impl Marker {
             return;
         }
         let tag = self.tag.take();
+        if self.typeof_next {
+            self.typeof_next = false;
+            if k == "(" {
+                let mut run = self.run.take().unwrap_or_default();
+                run.has_type = true;
+                self.outer_params.push(std::mem::take(&mut self.params));
+                self.open.push((Open::TypeOf, Some(run)));
+                return;
+            }
+        }
         match k {
+            "typeof" => {
+                self.typeof_next = true;
+                return;
+            }
+            ")" if self.innermost() == Some(Open::TypeOf) => {
+                if let Some((_, run)) = self.open.pop() {
+                    self.run = run;
+                }
+                self.params = self.outer_params.pop().unwrap_or_default();
+                return;
+            }
             "enum" | "struct" | "union" => {
                 let mut run = self.run.unwrap_or_default();
                 run.has_type = true;
@@ -443,6 +471,20 @@ mod tests {
                 _ => None,
             })
             .collect()
+    }
+
+    #[test]
+    fn typeof_is_a_specifier_whose_parenthesis_is_no_declarator() {
+        // `typeof (T) T;` would declare a variable `T`; `typeof (x) y` declares `y`, and the
+        // `T` in `typeof (T)` and after it in `(T)` are types.
+        assert_eq!(
+            type_names("typedef int T; void f(void) { typeof (T) a; typeof (a) T2; T b = (T)a; }"),
+            ["T", "T", "T"]
+        );
+        assert_eq!(
+            type_names("typedef int T; void f(void) { typeof (T) T; T = 1; }"),
+            ["T"]
+        );
     }
 
     #[test]

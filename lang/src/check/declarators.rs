@@ -141,6 +141,7 @@ impl Checker<'_> {
             }
             NamedType::Enum(e) => (CType::Scalar(self.enum_type(e)?), false),
             NamedType::Record(r) => (CType::Record(self.record_type(r)?), false),
+            NamedType::TypeOf { arg, .. } => self.type_of(arg)?,
         };
         Some(Resolved {
             ty,

@@ -210,6 +210,31 @@ impl Checker<'_> {
         }
     }
 
+    /// The type `typeof (arg)` names, and whether it is `const`: an expression's type is
+    /// taken as `sizeof` takes it, without evaluating the expression; an array stays an array
+    /// and a function designator a function.
+    pub(super) fn type_of(&mut self, arg: &ast::TypeOfArg) -> Option<(CType, bool)> {
+        let x = match arg {
+            ast::TypeOfArg::Type(tn) => return self.type_name(tn).map(|t| (t, false)),
+            ast::TypeOfArg::Expr(x) => x,
+        };
+        Some(match self.operand(x)? {
+            Operand::Value(_, t) => (t, false),
+            Operand::Place { cty, is_const, .. } | Operand::Pointed { cty, is_const, .. } => {
+                (cty, is_const)
+            }
+            Operand::Array(a) => (a.array_type(), a.is_const),
+            Operand::Str(text, _) => (
+                CType::Array {
+                    elem: std::sync::Arc::new(CType::Scalar(ScalarType::Char)),
+                    len: Some(text.len() as u64 + 1),
+                },
+                false,
+            ),
+            Operand::Func { ty, .. } => (ty, false),
+        })
+    }
+
     /// `sizeof (type)`.
     fn size_of_type(&mut self, tn: &ast::TypeName) -> Option<u64> {
         let ty = self.type_name(tn)?;

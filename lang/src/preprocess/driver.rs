@@ -22,6 +22,10 @@ use crate::diag::Diagnostics;
 use crate::lexer::Include;
 use crate::span::{LineIndex, Span};
 
+/// The macros gcc predefines on x86-64 Linux for what the VM supports (sizes, limits and types
+/// of the integer types, `float` and `double`, the target): `predefined.h` says which and why.
+const PREDEFINED: &str = include_str!("predefined.h");
+
 /// Deepest `#include` nesting (gcc's limit).
 pub const MAX_INCLUDE_DEPTH: usize = 200;
 
@@ -233,11 +237,13 @@ impl<'o> Pp<'o> {
         frame
     }
 
-    /// The predefined macros and the `-D`/`-U` options, as the text of a pseudo file.
+    /// The predefined macros ([`PREDEFINED`] after the standard's) and the `-D`/`-U` options,
+    /// as the text of a pseudo file.
     fn command_line(&self) -> String {
         let mut s = String::from(
             "#define __STDC__ 1\n#define __STDC_VERSION__ 199901L\n#define __STDC_HOSTED__ 1\n",
         );
+        s.push_str(PREDEFINED);
         // An option is one line, whatever it holds.
         let line = |t: &str| t.replace(['\n', '\r'], " ");
         for (name, value) in &self.options.defines {
