@@ -1,5 +1,6 @@
 /* GNU C as real code writes it (issue 37): attribute lists wherever gcc accepts them, the
-   alternate keywords, __extension__, __typeof__, and the macros gcc predefines on x86-64
+   alternate keywords, __extension__, __typeof__, __alignof__, __builtin_expect, and the
+   macros gcc predefines on x86-64
    Linux. gcc -std=c99 accepts all of it; the output must be gcc's. */
 #include <stdio.h>
 
@@ -60,6 +61,11 @@ int main(void) {
     printf("%d %ld %u\n", __INT_MAX__, __LONG_MAX__, __UINT32_MAX__);
     printf("%.17g %.9g %.17g\n", __DBL_MAX__, __FLT_EPSILON__, __DBL_EPSILON__);
     printf("%d %d\n", __DBL_MANT_DIG__, __FLT_DIG__);
+    printf("%d %d %d %d %d\n", (int)__alignof__(double), (int)__alignof__(char),
+           (int)__alignof__(struct point), (int)__alignof__ big, (int)_Alignof(short[3]));
+    if (__builtin_expect(limit > 3, 1))
+        printf("expected\n");
+    printf("%ld\n", __builtin_expect(limit * 2L, 10) + 1);
     printf("%s", pass("done\n"));
     return 0;
 }

@@ -651,6 +651,10 @@ pub enum ExprKind {
     SizeofExpr(Box<Expr>),
     /// `sizeof (type)`
     SizeofType(Box<TypeName>),
+    /// `_Alignof expr` (GNU C's `__alignof__ expr`): the alignment of the expression's type.
+    AlignofExpr(Box<Expr>),
+    /// `_Alignof (type)` (`__alignof__ (type)`).
+    AlignofType(Box<TypeName>),
     /// `array[index]`
     Index(Box<Expr>, Box<Expr>),
     /// `callee(args)`

@@ -27,24 +27,39 @@ type Token = (usize, Tok, usize);
 /// Attributes that change a program's layout or behaviour, which the VM does not honour yet,
 /// with the reason: each is an error rather than silently running another program than gcc's.
 pub const UNSUPPORTED_ATTRIBUTES: &[(&str, &str)] = &[
-    ("aligned", "it changes the alignment and the layout of what it applies to"),
+    (
+        "aligned",
+        "it changes the alignment and the layout of what it applies to",
+    ),
     ("packed", "it changes the layout of structures"),
     ("constructor", "it runs a function before `main`"),
     ("destructor", "it runs a function after `main`"),
-    ("cleanup", "it runs a function when a variable goes out of scope"),
+    (
+        "cleanup",
+        "it runs a function when a variable goes out of scope",
+    ),
     ("vector_size", "vector types are not supported"),
     ("mode", "it changes the width of an integer type"),
     ("transparent_union", "it changes how arguments are passed"),
     ("alias", "it makes one function or variable another's"),
     ("ifunc", "it chooses a function at load time"),
-    ("scalar_storage_order", "it changes the byte order of members"),
-    ("designated_init", "it changes which initializers are accepted"),
+    (
+        "scalar_storage_order",
+        "it changes the byte order of members",
+    ),
+    (
+        "designated_init",
+        "it changes which initializers are accepted",
+    ),
 ];
 
 /// Removes `__extension__` and attribute lists from `tokens` and reports attributes the VM
 /// does not honour and `asm`. Never panics, whatever the tokens.
 pub fn strip_extensions(tokens: &mut Vec<Token>, diags: &mut Diagnostics) {
-    if !tokens.iter().any(|(_, t, _)| matches!(t, Tok::Ident(name) if is_extension_word(name))) {
+    if !tokens
+        .iter()
+        .any(|(_, t, _)| matches!(t, Tok::Ident(name) if is_extension_word(name)))
+    {
         return;
     }
     let input = std::mem::take(tokens);
@@ -60,7 +75,9 @@ pub fn strip_extensions(tokens: &mut Vec<Token>, diags: &mut Diagnostics) {
                 diags.push(
                     Diagnostic::error(
                         Span::new(*start, *end),
-                        format!("`{name}` is not supported: the VM runs bytecode, not machine code"),
+                        format!(
+                            "`{name}` is not supported: the VM runs bytecode, not machine code"
+                        ),
                     )
                     .with_label("inline assembly or an assembler name"),
                 );
@@ -100,7 +117,10 @@ fn is_asm(tokens: &[Token], i: usize, name: &str) -> bool {
 /// The index after an `asm` construct whose keyword ended before `i`: its qualifiers and its
 /// parenthesized operands.
 fn skip_asm(tokens: &[Token], mut i: usize) -> usize {
-    while matches!(tokens.get(i).map(|t| &t.1), Some(Tok::Punct("volatile" | "inline" | "goto"))) {
+    while matches!(
+        tokens.get(i).map(|t| &t.1),
+        Some(Tok::Punct("volatile" | "inline" | "goto"))
+    ) {
         i += 1;
     }
     if matches!(tokens.get(i).map(|t| &t.1), Some(Tok::Punct("("))) {
@@ -170,13 +190,19 @@ fn attribute_list(tokens: &[Token], at: usize, diags: &mut Diagnostics) -> usize
             }
             _ => {
                 diags.push(
-                    Diagnostic::error(Span::new(*s, *e), format!("expected an attribute name, found {tok}"))
-                        .with_label("in this attribute list"),
+                    Diagnostic::error(
+                        Span::new(*s, *e),
+                        format!("expected an attribute name, found {tok}"),
+                    )
+                    .with_label("in this attribute list"),
                 );
                 return outer_close + 1;
             }
         };
-        let bare = name.strip_prefix("__").and_then(|n| n.strip_suffix("__")).unwrap_or(name);
+        let bare = name
+            .strip_prefix("__")
+            .and_then(|n| n.strip_suffix("__"))
+            .unwrap_or(name);
         if let Some((_, why)) = UNSUPPORTED_ATTRIBUTES.iter().find(|(n, _)| *n == bare) {
             diags.push(
                 Diagnostic::error(
@@ -209,7 +235,10 @@ mod tests {
             .iter()
             .map(|(s, _, e)| source[*s..*e].to_string())
             .collect();
-        (text.join(" "), diags.iter().map(|d| d.message.clone()).collect())
+        (
+            text.join(" "),
+            diags.iter().map(|d| d.message.clone()).collect(),
+        )
     }
 
     #[test]
@@ -232,7 +261,10 @@ mod tests {
     #[test]
     fn attributes_that_change_behaviour_are_errors() {
         let (_, errors) = stripped("struct s { char c; int x; } __attribute__((packed));");
-        assert_eq!(errors, ["attribute `packed` is not supported: it changes the layout of structures"]);
+        assert_eq!(
+            errors,
+            ["attribute `packed` is not supported: it changes the layout of structures"]
+        );
         let (_, errors) = stripped("int a[4] __attribute__((__aligned__(16)));");
         assert_eq!(errors.len(), 1, "{errors:?}");
         assert!(errors[0].starts_with("attribute `__aligned__` is not supported"));

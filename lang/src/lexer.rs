@@ -103,7 +103,7 @@ const KEYWORDS: &[&str] = &[
     "auto", "break", "case", "char", "const", "continue", "default", "do", "double", "else",
     "enum", "extern", "float", "for", "goto", "if", "inline", "int", "long", "register",
     "restrict", "return", "short", "signed", "sizeof", "static", "struct", "switch", "typedef",
-    "union", "unsigned", "void", "volatile", "while", "_Bool", "typeof",
+    "union", "unsigned", "void", "volatile", "while", "_Bool", "typeof", "_Alignof",
 ];
 
 /// The alternate spellings of keywords that gcc accepts in every mode (GNU C; the rest of
@@ -122,6 +122,8 @@ const KEYWORD_ALIASES: &[(&str, &str)] = &[
     ("__volatile", "volatile"),
     ("__typeof__", "typeof"),
     ("__typeof", "typeof"),
+    ("__alignof__", "_Alignof"),
+    ("__alignof", "_Alignof"),
 ];
 
 /// The keyword that `text`, an alternate spelling, stands for.

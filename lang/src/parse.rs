@@ -1011,6 +1011,17 @@ impl ParseState {
         self.leaf(ExprKind::SizeofType(Box::new(ty)), l, r)
     }
 
+    /// `_Alignof expr`
+    pub fn alignof_expr(&mut self, e: Expr, l: usize, r: usize) -> Expr {
+        let d = e.depth;
+        self.expr(ExprKind::AlignofExpr(Box::new(e)), l, r, d)
+    }
+
+    /// `_Alignof (type)`
+    pub fn alignof_type(&mut self, ty: TypeName, l: usize, r: usize) -> Expr {
+        self.leaf(ExprKind::AlignofType(Box::new(ty)), l, r)
+    }
+
     /// A leaf expression.
     pub fn leaf(&mut self, kind: ExprKind, l: usize, r: usize) -> Expr {
         self.expr(kind, l, r, 0)

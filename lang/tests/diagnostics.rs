@@ -419,3 +419,31 @@ fn string_initializer_misuse() {
         "char two[2] = \"abc\";\nint nums[] = \"abc\";\nint main(void) { char c = \"x\"; return two[0] + nums[0] + c; }\n"
     ));
 }
+
+// ----- GNU C -----
+
+#[test]
+fn gnu_attributes_that_change_behaviour_and_asm() {
+    // Accepted and ignored: `noinline`, `unused`, an unknown attribute. Not honoured yet, so
+    // errors: `packed`, `aligned`, `constructor`; `asm` runs machine code.
+    assert_snapshot!(check(
+        "struct s { char c; int x; } __attribute__((packed));\n\
+         int buffer[4] __attribute__((noinline, __aligned__(16)));\n\
+         __attribute__((constructor, unused, whatever)) static void init(void) {}\n\
+         int main(void) {\n    __asm__ volatile (\"nop\");\n    return 0;\n}\n"
+    ));
+}
+
+#[test]
+fn gnu_malformed_attribute_lists() {
+    assert_snapshot!(check(
+        "int a __attribute__(unused);\nint b __attribute__((unused) x);\nint main(void) { return 0; }\n"
+    ));
+}
+
+#[test]
+fn gnu_builtin_expect_arguments() {
+    assert_snapshot!(check(
+        "int main(void) {\n    long x = __builtin_expect(1);\n    long y = __builtin_expect(1.5, 1);\n    return (int)(x + y);\n}\n"
+    ));
+}

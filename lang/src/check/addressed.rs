@@ -108,7 +108,7 @@ fn expr(e: &ast::Expr, out: &mut Names) {
             expr(a, out);
             expr(b, out);
         }
-        K::Unary(_, x) | K::Cast(_, x) | K::SizeofExpr(x) => expr(x, out),
+        K::Unary(_, x) | K::Cast(_, x) | K::SizeofExpr(x) | K::AlignofExpr(x) => expr(x, out),
         K::CompoundLiteral(_, init) => initializer(init, out),
         K::Member { base, .. } => expr(base, out),
         K::Binary(_, a, b) | K::Comma(a, b) | K::Index(a, b) => {
@@ -131,6 +131,7 @@ fn expr(e: &ast::Expr, out: &mut Names) {
         | K::Char(_)
         | K::Str(_)
         | K::SizeofType(_)
+        | K::AlignofType(_)
         | K::Error => {}
     }
 }

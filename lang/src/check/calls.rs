@@ -32,6 +32,9 @@ impl Checker<'_> {
                     return self.user_call(name, callee.span, args, span);
                 }
                 None => {
+                    if let Some(call) = self.gnu_builtin_call(name, args, span) {
+                        return call;
+                    }
                     let e = self.library_call(name, callee.span, args, span)?;
                     let t = match (&e.kind, e.ty) {
                         (ExprKind::Memory { func, .. }, Some(_)) => func.signature().0,

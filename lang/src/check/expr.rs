@@ -214,10 +214,15 @@ impl Checker<'_> {
     /// taken as `sizeof` takes it, without evaluating the expression; an array stays an array
     /// and a function designator a function.
     pub(super) fn type_of(&mut self, arg: &ast::TypeOfArg) -> Option<(CType, bool)> {
-        let x = match arg {
-            ast::TypeOfArg::Type(tn) => return self.type_name(tn).map(|t| (t, false)),
-            ast::TypeOfArg::Expr(x) => x,
-        };
+        match arg {
+            ast::TypeOfArg::Type(tn) => self.type_name(tn).map(|t| (t, false)),
+            ast::TypeOfArg::Expr(x) => self.type_of_expr(x),
+        }
+    }
+
+    /// The type of expression `x` and whether it is `const`, without evaluating it (for
+    /// `typeof` and `_Alignof`).
+    fn type_of_expr(&mut self, x: &ast::Expr) -> Option<(CType, bool)> {
         Some(match self.operand(x)? {
             Operand::Value(_, t) => (t, false),
             Operand::Place { cty, is_const, .. } | Operand::Pointed { cty, is_const, .. } => {
@@ -613,6 +618,24 @@ impl Checker<'_> {
                 let size = self.size_of_type(tn)?;
                 Some(plain(mk(
                     ExprKind::IntConst(size as i64),
+                    ScalarType::ULong,
+                    span,
+                )))
+            }
+            K::AlignofExpr(x) => {
+                let (ty, _) = self.type_of_expr(x)?;
+                let align = self.link.records.align_of(&ty);
+                Some(plain(mk(
+                    ExprKind::IntConst(align as i64),
+                    ScalarType::ULong,
+                    span,
+                )))
+            }
+            K::AlignofType(tn) => {
+                let ty = self.type_name(tn)?;
+                let align = self.link.records.align_of(&ty);
+                Some(plain(mk(
+                    ExprKind::IntConst(align as i64),
                     ScalarType::ULong,
                     span,
                 )))

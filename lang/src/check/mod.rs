@@ -20,6 +20,7 @@ mod calls;
 mod compound;
 mod declarators;
 mod expr;
+mod gnu_builtins;
 mod goto;
 pub mod library;
 mod library_calls;

@@ -1,0 +1,78 @@
+//! gcc's built-in functions that need no library behind them (the gcc manual, "Other
+//! Built-in Functions Provided by GCC"): calls the checker turns into plain expressions.
+//!
+//! - `__builtin_expect(long exp, long c)`: the value of `exp` converted to `long`; `c`, the
+//!   value `exp` is expected to have, only guides gcc's block layout, so it is checked and
+//!   evaluated for its effects but does not change the result.
+//!
+//! A program that defines a function of one of these names calls its own function.
+
+use crate::ast;
+use crate::ctype::CType;
+use crate::hir::{Expr, ExprKind, ScalarType};
+use crate::span::Span;
+
+use super::types::{convert, mk};
+use super::Checker;
+
+impl Checker<'_> {
+    /// The call `name(args)` if `name` is one of gcc's built-ins handled here: `None` when it
+    /// is not one, `Some(None)` when it is but the call is wrong (reported).
+    pub(super) fn gnu_builtin_call(
+        &mut self,
+        name: &str,
+        args: &[ast::Expr],
+        span: Span,
+    ) -> Option<Option<(Expr, CType)>> {
+        match name {
+            "__builtin_expect" => Some(self.builtin_expect(args, span)),
+            _ => None,
+        }
+    }
+
+    /// `__builtin_expect(exp, c)`.
+    fn builtin_expect(&mut self, args: &[ast::Expr], span: Span) -> Option<(Expr, CType)> {
+        let [exp, expected] = args else {
+            self.err(
+                span,
+                format!(
+                    "`__builtin_expect` takes 2 arguments (the value and the value it is expected to have), not {}",
+                    args.len()
+                ),
+            );
+            return None;
+        };
+        let value = self.integer_argument(exp, "first")?;
+        let guess = self.integer_argument(expected, "second")?;
+        let value = convert(value, ScalarType::Long);
+        let guess = Expr {
+            kind: ExprKind::Discard(Box::new(guess)),
+            ty: None,
+            span,
+        };
+        // `c` for its effects, then `exp`: the order of a call's arguments is unspecified, and
+        // this is the one gcc uses on x86-64 (right to left).
+        let both = mk(
+            ExprKind::Comma {
+                lhs: Box::new(guess),
+                rhs: Box::new(value),
+            },
+            ScalarType::Long,
+            span,
+        );
+        Some((both, CType::Scalar(ScalarType::Long)))
+    }
+
+    /// An argument of a built-in that takes an integer: its value after the promotions.
+    fn integer_argument(&mut self, arg: &ast::Expr, which: &str) -> Option<Expr> {
+        let value = self.arith(arg)?;
+        if !value.ty.is_some_and(ScalarType::is_integer) {
+            self.err(
+                arg.span,
+                format!("the {which} argument of `__builtin_expect` must be an integer"),
+            );
+            return None;
+        }
+        Some(value)
+    }
+}
