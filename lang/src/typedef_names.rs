@@ -310,16 +310,12 @@ impl Marker {
             }
         }
         match k {
-            "typeof" => {
-                self.typeof_next = true;
-                return;
-            }
+            "typeof" => self.typeof_next = true,
             ")" if self.innermost() == Some(Open::TypeOf) => {
                 if let Some((_, run)) = self.open.pop() {
                     self.run = run;
                 }
                 self.params = self.outer_params.pop().unwrap_or_default();
-                return;
             }
             "enum" | "struct" | "union" => {
                 let mut run = self.run.unwrap_or_default();
