@@ -1,6 +1,6 @@
 /* GNU C as real code writes it (issue 37): attribute lists wherever gcc accepts them, the
-   alternate keywords, __extension__, __typeof__, __alignof__, __builtin_expect, and the
-   macros gcc predefines on x86-64
+   alternate keywords, __extension__, __typeof__, __alignof__, __builtin_expect, case ranges,
+   and the macros gcc predefines on x86-64
    Linux. gcc -std=c99 accepts all of it; the output must be gcc's. */
 #include <stdio.h>
 
@@ -27,6 +27,48 @@ static void copy(int *__restrict__ dst, const int *__restrict src, int n) {
     int i;
     for (i = 0; i < n; i++)
         dst[i] = src[i];
+}
+
+/* GNU C's case ranges: dense (a jump table), sparse (compares), unsigned and long. */
+static int classify(int c) {
+    switch (c) {
+    case '0' ... '9':
+        return 1;
+    case 'a' ... 'f':
+    case 'A' ... 'F':
+        return 2;
+    case 'g' ... 'z':
+        return 3;
+    case ' ':
+        return 4;
+    default:
+        return 0;
+    }
+}
+
+static int sparse(long v) {
+    switch (v) {
+    case -1000000 ... -1000:
+        return -2;
+    case -5 ... 5:
+        return 0;
+    case 100:
+        return 1;
+    case 1000 ... 1000000000000L:
+        return 2;
+    }
+    return 9;
+}
+
+static int unsigned_ranges(unsigned u) {
+    switch (u) {
+    case 0 ... 9:
+        return 0;
+    case 4000000000u ... 4294967295u:
+        return 2;
+    default:
+        return 1;
+    }
 }
 
 static int __attribute__((noreturn)) never_called(void);
@@ -66,6 +108,21 @@ int main(void) {
     if (__builtin_expect(limit > 3, 1))
         printf("expected\n");
     printf("%ld\n", __builtin_expect(limit * 2L, 10) + 1);
+    {
+        const char *text = "Hex 7f, dec 42; Zz!";
+        int i;
+        unsigned sum = 0;
+        long probes[] = {-2000000, -50000, -6, -5, 0, 5, 6, 100, 999, 1000, 123456789012L, 2000000000000L};
+        unsigned uprobes[] = {0, 9, 10, 3999999999u, 4000000000u, 4294967295u};
+        for (i = 0; text[i]; i++)
+            sum = sum * 5 + classify(text[i]);
+        printf("%u\n", sum);
+        for (i = 0; i < 12; i++)
+            printf("%d ", sparse(probes[i]));
+        for (i = 0; i < 6; i++)
+            printf("%d ", unsigned_ranges(uprobes[i]));
+        printf("\n");
+    }
     printf("%s", pass("done\n"));
     return 0;
 }

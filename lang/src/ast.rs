@@ -465,6 +465,8 @@ pub enum StmtKind {
     Switch(Expr, Box<Stmt>),
     /// `case value: stmt`
     Case(Expr, Box<Stmt>),
+    /// GNU C's `case low ... high: stmt`.
+    CaseRange(Expr, Expr, Box<Stmt>),
     /// `default: stmt`
     Default(Box<Stmt>),
     /// `break;`

@@ -92,6 +92,48 @@ typed_id!(
     "L"
 );
 
+/// The values a `case` label matches: one (`low == high`), or GNU C's range `case low ...
+/// high:`, both ends included, in the order of the switch's type (signed or unsigned), each
+/// converted to that type as an integer constant (invariant 6). Shown as `3` or `1...5`.
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub struct CaseRange {
+    /// The first value matched.
+    pub low: i64,
+    /// The last value matched (`low` for a plain `case`).
+    pub high: i64,
+}
+
+impl CaseRange {
+    /// The label `case value:`.
+    pub fn single(value: i64) -> CaseRange {
+        CaseRange {
+            low: value,
+            high: value,
+        }
+    }
+
+    /// The number of values matched minus one: `high - low` in the switch type's order, as
+    /// an unsigned 64-bit count (the width of the range's unsigned compare).
+    pub fn extent(self) -> u64 {
+        (self.high as u64).wrapping_sub(self.low as u64)
+    }
+
+    /// Whether the label matches `value` (a bit pattern of the switch's type).
+    pub fn contains(self, value: i64) -> bool {
+        (value as u64).wrapping_sub(self.low as u64) <= self.extent()
+    }
+}
+
+impl fmt::Debug for CaseRange {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.low == self.high {
+            write!(f, "{}", self.low)
+        } else {
+            write!(f, "{}...{}", self.low, self.high)
+        }
+    }
+}
+
 /// The type of a variable's storage.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Type {
@@ -367,14 +409,15 @@ pub enum StmtKind {
         /// switch anywhere inside it (at any block depth, but neither inside a nested switch nor
         /// inside a loop within this switch, so control never jumps into a loop).
         body: Block,
-        /// The case values, in source order, distinct, converted to `value`'s type.
-        cases: Vec<i64>,
+        /// The case values and ranges, in source order, disjoint, converted to `value`'s type.
+        cases: Vec<CaseRange>,
         /// True if the body contains a `default:` label.
         has_default: bool,
     },
-    /// A `case` label of the innermost enclosing switch; the value is converted to the switch's
-    /// type (invariant 6). The labelled statement follows as the next statement.
-    Case(i64),
+    /// A `case` label of the innermost enclosing switch; the value (or GNU C's range) is
+    /// converted to the switch's type (invariant 6). The labelled statement follows as the next
+    /// statement.
+    Case(CaseRange),
     /// The `default:` label of the innermost enclosing switch.
     Default,
     /// Leave the innermost loop or switch.
@@ -1157,7 +1200,7 @@ pub mod dump {
                 );
                 b_stmts(&body.stmts, depth + 1, out);
             }
-            StmtKind::Case(v) => line(out, format!("case {v}:")),
+            StmtKind::Case(v) => line(out, format!("case {v:?}:")),
             StmtKind::Default => line(out, "default:".to_string()),
             StmtKind::Break => line(out, "break".to_string()),
             StmtKind::Continue => line(out, "continue".to_string()),

@@ -982,6 +982,19 @@ impl ParseState {
         self.stmt(kind, l, r, depth)
     }
 
+    /// `case low ... high: stmt` (GNU C).
+    pub fn case_range_stmt(
+        &mut self,
+        low: Expr,
+        high: Expr,
+        body: Stmt,
+        l: usize,
+        r: usize,
+    ) -> Stmt {
+        let depth = body.depth;
+        self.stmt(StmtKind::CaseRange(low, high, Box::new(body)), l, r, depth)
+    }
+
     /// `label: stmt`
     pub fn labeled(&mut self, name: String, body: Stmt, l: usize, m: usize, r: usize) -> Stmt {
         let depth = body.depth;
@@ -1140,6 +1153,7 @@ const EXPR_START: &[&str] = &[
     "~",
     "!",
     "sizeof",
+    "_Alignof",
     "&",
     "*",
 ];
@@ -1147,7 +1161,7 @@ const EXPR_START: &[&str] = &[
 const TYPE_START: &[&str] = &[
     "void", "char", "int", "long", "unsigned", "double", "const", "volatile", "static", "extern",
     "typedef", "enum", "TypeName", "auto", "register", "inline", "short", "signed", "float",
-    "_Bool", "struct", "union", "restrict",
+    "_Bool", "struct", "union", "restrict", "typeof",
 ];
 /// Keywords and tokens that can start a statement besides expressions.
 const STMT_START: &[&str] = &[

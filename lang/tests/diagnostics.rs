@@ -447,3 +447,11 @@ fn gnu_builtin_expect_arguments() {
         "int main(void) {\n    long x = __builtin_expect(1);\n    long y = __builtin_expect(1.5, 1);\n    return (int)(x + y);\n}\n"
     ));
 }
+
+#[test]
+fn gnu_case_ranges_that_overlap() {
+    // An empty range (`7 ... 2`) matches nothing, as with gcc (which warns).
+    assert_snapshot!(check(
+        "int main(void) {\n    int x = 3;\n    switch (x) {\n    case 1 ... 5: break;\n    case 3: break;\n    case 10 ... 20: break;\n    case 15 ... 30: break;\n    case 7 ... 2: break;\n    case x ... 40: break;\n    }\n    return 0;\n}\n"
+    ));
+}

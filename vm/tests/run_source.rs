@@ -34,6 +34,20 @@ fn main_result_is_the_exit_status_masked_to_a_byte() {
 }
 
 #[test]
+fn old_c_void_main_exits_with_status_0() {
+    // gcc leaves whatever its last call returned (here `printf`'s 2) as the status of a
+    // `void main`; the VM documents 0, from `return;` and from falling off the end, with
+    // locals whose address is taken too (the frame-object return).
+    let early = "#include <stdio.h>\nvoid main(void) { int n = 2; int *p = &n; \
+                 printf(\"%d\\n\", *p); if (n > 1) return; printf(\"no\\n\"); }";
+    assert_eq!(run(early), (0, "2\n".into(), String::new()));
+    let end = "#include <stdio.h>\nvoid main() { printf(\"hi\\n\"); }";
+    assert_eq!(run(end), (0, "hi\n".into(), String::new()));
+    let args = "#include <stdio.h>\nvoid main(int argc, char **argv) { printf(\"%d\\n\", argc); }";
+    assert_eq!(run(args), (0, "1\n".into(), String::new()));
+}
+
+#[test]
 fn exit_ends_the_program_from_any_depth() {
     let src = "#include <stdio.h>\n#include <stdlib.h>\n\
                void f(int n) { if (n == 0) { printf(\"bye\\n\"); exit(3); } f(n - 1); }\n\

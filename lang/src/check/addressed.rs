@@ -71,6 +71,11 @@ fn stmt(s: &ast::Stmt, out: &mut Names) {
             expr(c, out);
             stmt(body, out);
         }
+        S::CaseRange(low, high, body) => {
+            expr(low, out);
+            expr(high, out);
+            stmt(body, out);
+        }
         S::For(init, cond, step, body) => {
             match &**init {
                 ForInit::Expr(e) => expr(e, out),

@@ -275,7 +275,7 @@ struct VarInfo {
 /// The labels of the innermost switch being checked.
 struct SwitchCtx {
     ty: ScalarType,
-    cases: Vec<(i64, Span)>,
+    cases: Vec<(hir::CaseRange, Span)>,
     default: Option<Span>,
 }
 
@@ -690,11 +690,13 @@ impl<'m> Checker<'m> {
             Some((StorageClass::Static, _)) => true,
             _ => false,
         };
-        if name == "main" && (sig.ret != Some(ScalarType::Int) || !is_main_params(&sig.params)) {
+        // Old C's `void main()` is accepted too; its exit status is 0 (see the compiler).
+        let main_result = matches!(sig.ret, Some(ScalarType::Int) | None);
+        if name == "main" && (!main_result || !is_main_params(&sig.params)) {
             self.main_reported = true;
             self.err(
                 span,
-                "`main` must be declared as `int main(void)` or `int main(int argc, char **argv)`",
+                "`main` must be declared as `int main(void)` or `int main(int argc, char **argv)` (or, as old C, `void main`)",
             );
             return None;
         }

@@ -14,7 +14,7 @@ use std::collections::HashMap;
 
 use crate::ast::{self, BlockItem, ForInit, Initializer, StmtKind as S};
 use crate::diag::Diagnostic;
-use crate::hir::{self, Expr, Init, ScalarType, Stmt, StmtKind, Type};
+use crate::hir::{self, CaseRange, Expr, Init, ScalarType, Stmt, StmtKind, Type};
 use crate::span::Span;
 
 use super::declarators::Shape;
@@ -153,7 +153,15 @@ impl Checker<'_> {
             }
             S::Switch(value, body) => self.switch(value, body),
             S::Case(value, body) => {
-                let label = self.case_label(Some(value), span);
+                let label = self.case_label(Some((value, None)), span);
+                if let Some(label) = label {
+                    out.push(Stmt { kind: label, span });
+                }
+                self.stmt(body, out);
+                return;
+            }
+            S::CaseRange(low, high, body) => {
+                let label = self.case_label(Some((low, Some(high))), span);
                 if let Some(label) = label {
                     out.push(Stmt { kind: label, span });
                 }
@@ -347,8 +355,13 @@ impl Checker<'_> {
         })
     }
 
-    /// A `case` (with a value) or `default` label of the innermost switch.
-    fn case_label(&mut self, value: Option<&ast::Expr>, span: Span) -> Option<StmtKind> {
+    /// A `case` (with a value, or GNU C's range `low ... high`) or `default` label of the
+    /// innermost switch.
+    fn case_label(
+        &mut self,
+        value: Option<(&ast::Expr, Option<&ast::Expr>)>,
+        span: Span,
+    ) -> Option<StmtKind> {
         let Some(ty) = self
             .fs
             .as_ref()
@@ -356,9 +369,9 @@ impl Checker<'_> {
             .map(|s| s.ty)
         else {
             let (what, at) = match value {
-                Some(v) => (
+                Some((v, high)) => (
                     "`case` label",
-                    Span::new(span.start as usize, v.span.end as usize),
+                    Span::new(span.start as usize, high.unwrap_or(v).span.end as usize),
                 ),
                 None => (
                     "`default` label",
@@ -366,12 +379,15 @@ impl Checker<'_> {
                 ),
             };
             self.err(at, format!("{what} not within a switch statement"));
-            if let Some(v) = value {
+            if let Some((v, high)) = value {
                 self.rvalue(v);
+                if let Some(h) = high {
+                    self.rvalue(h);
+                }
             }
             return None;
         };
-        let Some(value) = value else {
+        let Some((value, high)) = value else {
             let prev = self
                 .fs
                 .as_ref()
@@ -391,6 +407,60 @@ impl Checker<'_> {
             }
             return Some(StmtKind::Default);
         };
+        let low = self.case_value(value, ty);
+        let high_value = high.map(|h| self.case_value(h, ty));
+        let low = low?;
+        let range = match high_value {
+            None => CaseRange::single(low),
+            Some(high_value) => {
+                let high_value = high_value?;
+                let ordered = if ty.is_signed() {
+                    low <= high_value
+                } else {
+                    (low as u64) <= (high_value as u64)
+                };
+                if !ordered {
+                    // gcc: "empty range specified", a warning; the label matches nothing.
+                    return None;
+                }
+                CaseRange {
+                    low,
+                    high: high_value,
+                }
+            }
+        };
+        let labels_span = Span::new(
+            value.span.start as usize,
+            high.unwrap_or(value).span.end as usize,
+        );
+        let prev = self
+            .fs
+            .as_ref()
+            .and_then(|fs| fs.switches.last())
+            .and_then(|s| {
+                s.cases
+                    .iter()
+                    .find(|&&(r, _)| r.contains(range.low) || range.contains(r.low))
+            })
+            .map(|&(r, s)| (r, s));
+        if let Some((prev, at)) = prev {
+            let note = format!("previously used at {}", self.at(at));
+            let message = match (high, prev.low == prev.high) {
+                (None, true) => "duplicate case value",
+                (None, false) => "duplicate case value: an earlier case range matches it",
+                (Some(_), _) => "this case range overlaps the values of an earlier case label",
+            };
+            self.error(Diagnostic::error(labels_span, message).with_note(note));
+            return None;
+        }
+        if let Some(ctx) = self.fs.as_mut().and_then(|fs| fs.switches.last_mut()) {
+            ctx.cases.push((range, labels_span));
+        }
+        Some(StmtKind::Case(range))
+    }
+
+    /// The value of a `case` label's expression, converted to the switch's type `ty`.
+    fn case_value(&mut self, value: &ast::Expr, ty: ScalarType) -> Option<i64> {
         let e = self.arith(value)?;
         let ety = e.ty?;
         if !ety.is_integer() || !is_integer_constant_expression(&e) {
@@ -400,9 +470,9 @@ impl Checker<'_> {
             );
             return None;
         }
-        let c = match eval(&convert(e, ty)) {
-            Ok(Const::Int(c)) => c,
-            Ok(Const::Double(_)) => return None,
+        match eval(&convert(e, ty)) {
+            Ok(Const::Int(c)) => Some(c),
+            Ok(Const::Double(_)) => None,
             Err(err) => {
                 self.error(
                     Diagnostic::error(
@@ -411,24 +481,9 @@ impl Checker<'_> {
                     )
                     .with_label(err.message),
                 );
-                return None;
+                None
             }
-        };
-        let prev = self
-            .fs
-            .as_ref()
-            .and_then(|fs| fs.switches.last())
-            .and_then(|s| s.cases.iter().find(|&&(v, _)| v == c))
-            .map(|&(_, s)| s);
-        if let Some(prev) = prev {
-            let note = format!("previously used at {}", self.at(prev));
-            self.error(Diagnostic::error(value.span, "duplicate case value").with_note(note));
-            return None;
         }
-        if let Some(ctx) = self.fs.as_mut().and_then(|fs| fs.switches.last_mut()) {
-            ctx.cases.push((c, value.span));
-        }
-        Some(StmtKind::Case(c))
     }
 
     // ----- declarations -----

@@ -412,8 +412,8 @@ enum Ctx {
     },
     Switch {
         breaks: Vec<Patch>,
-        /// (case value, pc of its label once seen).
-        cases: Vec<(i64, Option<usize>)>,
+        /// (case values, pc of its label once seen).
+        cases: Vec<(hir::CaseRange, Option<usize>)>,
         default: Option<usize>,
     },
 }
@@ -546,6 +546,19 @@ impl<'a> FnCompiler<'a> {
         c
     }
 
+    /// `return;` of a `void` function. Old C's `void main()` returns 0 to whoever started
+    /// the program: its exit status is 0 (what gcc's code leaves is unspecified).
+    fn void_return(&mut self) {
+        let main = &self.program.functions[self.program.main.index()];
+        if std::ptr::eq(self.func, main) {
+            let r = self.alloc();
+            self.emit(Instr::LoadI { a: r, imm: 0 });
+            self.emit(Instr::Ret { a: r });
+        } else {
+            self.emit(Instr::RetV {});
+        }
+    }
+
     fn compile(mut self) -> Result<Function, Diagnostic> {
         self.loc = self.loc_of(self.func.span);
         let body = &self.func.body;
@@ -559,7 +572,7 @@ impl<'a> FnCompiler<'a> {
                 self.emit(Instr::LoadI { a: r, imm: 0 });
                 self.emit(Instr::Ret { a: r });
             } else {
-                self.emit(Instr::RetV {});
+                self.void_return();
             }
         }
         self.renumber_pinned();

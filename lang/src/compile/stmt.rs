@@ -3,7 +3,8 @@
 use super::{Ctx, FnCompiler, Patch};
 use crate::bytecode::{ArrayRef, Instr, JumpTable, Pc};
 use crate::hir::{
-    BinaryOp, Block, CompareOp, Expr, ExprKind, Init, Place, ScalarType, Stmt, StmtKind, Type,
+    BinaryOp, Block, CaseRange, CompareOp, Expr, ExprKind, Init, Place, ScalarType, Stmt, StmtKind,
+    Type,
 };
 
 /// The largest number of jump-table entries per case worth spending on a `switch`.
@@ -150,9 +151,7 @@ impl FnCompiler<'_> {
                     self.at(s.span);
                     self.emit(Instr::Ret { a: r });
                 }
-                None => {
-                    self.emit(Instr::RetV {});
-                }
+                None => self.void_return(),
             },
         }
         self.free = mark;
@@ -406,18 +405,25 @@ impl FnCompiler<'_> {
         }
     }
 
-    fn switch(&mut self, value: &Expr, body: &Block, cases: &[i64], has_default: bool) {
+    fn switch(&mut self, value: &Expr, body: &Block, cases: &[CaseRange], has_default: bool) {
         let v = self.expr(value, None);
         self.at(value.span);
-        // Dispatch: a jump table when dense, else compare-and-branch per case.
-        let (lo, hi) = (cases.iter().min().copied(), cases.iter().max().copied());
-        let mut dispatch: Vec<(i64, Patch)> = Vec::new();
+        // Dispatch: a jump table when dense, else compare-and-branch per case (a GNU C range
+        // by one unsigned compare of `value - low` with its extent).
+        let (lo, hi) = (
+            cases.iter().map(|c| c.low).min(),
+            cases.iter().map(|c| c.high).max(),
+        );
+        // The values the labels match (a range counts as many values as it matches).
+        let matched: i128 = cases.iter().map(|c| i128::from(c.extent()) + 1).sum();
+        let mut dispatch: Vec<(CaseRange, Patch)> = Vec::new();
         let mut table_at = None;
         let mut default_jump = None;
         let dense = match (lo, hi) {
-            (Some(lo), Some(hi)) => {
+            (Some(lo), Some(hi)) if lo <= hi => {
                 let span = (hi as i128) - (lo as i128) + 1;
-                cases.len() >= 4 && span <= i128::from(TABLE_DENSITY) * cases.len() as i128 + 4
+                matched >= 4
+                    && span <= i128::from(TABLE_DENSITY) * matched.min(cases.len() as i128 * 64) + 4
             }
             _ => false,
         };
@@ -432,24 +438,46 @@ impl FnCompiler<'_> {
             table_at = Some(tab);
             self.emit(Instr::JTab { a: v, tab });
         } else {
-            for &c in cases {
-                let p = match i16::try_from(c) {
-                    Ok(imm) => self.emit(Instr::JEqI {
-                        a: v,
-                        imm,
+            for &range in cases {
+                let p = if range.low != range.high {
+                    // `value - low <=u high - low`, in 64 bits: exact for every integer type.
+                    let offset = self.alloc();
+                    let low = self.alloc();
+                    self.load_bits(low, range.low as u64);
+                    self.emit(super::instrs::binary_instr(
+                        BinaryOp::Sub,
+                        ScalarType::ULong,
+                        offset,
+                        v,
+                        low,
+                    ));
+                    let extent = self.alloc();
+                    self.load_bits(extent, range.extent());
+                    self.emit(Instr::JLeU {
+                        a: offset,
+                        b: extent,
                         t: Pc(0),
-                    }),
-                    Err(_) => {
-                        let k = self.alloc();
-                        self.load_bits(k, c as u64);
-                        self.emit(Instr::JEq {
+                    })
+                } else {
+                    let c = range.low;
+                    match i16::try_from(c) {
+                        Ok(imm) => self.emit(Instr::JEqI {
                             a: v,
-                            b: k,
+                            imm,
                             t: Pc(0),
-                        })
+                        }),
+                        Err(_) => {
+                            let k = self.alloc();
+                            self.load_bits(k, c as u64);
+                            self.emit(Instr::JEq {
+                                a: v,
+                                b: k,
+                                t: Pc(0),
+                            })
+                        }
                     }
                 };
-                dispatch.push((c, p));
+                dispatch.push((range, p));
             }
             default_jump = Some(self.jump());
         }
@@ -473,7 +501,7 @@ impl FnCompiler<'_> {
         } else {
             end
         };
-        let label_of = |c: i64| {
+        let label_of = |c: CaseRange| {
             labels
                 .iter()
                 .find(|l| l.0 == c)
@@ -486,8 +514,11 @@ impl FnCompiler<'_> {
             let n = self.tables[tab.index()].targets.len();
             let mut targets = vec![d; n];
             for &c in cases {
-                let t = label_of(c);
-                targets[(c - low) as usize] = self.pc(t);
+                let t = self.pc(label_of(c));
+                for k in 0..=c.extent() {
+                    let value = c.low.wrapping_add(k as i64);
+                    targets[(value - low) as usize] = t;
+                }
             }
             let table = &mut self.tables[tab.index()];
             table.targets = targets;

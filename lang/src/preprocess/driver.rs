@@ -22,8 +22,16 @@ use crate::diag::Diagnostics;
 use crate::lexer::Include;
 use crate::span::{LineIndex, Span};
 
-/// The macros gcc predefines on x86-64 Linux for what the VM supports (sizes, limits and types
-/// of the integer types, `float` and `double`, the target): `predefined.h` says which and why.
+/// The macros gcc 12 predefines with `-std=gnu99` on x86-64 Linux (`gcc -std=gnu99 -dM -E -
+/// </dev/null`), for what the VM supports: the target (`__x86_64__`, `__linux__`, `__LP64__`),
+/// the sizes, limits and types of the integer types, `float`'s and `double`'s characteristics.
+/// Left out: `__GNUC__` and the other macros that announce GNU C or gcc itself (the VM is not
+/// gcc), the types it does not have (`__int128`, `_Float16/32/64/128`, `_Decimal`, vectors:
+/// `__SSE__`, `__MMX__`), atomics, the code model and position independence, and
+/// `linux`/`unix`, which gnu99 defines in the user's namespace. `__DBL_MAX__` and its kin are
+/// written without gcc's `L` suffix: each is a double printed to 36 digits, which rounds to the
+/// same double directly. The file holds directives only: a comment would put text of the
+/// command-line pseudo file into the output, before the main file's.
 const PREDEFINED: &str = include_str!("predefined.h");
 
 /// Deepest `#include` nesting (gcc's limit).

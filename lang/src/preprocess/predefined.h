@@ -1,12 +1,3 @@
-/* The macros gcc 12 predefines with -std=gnu99 on x86-64 Linux (`gcc -std=gnu99 -dM -E - </dev/null`),
-   for what the VM supports: the target (__x86_64__, __linux__, __LP64__), the sizes, limits and
-   types of the integer types, float and double's characteristics. Left out: __GNUC__ and the
-   other macros that announce GNU C or gcc itself (the VM is not gcc), the types it does not have
-   (__int128, _Float16/32/64/128, _Decimal, vectors: __SSE__, __MMX__), atomics, the code model
-   and position independence, and `linux`/`unix`, which gnu99 defines in the user's namespace.
-   __DBL_MAX__ and its kin are written without gcc's `L` suffix: each is a double printed to 36 digits,
-   which rounds to the same double directly. __STDC__, __STDC_VERSION__ and __STDC_HOSTED__ come
-   before this file. */
 #define _LP64 1
 #define __BIGGEST_ALIGNMENT__ 16
 #define __BYTE_ORDER__ __ORDER_LITTLE_ENDIAN__
