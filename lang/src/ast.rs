@@ -91,6 +91,16 @@ pub enum NamedType {
     },
 }
 
+/// One step of `__builtin_offsetof`'s member designator: `.name` (the first one without the
+/// dot) or `[index]`.
+#[derive(Clone, Debug, PartialEq)]
+pub enum OffsetofStep {
+    /// A member, and where its name is written.
+    Member(String, Span),
+    /// An array index (an integer constant expression).
+    Index(Expr),
+}
+
 /// What `typeof` takes the type of.
 #[derive(Clone, Debug, PartialEq)]
 pub enum TypeOfArg {
@@ -657,6 +667,8 @@ pub enum ExprKind {
     AlignofExpr(Box<Expr>),
     /// `_Alignof (type)` (`__alignof__ (type)`).
     AlignofType(Box<TypeName>),
+    /// `__builtin_offsetof(type, member...)`: the byte offset of the member (`offsetof`).
+    Offsetof(Box<TypeName>, Vec<OffsetofStep>),
     /// `array[index]`
     Index(Box<Expr>, Box<Expr>),
     /// `callee(args)`

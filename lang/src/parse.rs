@@ -1024,6 +1024,15 @@ impl ParseState {
         self.leaf(ExprKind::SizeofType(Box::new(ty)), l, r)
     }
 
+    /// `__builtin_offsetof(type, steps)`
+    pub fn offsetof(&mut self, ty: TypeName, steps: Vec<OffsetofStep>, l: usize, r: usize) -> Expr {
+        let d = max_depth(steps.iter().filter_map(|s| match s {
+            OffsetofStep::Index(e) => Some(&e.depth),
+            OffsetofStep::Member(..) => None,
+        }));
+        self.expr(ExprKind::Offsetof(Box::new(ty), steps), l, r, d)
+    }
+
     /// `_Alignof expr`
     pub fn alignof_expr(&mut self, e: Expr, l: usize, r: usize) -> Expr {
         let d = e.depth;
@@ -1154,6 +1163,7 @@ const EXPR_START: &[&str] = &[
     "!",
     "sizeof",
     "_Alignof",
+    "__builtin_offsetof",
     "&",
     "*",
 ];

@@ -455,3 +455,10 @@ fn gnu_case_ranges_that_overlap() {
         "int main(void) {\n    int x = 3;\n    switch (x) {\n    case 1 ... 5: break;\n    case 3: break;\n    case 10 ... 20: break;\n    case 15 ... 30: break;\n    case 7 ... 2: break;\n    case x ... 40: break;\n    }\n    return 0;\n}\n"
     ));
 }
+
+#[test]
+fn gnu_offsetof_errors() {
+    assert_snapshot!(check(
+        "#include <stddef.h>\nstruct s { int a; unsigned bits : 3; int v[4]; };\nint main(void) {\n    int i = 1;\n    unsigned long x = offsetof(struct s, missing);\n    unsigned long y = offsetof(struct s, bits);\n    unsigned long z = offsetof(struct s, v[i]);\n    unsigned long w = offsetof(int, a);\n    return (int)(x + y + z + w);\n}\n"
+    ));
+}

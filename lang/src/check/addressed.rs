@@ -138,5 +138,12 @@ fn expr(e: &ast::Expr, out: &mut Names) {
         | K::SizeofType(_)
         | K::AlignofType(_)
         | K::Error => {}
+        K::Offsetof(_, steps) => {
+            for step in steps {
+                if let ast::OffsetofStep::Index(e) = step {
+                    expr(e, out);
+                }
+            }
+        }
     }
 }

@@ -240,6 +240,85 @@ impl Checker<'_> {
         })
     }
 
+    /// `__builtin_offsetof(type, steps)`: the byte offset of the designated member, from the
+    /// structure's layout (C99 7.17p3; GNU C also takes members of members and constant array
+    /// indices).
+    fn offset_of(&mut self, tn: &ast::TypeName, steps: &[ast::OffsetofStep]) -> Option<u64> {
+        let mut ty = self.type_name(tn)?;
+        let mut offset = 0u64;
+        for step in steps {
+            match step {
+                ast::OffsetofStep::Member(name, at) => {
+                    let CType::Record(id) = ty else {
+                        self.err(
+                            *at,
+                            format!(
+                                "`offsetof` of member `{name}` in `{}`, which is not a structure or union",
+                                self.spell(&ty)
+                            ),
+                        );
+                        return None;
+                    };
+                    let record = self.link.records.get(id);
+                    let Some(member) = record.member(name) else {
+                        let message = if record.members.is_none() {
+                            format!("`offsetof` in incomplete type `{}`", record.name())
+                        } else {
+                            format!("`{}` has no member named `{name}`", record.name())
+                        };
+                        self.err(*at, message);
+                        return None;
+                    };
+                    if member.bits.is_some() {
+                        self.err(*at, format!("`offsetof` of bit-field `{name}`"));
+                        return None;
+                    }
+                    offset = offset.wrapping_add(member.offset);
+                    ty = member.ty.clone();
+                }
+                ast::OffsetofStep::Index(e) => {
+                    let CType::Array { elem, .. } = &ty else {
+                        self.err(
+                            e.span,
+                            format!(
+                                "`offsetof` indexes `{}`, which is not an array",
+                                self.spell(&ty)
+                            ),
+                        );
+                        return None;
+                    };
+                    let elem = (**elem).clone();
+                    let index = self.constant_index(e)?;
+                    let size = self.link.records.size_of(&elem)?;
+                    offset = offset.wrapping_add((index as u64).wrapping_mul(size));
+                    ty = elem;
+                }
+            }
+        }
+        Some(offset)
+    }
+
+    /// The value of an integer constant expression used as an index.
+    fn constant_index(&mut self, e: &ast::Expr) -> Option<i64> {
+        let v = self.arith(e)?;
+        let evaluated =
+            v.ty.filter(|t| t.is_integer())
+                .filter(|_| super::is_integer_constant_expression(&v))
+                .and_then(
+                    |_| match super::types::eval(&convert(v, ScalarType::Long)) {
+                        Ok(super::types::Const::Int(c)) => Some(c),
+                        _ => None,
+                    },
+                );
+        if evaluated.is_none() {
+            self.err(
+                e.span,
+                "`offsetof`'s index must be an integer constant expression",
+            );
+        }
+        evaluated
+    }
+
     /// `sizeof (type)`.
     fn size_of_type(&mut self, tn: &ast::TypeName) -> Option<u64> {
         let ty = self.type_name(tn)?;
@@ -627,6 +706,14 @@ impl Checker<'_> {
                 let align = self.link.records.align_of(&ty);
                 Some(plain(mk(
                     ExprKind::IntConst(align as i64),
+                    ScalarType::ULong,
+                    span,
+                )))
+            }
+            K::Offsetof(tn, steps) => {
+                let offset = self.offset_of(tn, steps)?;
+                Some(plain(mk(
+                    ExprKind::IntConst(offset as i64),
                     ScalarType::ULong,
                     span,
                 )))

@@ -17,7 +17,8 @@ const STRING_NAMES: &[&str] = &[
     "strrchr", "strspn", "strstr", "strtok", "strxfrm",
 ];
 const STRING_MACROS: &[&str] = &["NULL"];
-const STDDEF_NAMES: &[&str] = &["ptrdiff_t", "wchar_t"];
+// `ptrdiff_t` is a typedef of the header text (`preprocess::headers`), like `size_t`.
+const STDDEF_NAMES: &[&str] = &["wchar_t"];
 const STDDEF_MACROS: &[&str] = &["NULL", "offsetof"];
 
 const STDIO_NAMES: &[&str] = &[

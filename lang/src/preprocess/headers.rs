@@ -50,7 +50,8 @@ const LIBRARY_MACROS: &[(&str, &str)] = &[
             "#ifndef _STDDEF_H_MACROS\n#define _STDDEF_H_MACROS\n",
             "#ifndef NULL\n#define NULL ((void *)0)\n#endif\n",
             "#ifndef __size_t_defined\n#define __size_t_defined\ntypedef unsigned long size_t;\n#endif\n",
-            "typedef long ptrdiff_t;\n#endif\n"
+            "typedef long ptrdiff_t;\n",
+            "#define offsetof(TYPE, MEMBER) __builtin_offsetof(TYPE, MEMBER)\n#endif\n"
         ),
     ),
 ];

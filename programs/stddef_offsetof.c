@@ -1,0 +1,21 @@
+/* <stddef.h>: offsetof (GNU C's __builtin_offsetof behind it: members of members, constant
+   indices, in constant expressions) and ptrdiff_t/size_t. The output must be gcc's. */
+#include <stdio.h>
+#include <stddef.h>
+struct inner { char tag; double value; short pair[3]; };
+struct outer { int id; struct inner items[4]; char name[10]; union { int i; char c[8]; } u; };
+typedef struct outer outer_t;
+int main(void) {
+    static const unsigned long table[] = {offsetof(struct inner, value), offsetof(outer_t, items[2].pair[1])};
+    char buf[offsetof(struct outer, name)];
+    printf("%lu %lu %lu\n", offsetof(struct inner, tag), offsetof(struct inner, value), offsetof(struct inner, pair));
+    printf("%lu %lu %lu\n", offsetof(struct outer, items), offsetof(outer_t, items[3].value), offsetof(struct outer, u.c[5]));
+    printf("%lu %lu %lu\n", table[0], table[1], (unsigned long)sizeof(buf));
+    printf("%lu\n", __builtin_offsetof(struct outer, name[7]));
+    {
+        ptrdiff_t d = &buf[5] - &buf[1];
+        size_t s = sizeof(ptrdiff_t);
+        printf("%ld %lu\n", (long)d, (unsigned long)s);
+    }
+    return 0;
+}
