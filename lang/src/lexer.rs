@@ -442,9 +442,7 @@ fn number(text: &str) -> Result<Tok, String> {
 /// A floating constant (C99 6.4.4.2): `double`, or `float` with an `f`/`F` suffix.
 fn float(text: &str, is_hex: bool) -> Result<Tok, String> {
     if is_hex {
-        return Err(format!(
-            "hexadecimal floating constant `{text}` is not supported"
-        ));
+        return hex_float(text);
     }
     let mantissa_end = text
         .char_indices()
@@ -484,6 +482,137 @@ fn float(text: &str, is_hex: bool) -> Result<Tok, String> {
     } else {
         body.parse::<f64>().map(Tok::Double).map_err(invalid)
     }
+}
+
+/// A hexadecimal floating constant (C99 6.4.4.2): `0x` hex digits with an optional `.`, a
+/// binary exponent `p`/`P` (required), an optional `f`/`F` suffix. Its value, `mantissa x
+/// 2^exponent`, is rounded once, to nearest with ties to even, straight to the type's precision
+/// (`float`: 24 bits, `double`: 53, fewer for subnormals), as gcc does; too large a value is an
+/// infinity (gcc warns).
+fn hex_float(text: &str) -> Result<Tok, String> {
+    let invalid = || format!("invalid hexadecimal floating constant `{text}`");
+    let body = &text[2..];
+    let p = body.find(['p', 'P']).ok_or_else(|| {
+        format!("hexadecimal floating constant `{text}` needs a binary exponent (`p`)")
+    })?;
+    let (digits, rest) = (&body[..p], &body[p + 1..]);
+    let suffix_at = rest
+        .char_indices()
+        .find(|&(i, c)| !(c.is_ascii_digit() || (i == 0 && (c == '+' || c == '-'))))
+        .map_or(rest.len(), |(i, _)| i);
+    let (exponent_text, suffix) = rest.split_at(suffix_at);
+    let is_float = match suffix {
+        "" => false,
+        "f" | "F" => true,
+        "l" | "L" => return Err("type `long double` is not supported".into()),
+        _ => return Err(format!("invalid suffix `{suffix}` on floating constant")),
+    };
+    let exponent_digits = exponent_text.trim_start_matches(['+', '-']);
+    if exponent_digits.is_empty() || digits.matches('.').count() > 1 {
+        return Err(invalid());
+    }
+    // A huge exponent saturates: the value is 0 or infinite either way.
+    let magnitude: i64 = exponent_digits.parse().unwrap_or(1 << 40).min(1 << 40);
+    let mut exponent = if exponent_text.starts_with('-') {
+        -magnitude
+    } else {
+        magnitude
+    };
+    // The mantissa's leading bits (up to 120 of them) and whether any bit below them is set.
+    let mut mantissa: u128 = 0;
+    let mut sticky = false;
+    let mut any_digit = false;
+    let mut after_point = false;
+    for c in digits.chars() {
+        if c == '.' {
+            after_point = true;
+            continue;
+        }
+        let d = c.to_digit(16).ok_or_else(invalid)?;
+        any_digit = true;
+        if mantissa >> 116 == 0 {
+            mantissa = mantissa << 4 | u128::from(d);
+            if after_point {
+                exponent -= 4;
+            }
+        } else {
+            sticky |= d != 0;
+            if !after_point {
+                exponent += 4;
+            }
+        }
+    }
+    if !any_digit {
+        return Err(invalid());
+    }
+    let value = if is_float {
+        round_binary(mantissa, sticky, exponent, 24, -126, 127)
+    } else {
+        round_binary(mantissa, sticky, exponent, 53, -1022, 1023)
+    };
+    Ok(if is_float {
+        Tok::Float(value as f32)
+    } else {
+        Tok::Double(value)
+    })
+}
+
+/// `mantissa x 2^exponent` (with `sticky` set if nonzero bits were dropped below `mantissa`)
+/// rounded to nearest, ties to even, to `precision` bits with normal exponents from
+/// `min_exponent` to `max_exponent` (IEEE 754 binary32 or binary64); infinite above, subnormal
+/// and then 0 below. Returned as an `f64`, which holds the `float` result exactly.
+fn round_binary(
+    mantissa: u128,
+    sticky: bool,
+    exponent: i64,
+    precision: u32,
+    min_exponent: i64,
+    max_exponent: i64,
+) -> f64 {
+    if mantissa == 0 {
+        return 0.0;
+    }
+    let bits = 128 - mantissa.leading_zeros();
+    // The value lies in [2^top, 2^(top + 1)).
+    let top = i64::from(bits) - 1 + exponent;
+    // Bits the result keeps: fewer below the smallest normal exponent.
+    let keep = i64::from(precision) - (min_exponent - top).max(0);
+    let drop = i64::from(bits) - keep;
+    let (mut kept, mut scale) = if drop > 0 {
+        if drop > 127 {
+            // Below half the smallest subnormal: rounds to 0.
+            return 0.0;
+        }
+        let drop = drop as u32;
+        let kept = mantissa >> drop;
+        let rest = mantissa & ((1u128 << drop) - 1);
+        let half = 1u128 << (drop - 1);
+        let round_up = rest > half || (rest == half && (sticky || kept & 1 == 1));
+        (kept + u128::from(round_up), exponent + i64::from(drop))
+    } else {
+        (mantissa, exponent)
+    };
+    if kept == 0 {
+        return 0.0;
+    }
+    // Rounding may have carried into a new top bit.
+    if 128 - kept.leading_zeros() > precision.max(1) && kept & 1 == 0 {
+        kept >>= 1;
+        scale += 1;
+    }
+    if i64::from(128 - kept.leading_zeros()) - 1 + scale > max_exponent {
+        return f64::INFINITY;
+    }
+    // `kept` has at most 53 bits: exact as an `f64`; powers of two in steps keep it exact, as
+    // every step's value lies between `kept` and the (representable) result.
+    let mut value = kept as f64;
+    let mut k = scale;
+    while k != 0 {
+        let step = k.clamp(-1000, 1000);
+        value *= 2f64.powi(step as i32);
+        k -= step;
+    }
+    value
 }
 
 /// Decode the escapes of a string literal's body (`text` starts at byte `offset`).
@@ -755,7 +884,36 @@ mod tests {
         assert!(err("1.5ff").contains("invalid suffix"));
         assert!(err("1e").contains("invalid floating constant"));
         assert!(err("1.2.3").contains("invalid floating constant"));
-        assert!(err("0x1p3").contains("hexadecimal floating"));
+    }
+
+    #[test]
+    fn hexadecimal_floating_constants() {
+        // Exact values, then rounding: ties to even (`0x1.00000000000008p0` is halfway between
+        // 1 and the next double), subnormals, overflow, and `float`'s own rounding.
+        assert_eq!(toks("0x1p3"), vec![Tok::Double(8.0)]);
+        assert_eq!(toks("0x1.8p-1"), vec![Tok::Double(0.75)]);
+        assert_eq!(toks("0X.8P1"), vec![Tok::Double(1.0)]);
+        assert_eq!(toks("0xAp0"), vec![Tok::Double(10.0)]);
+        assert_eq!(toks("0x1.00000000000008p0"), vec![Tok::Double(1.0)]);
+        assert_eq!(
+            toks("0x1.00000000000018p0"),
+            vec![Tok::Double(f64::from_bits(0x3ff0_0000_0000_0002))]
+        );
+        assert_eq!(toks("0x1p-1074"), vec![Tok::Double(f64::from_bits(1))]);
+        assert_eq!(toks("0x1p-1075"), vec![Tok::Double(0.0)]);
+        assert_eq!(toks("0x1.8p-1075"), vec![Tok::Double(f64::from_bits(1))]);
+        assert_eq!(toks("0x1p1024"), vec![Tok::Double(f64::INFINITY)]);
+        assert_eq!(toks("0x1.0p-100f"), vec![Tok::Float(2f32.powi(-100))]);
+        assert_eq!(toks("0x1.000001p0f"), vec![Tok::Float(1.0)]);
+        assert_eq!(
+            toks("0x1.000003p0f"),
+            vec![Tok::Float(1.0 + 2f32.powi(-22))]
+        );
+        assert_eq!(toks("0x1p-150f"), vec![Tok::Float(0.0)]);
+        assert!(err("0x1.8").contains("binary exponent"));
+        assert!(err("0x1p").contains("invalid hexadecimal"));
+        assert!(err("0x1p3L").contains("long double"));
+        assert!(err("0xp3").contains("invalid hexadecimal"));
     }
 
     #[test]

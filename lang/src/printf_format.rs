@@ -26,7 +26,7 @@
 //! | `d` `i`    | `- + space 0`  | yes       | none `hh h l ll`  | `int` (`long` with `l`/`ll`) |
 //! | `u`        | `- 0`          | yes       | none `hh h l ll`  | `unsigned` (`unsigned long` with `l`/`ll`) |
 //! | `o` `x` `X`| `- 0 #`        | yes       | none `hh h l ll`  | `unsigned` (`unsigned long` with `l`/`ll`) |
-//! | `f F e E g G` | `- + space 0 #` | yes  | none, `l`         | `double`                   |
+//! | `f F e E g G a A` | `- + space 0 #` | yes | none, `l`       | `double`                   |
 //! | `c`        | `-`            | no        | none              | `int`                      |
 //! | `s`        | `-`            | yes       | none              | a string literal           |
 //! | `%`        | none           | no        | none              | none                       |
@@ -38,7 +38,7 @@
 //! conversion's own ([`arguments`]).
 //!
 //! Rejected with a [`FormatError`]: positional arguments (`%1$d`),
-//! `%n`, `%p`, `%a`, `%A`, wide characters/strings (`%lc`, `%ls`), the lengths `L j z t q`,
+//! `%n`, wide characters/strings (`%lc`, `%ls`), the lengths `L j z t q`,
 //! the `'` and `I` flags, any other conversion character, a flag/precision/length the table
 //! does not allow, a `%` at the end of the string, and an embedded NUL byte (C's `printf`
 //! would stop there).
@@ -153,6 +153,10 @@ pub enum Conv {
     GeneralLower,
     /// `G`: like `g` with `E`, `INF`, `NAN`.
     GeneralUpper,
+    /// `a`: hexadecimal floating point, `0x1.8p+3`, as glibc writes it.
+    HexFloatLower,
+    /// `A`: like `a` with `0X`, `ABCDEF`, `P`, `INF`, `NAN`.
+    HexFloatUpper,
     /// `s`: the bytes of a string (up to its NUL, or `precision` bytes).
     Str,
     /// `p`: a pointer, as glibc prints it: `0x` and lower-case hex digits, `(nil)` for null.
@@ -170,7 +174,7 @@ impl Conv {
         )
     }
 
-    /// Whether this is one of the floating conversions `f F e E g G`.
+    /// Whether this is one of the floating conversions `f F e E g G a A`.
     pub fn is_float(self) -> bool {
         matches!(
             self,
@@ -180,14 +184,20 @@ impl Conv {
                 | Conv::ExpUpper
                 | Conv::GeneralLower
                 | Conv::GeneralUpper
+                | Conv::HexFloatLower
+                | Conv::HexFloatUpper
         )
     }
 
-    /// Whether a floating conversion prints in upper case (`F E G`).
+    /// Whether a floating conversion prints in upper case (`F E G A`).
     pub fn is_upper(self) -> bool {
         matches!(
             self,
-            Conv::HexUpper | Conv::FixedUpper | Conv::ExpUpper | Conv::GeneralUpper
+            Conv::HexUpper
+                | Conv::FixedUpper
+                | Conv::ExpUpper
+                | Conv::GeneralUpper
+                | Conv::HexFloatUpper
         )
     }
 }
@@ -235,7 +245,9 @@ impl Spec {
             | Conv::ExpLower
             | Conv::ExpUpper
             | Conv::GeneralLower
-            | Conv::GeneralUpper => ArgKind::Double,
+            | Conv::GeneralUpper
+            | Conv::HexFloatLower
+            | Conv::HexFloatUpper => ArgKind::Double,
         }
     }
 }
@@ -583,18 +595,14 @@ fn parse_spec(bytes: &[u8], start: usize) -> Result<(Spec, usize), FormatError> 
         b'%' => Conv::Percent,
         b'n' => return Err(err(i, "`%n` is not supported")),
         b'p' => Conv::Pointer,
-        b'a' | b'A' => {
-            return Err(err(
-                i,
-                "hexadecimal floating conversions (`%a`, `%A`) are not supported",
-            ))
-        }
+        b'a' => Conv::HexFloatLower,
+        b'A' => Conv::HexFloatUpper,
         b'$' => return Err(err(i, "positional arguments (`%n$`) are not supported")),
         other => {
             return Err(err(
                 i,
                 format!(
-                    "unknown conversion {}; expected one of d i u x X o c f F e E g G s p %",
+                    "unknown conversion {}; expected one of d i u x X o c f F e E g G a A s p %",
                     show(other)
                 ),
             ))

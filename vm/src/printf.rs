@@ -173,7 +173,92 @@ pub fn format_one(spec: &Spec, arg: PrintfArg<'_>, out: &mut Vec<u8>) {
         | Conv::ExpUpper
         | Conv::GeneralLower
         | Conv::GeneralUpper => format_float(spec, arg.double(), out),
+        Conv::HexFloatLower | Conv::HexFloatUpper => format_hex_float(spec, arg.double(), out),
     }
+}
+
+/// Renders `a A` as glibc does: `0x1.8p+3`; a subnormal as `0x0.0000000000001p-1022`; zero as
+/// `0x0p+0`. Without a precision, the 13 hex digits of the fraction with trailing zeros
+/// removed; with one, rounded to it to nearest, ties to even, a carry going into the leading
+/// digit (`%.0a` of 1.5 is `0x2p+0`).
+fn format_hex_float(spec: &Spec, x: f64, out: &mut Vec<u8>) {
+    let upper = spec.conv.is_upper();
+    let sign = sign_prefix(spec, x.is_sign_negative());
+    if !x.is_finite() {
+        let body: &[u8] = match (x.is_nan(), upper) {
+            (true, false) => b"nan",
+            (true, true) => b"NAN",
+            (false, false) => b"inf",
+            (false, true) => b"INF",
+        };
+        pad_field(spec, sign, body, false, out);
+        return;
+    }
+    let bits = x.to_bits();
+    let biased = ((bits >> 52) & 0x7ff) as i64;
+    let fraction = bits & ((1u64 << 52) - 1);
+    let (mut leading, exponent) = match (biased, fraction) {
+        (0, 0) => (0u8, 0i64),
+        (0, _) => (0, -1022),
+        _ => (1, biased - 1023),
+    };
+    // The 13 fraction digits, most significant first.
+    let mut digits: Vec<u8> = (0..13)
+        .rev()
+        .map(|k| ((fraction >> (4 * k)) & 0xf) as u8)
+        .collect();
+    let significant = digits.iter().rposition(|&d| d != 0).map_or(0, |i| i + 1);
+    let precision = match spec.precision {
+        None => significant,
+        Some(p) => p as usize,
+    };
+    if precision < significant {
+        let next = digits[precision];
+        let more = next & 7 != 0 || precision + 1 < significant;
+        let last_odd = if precision == 0 {
+            leading & 1 == 1
+        } else {
+            digits[precision - 1] & 1 == 1
+        };
+        digits.truncate(precision);
+        if next >= 8 && (more || last_odd) {
+            let mut k = precision;
+            loop {
+                if k == 0 {
+                    leading += 1;
+                    break;
+                }
+                k -= 1;
+                if digits[k] == 15 {
+                    digits[k] = 0;
+                } else {
+                    digits[k] += 1;
+                    break;
+                }
+            }
+        }
+    } else {
+        digits.truncate(significant);
+        digits.resize(precision, 0);
+    }
+    let hex = |d: u8| {
+        let table: &[u8; 16] = if upper {
+            b"0123456789ABCDEF"
+        } else {
+            b"0123456789abcdef"
+        };
+        table[d as usize]
+    };
+    let mut prefix = sign.to_vec();
+    prefix.extend_from_slice(if upper { b"0X" } else { b"0x" });
+    let mut body = vec![hex(leading)];
+    if !digits.is_empty() || spec.flags.alt {
+        body.push(b'.');
+    }
+    body.extend(digits.iter().map(|&d| hex(d)));
+    body.push(if upper { b'P' } else { b'p' });
+    body.extend_from_slice(format!("{exponent:+}").as_bytes());
+    pad_field(spec, &prefix, &body, spec.flags.zero, out);
 }
 
 /// Pads `body` with spaces to the field width (`%c`, `%s`).

@@ -458,7 +458,8 @@ fn random_integer_bits(rng: &mut Rng) -> u64 {
 /// One random valid conversion specification and a matching argument.
 fn random_case(rng: &mut Rng) -> Case {
     let conv = *rng.pick(&[
-        'd', 'i', 'u', 'x', 'X', 'o', 'c', 'f', 'F', 'e', 'E', 'g', 'G', 's', 'f', 'e', 'g',
+        'd', 'i', 'u', 'x', 'X', 'o', 'c', 'f', 'F', 'e', 'E', 'g', 'G', 's', 'f', 'e', 'g', 'a',
+        'A',
     ]);
     let allowed_flags: &[char] = match conv {
         'd' | 'i' => &['-', '+', ' ', '0'],
@@ -485,7 +486,7 @@ fn random_case(rng: &mut Rng) -> Case {
     }
     let length = match conv {
         'd' | 'i' | 'u' | 'x' | 'X' | 'o' => *rng.pick(&["", "", "l", "ll", "h", "hh"]),
-        'f' | 'F' | 'e' | 'E' | 'g' | 'G' => *rng.pick(&["", "", "", "l"]),
+        'f' | 'F' | 'e' | 'E' | 'g' | 'G' | 'a' | 'A' => *rng.pick(&["", "", "", "l"]),
         _ => "",
     };
     spec.push_str(length);
@@ -499,7 +500,7 @@ fn random_case(rng: &mut Rng) -> Case {
             let len = rng.below(12) as usize;
             TArg::Str((0..len).map(|_| b'a' + rng.below(26) as u8).collect())
         }
-        'f' | 'F' | 'e' | 'E' | 'g' | 'G' => TArg::F64(random_double(rng)),
+        'f' | 'F' | 'e' | 'E' | 'g' | 'G' | 'a' | 'A' => TArg::F64(random_double(rng)),
         _ if long && signed_arg => TArg::I64(bits as i64),
         _ if long => TArg::U64(bits),
         _ if signed_arg => TArg::I32(bits as i32),

@@ -8,7 +8,7 @@ use lang::printf_format::{Conv, Flags, Length, Piece, Spec};
 use printf_support::{seed, Rng};
 use vm::printf::{format, PrintfArg};
 
-const CONVS: [(Conv, u8); 14] = [
+const CONVS: [(Conv, u8); 16] = [
     (Conv::Signed, b'd'),
     (Conv::Unsigned, b'u'),
     (Conv::Octal, b'o'),
@@ -21,6 +21,8 @@ const CONVS: [(Conv, u8); 14] = [
     (Conv::ExpUpper, b'E'),
     (Conv::GeneralLower, b'g'),
     (Conv::GeneralUpper, b'G'),
+    (Conv::HexFloatLower, b'a'),
+    (Conv::HexFloatUpper, b'A'),
     (Conv::Str, b's'),
     (Conv::Percent, b'%'),
 ];
