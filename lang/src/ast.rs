@@ -26,8 +26,21 @@ pub enum Item {
     Decl(Declaration),
     /// A function definition.
     Function(Box<FunctionDef>),
+    /// `_Static_assert(condition, "message");` (C11, which gcc accepts in C99 mode).
+    StaticAssert(StaticAssert),
     /// Unparsable text (a syntax error was reported).
     Error,
+}
+
+/// `_Static_assert(condition, "message");`: a compile-time check, at file or block scope.
+#[derive(Clone, Debug, PartialEq)]
+pub struct StaticAssert {
+    /// An integer constant expression that must not be 0.
+    pub condition: Expr,
+    /// The message shown when it is 0.
+    pub message: Vec<u8>,
+    /// The whole declaration.
+    pub span: Span,
 }
 
 /// A base type as written by the type specifiers.
@@ -425,6 +438,8 @@ pub enum BlockItem {
     Decl(Declaration),
     /// A statement.
     Stmt(Stmt),
+    /// `_Static_assert(condition, "message");`
+    StaticAssert(StaticAssert),
 }
 
 /// A statement.

@@ -138,6 +138,7 @@ const KEYWORDS: &[&str] = &[
     "typeof",
     "_Alignof",
     "__builtin_offsetof",
+    "_Static_assert",
 ];
 
 /// The alternate spellings of keywords that gcc accepts in every mode (GNU C; the rest of

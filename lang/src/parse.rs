@@ -894,7 +894,7 @@ impl ParseState {
             .items
             .iter()
             .map(|i| match i {
-                BlockItem::Decl(_) => 1,
+                BlockItem::Decl(_) | BlockItem::StaticAssert(_) => 1,
                 BlockItem::Stmt(s) => s.depth,
             })
             .max()

@@ -462,3 +462,10 @@ fn gnu_offsetof_errors() {
         "#include <stddef.h>\nstruct s { int a; unsigned bits : 3; int v[4]; };\nint main(void) {\n    int i = 1;\n    unsigned long x = offsetof(struct s, missing);\n    unsigned long y = offsetof(struct s, bits);\n    unsigned long z = offsetof(struct s, v[i]);\n    unsigned long w = offsetof(int, a);\n    return (int)(x + y + z + w);\n}\n"
     ));
 }
+
+#[test]
+fn static_assert_failures() {
+    assert_snapshot!(check(
+        "_Static_assert(sizeof(int) == 8, \"int is \" \"64 bits\");\nint main(void) {\n    int n = 3;\n    _Static_assert(n > 0, \"not constant\");\n    _Static_assert(1, \"fine\");\n    return 0;\n}\n"
+    ));
+}

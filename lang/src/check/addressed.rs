@@ -36,6 +36,7 @@ fn block(b: &ast::Block, out: &mut Names) {
         match item {
             BlockItem::Decl(d) => declaration(d, out),
             BlockItem::Stmt(s) => stmt(s, out),
+            BlockItem::StaticAssert(_) => {}
         }
     }
 }

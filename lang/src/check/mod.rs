@@ -92,6 +92,7 @@ pub fn check_unit(
         match item {
             Item::Decl(d) => checker.global_declaration(d),
             Item::Function(f) => checker.function_definition(f),
+            Item::StaticAssert(a) => checker.static_assert(a),
             Item::Error => {}
         }
     }
@@ -368,7 +369,7 @@ impl<'m> Checker<'m> {
                         }
                     }
                 }
-                Item::Error => {}
+                Item::StaticAssert(_) | Item::Error => {}
             }
         }
         // `int f();` (or a call of f before any declaration, C89's implicit declaration)

@@ -41,6 +41,7 @@ impl Checker<'_> {
             match item {
                 BlockItem::Decl(d) => self.local_declaration(d, out),
                 BlockItem::Stmt(s) => self.stmt(s, out),
+                BlockItem::StaticAssert(a) => self.static_assert(a),
             }
         }
     }
@@ -457,6 +458,35 @@ impl Checker<'_> {
             ctx.cases.push((range, labels_span));
         }
         Some(StmtKind::Case(range))
+    }
+
+    /// `_Static_assert(condition, "message");`: an error showing the message if the condition,
+    /// an integer constant expression, is 0.
+    pub(super) fn static_assert(&mut self, a: &ast::StaticAssert) {
+        let Some(e) = self.arith(&a.condition) else {
+            return;
+        };
+        let value =
+            e.ty.filter(|t| t.is_integer())
+                .filter(|_| is_integer_constant_expression(&e))
+                .and_then(|_| match eval(&e) {
+                    Ok(Const::Int(c)) => Some(c),
+                    _ => None,
+                });
+        match value {
+            None => self.err(
+                a.condition.span,
+                "the condition of `_Static_assert` must be an integer constant expression",
+            ),
+            Some(0) => self.err(
+                a.span,
+                format!(
+                    "static assertion failed: \"{}\"",
+                    String::from_utf8_lossy(&a.message)
+                ),
+            ),
+            Some(_) => {}
+        }
     }
 
     /// The value of a `case` label's expression, converted to the switch's type `ty`.
