@@ -548,17 +548,9 @@ impl ParseState {
         } else {
             match keyword_type(&keywords) {
                 Ok(t) => Some(t),
-                Err(_) if keywords.is_empty() => {
-                    let written: Vec<&str> = words.iter().filter_map(TypeWord::word).collect();
-                    self.diags.push(Diagnostic::error(
-                        span,
-                        format!(
-                            "a type is required: `{}` is not a type (is a type name missing or undeclared?)",
-                            written.join(" ")
-                        ),
-                    ));
-                    None
-                }
+                // Old C's implicit `int`: `register i;`, `static x = 1;`, `const n = 2;` (gcc
+                // -std=c99 accepts it with a warning, "type defaults to `int`").
+                Err(_) if keywords.is_empty() => Some(BaseType::Scalar(ScalarType::Int)),
                 Err(message) => {
                     self.diags.push(Diagnostic::error(span, message));
                     None
