@@ -483,7 +483,7 @@ impl Checker<'_> {
                     self.err(
                         at,
                         format!(
-                            "a value of type `{}` cannot be used here (structures are not supported yet)",
+                            "a value of type `{}` cannot be used here: a scalar (a number or a pointer) is required",
                             self.spell(&other)
                         ),
                     );
@@ -534,9 +534,31 @@ impl Checker<'_> {
         self.operand_value(op, e.span)
     }
 
-    /// The value of `e`, possibly void.
+    /// The value of `e`, possibly void, for a context that discards it (an expression
+    /// statement, the left operand of `,`): a structure or union is allowed there and gives
+    /// its address, evaluated for its effects.
     pub(super) fn rvalue(&mut self, e: &ast::Expr) -> Option<Expr> {
-        self.typed(e).map(|(v, _)| v)
+        self.typed_or_record(e).map(|(v, t)| match t {
+            CType::Record(_) => super::records::without_unused_value(v),
+            _ => v,
+        })
+    }
+
+    /// The value of `e` with its C type, where a structure or union value may stand (the
+    /// right operand of `,`, an arm of `?:`, a discarded expression): for one, its address
+    /// (a pointer expression) with the record's type, the representation [`Checker::operand`]
+    /// turns back into an [`Operand::Pointed`]; otherwise as [`Checker::typed`].
+    pub(super) fn typed_or_record(&mut self, e: &ast::Expr) -> Option<(Expr, CType)> {
+        match self.operand(e)? {
+            Operand::Pointed {
+                ptr,
+                offset,
+                cty: cty @ CType::Record(_),
+                span,
+                ..
+            } => Some((offset_pointer(ptr, offset, span), cty)),
+            op => self.operand_value(op, e.span),
+        }
     }
 
     /// The value of `e` and its type; `e` must not be void.
@@ -668,7 +690,7 @@ impl Checker<'_> {
             K::Conditional(c, a, b) => self.conditional(c, a, b, span),
             K::Comma(a, b) => {
                 let a = self.rvalue(a);
-                let b = self.typed(b);
+                let b = self.typed_or_record(b);
                 let (a, (b, bty)) = (a?, b?);
                 let ty = b.ty;
                 Some((
@@ -739,7 +761,7 @@ impl Checker<'_> {
         // `(void)x` takes any expression, even a void one; other casts a scalar.
         let to_void = matches!(target, Some(CType::Void));
         let v = if to_void {
-            self.typed(x)
+            self.typed_or_record(x)
         } else {
             self.typed_scalar(x)
         };

@@ -48,11 +48,15 @@ impl Checker<'_> {
         span: Span,
     ) -> Option<(Expr, CType)> {
         let c = self.condition(c);
-        let a = self.typed(a);
-        let b = self.typed(b);
+        let a = self.typed_or_record(a);
+        let b = self.typed_or_record(b);
         let (c, (a, at), (b, bt)) = (c?, a?, b?);
         let (a, b, ty, cty) = match (&at, &bt) {
             (CType::Void, CType::Void) => (a, b, None, CType::Void),
+            // Two structures or unions of the same type: the address of the one chosen.
+            (CType::Record(_), CType::Record(_)) if self.compatible(&at, &bt) => {
+                (a, b, Some(ScalarType::Ptr), at.clone())
+            }
             (CType::Scalar(x), CType::Scalar(y)) => {
                 let t = usual_arithmetic(*x, *y);
                 (convert(a, t), convert(b, t), Some(t), CType::Scalar(t))
@@ -65,15 +69,9 @@ impl Checker<'_> {
                 } else if self.compatible_pointees(x, y) {
                     at.clone()
                 } else {
-                    self.err(
-                        span,
-                        format!(
-                            "pointer type mismatch in conditional expression (`{}` and `{}`)",
-                            self.spell(&at),
-                            self.spell(&bt)
-                        ),
-                    );
-                    return None;
+                    // gcc warns ("pointer type mismatch in conditional expression") and
+                    // gives the result the type `void *`.
+                    CType::pointer_to(CType::Void, false)
                 };
                 (a, b, Some(ScalarType::Ptr), cty)
             }

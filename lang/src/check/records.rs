@@ -9,7 +9,7 @@
 //! ([`ExprKind::CopyObject`]).
 
 use crate::ast;
-use crate::hir::{Expr, ExprKind, Place};
+use crate::hir::{Expr, ExprKind, Place, ScalarType};
 use crate::span::Span;
 
 use super::operand::{offset_pointer, Operand};
@@ -189,18 +189,34 @@ impl Checker<'_> {
         };
         let size = self.link.records.size_of(&cty)?;
         let dst = offset_pointer(ptr, offset, lspan);
-        Some(Some((
-            Expr {
-                kind: ExprKind::CopyObject {
-                    dst: Box::new(dst),
-                    src: Box::new(src),
-                    size,
-                },
-                ty: None,
-                span,
+        let reread = rereadable(&dst).then(|| dst.clone());
+        let copy = Expr {
+            kind: ExprKind::CopyObject {
+                dst: Box::new(dst),
+                src: Box::new(src),
+                size,
             },
-            CType::Void,
-        )))
+            ty: None,
+            span,
+        };
+        // The assignment's value is the left operand's new value (C99 6.5.16p3): the copy,
+        // then the destination's address again, when computing it twice reads the same
+        // object (`g = (h = k)`, `x = (*p = s)`). A destination with effects of its own
+        // (`*p++ = s`) leaves the assignment a void expression statement.
+        Some(Some(match reread {
+            Some(address) => (
+                Expr {
+                    kind: ExprKind::Comma {
+                        lhs: Box::new(copy),
+                        rhs: Box::new(address),
+                    },
+                    ty: Some(ScalarType::Ptr),
+                    span,
+                },
+                cty,
+            ),
+            None => (copy, CType::Void),
+        }))
     }
 
     /// Run `f` with diagnostics discarded (to look at an expression's kind before checking
@@ -210,5 +226,36 @@ impl Checker<'_> {
         let out = f(self);
         self.diags.truncate(saved);
         out
+    }
+}
+
+/// Whether evaluating the address `e` again gives the same address and has no effects: the
+/// address of a variable or of an element at constant indices, or a pointer loaded from such
+/// a place, plus constant offsets.
+pub(super) fn rereadable(e: &Expr) -> bool {
+    match &e.kind {
+        ExprKind::ObjectAddr(_) | ExprKind::IntConst(_) => true,
+        ExprKind::ElementAddr { indices, .. } => indices.iter().all(rereadable),
+        ExprKind::PtrAdd { ptr, index, .. } => rereadable(ptr) && rereadable(index),
+        ExprKind::Load(place) => match place {
+            Place::Local(_) | Place::Global(_) => true,
+            Place::Element { indices, .. } => indices.iter().all(rereadable),
+            Place::Deref { ptr, .. } => rereadable(ptr),
+            Place::BitField { .. } => false,
+        },
+        _ => false,
+    }
+}
+
+/// The copy alone, when `e` is a structure assignment whose value ([`rereadable`] address
+/// after the copy) is discarded: the statement `s = t;` compiles to the copy only.
+pub(super) fn without_unused_value(e: Expr) -> Expr {
+    match e.kind {
+        ExprKind::Comma { lhs, rhs }
+            if matches!(lhs.kind, ExprKind::CopyObject { .. }) && rereadable(&rhs) =>
+        {
+            *lhs
+        }
+        kind => Expr { kind, ..e },
     }
 }

@@ -4,15 +4,19 @@ use std::io::Write;
 use std::process::{Command, Stdio};
 
 /// gcc's verdict on `source` as strict C99 (`-std=c99 -pedantic-errors -fsyntax-only`: no code
-/// generated), except for the GNU C the VM accepts on purpose and these programs can contain:
-/// arithmetic on `void *` (byte steps, as gcc does it; `-Wno-pointer-arith`). `Err` holds gcc's
-/// diagnostics. Panics if gcc cannot be run: it is the reference.
+/// generated), except for what the VM accepts on purpose, as gcc does with only a warning, and
+/// these programs can contain: arithmetic on `void *` (byte steps; `-Wno-pointer-arith`), a
+/// pointer converted to a pointer to another type by assignment (`-Wno-incompatible-pointer-types`)
+/// and pointers to different types compared (`-Wno-compare-distinct-pointer-types`). `Err` holds
+/// gcc's diagnostics. Panics if gcc cannot be run: it is the reference.
 pub fn gcc_accepts(source: &str) -> Result<(), String> {
     let mut child = Command::new("gcc")
         .args([
             "-std=c99",
             "-pedantic-errors",
             "-Wno-pointer-arith",
+            "-Wno-incompatible-pointer-types",
+            "-Wno-compare-distinct-pointer-types",
             "-fwrapv",
             "-fsyntax-only",
             "-x",
