@@ -830,7 +830,14 @@ fn library_call(
     pc: usize,
     f: MemFn,
     args: &mut [u64],
-) -> Result<(), String> {
+) -> Result<(), TrapKind> {
+    let fault = |m: &Machine<'_>, fault| TrapKind::Memory(m.alloc_sites.render(m.program, &fault));
+    if f == MemFn::AssertFail {
+        return Err(match crate::memory_calls::assertion(&m.memory, args) {
+            Ok(message) => TrapKind::Assertion(message),
+            Err(e) => fault(m, e),
+        });
+    }
     // SAFETY: the running version lives as long as the machine.
     let version = unsafe { &*version };
     let site = match f {
@@ -840,8 +847,7 @@ fn library_call(
         ),
         _ => 0,
     };
-    crate::memory_calls::call(&mut m.memory, &mut m.out, f, args, site)
-        .map_err(|fault| m.alloc_sites.render(m.program, &fault))
+    crate::memory_calls::call(&mut m.memory, &mut m.out, f, args, site).map_err(|e| fault(m, e))
 }
 
 /// `PtrToArr`: the array reference of the rows of `stride` bytes from pointer `p`.
@@ -1922,8 +1928,8 @@ fn run_loop_inlined<P: Probes>(
                         usize::from(fdef.num_regs) - a.index(),
                     )
                 };
-                if let Err(message) = library_call(m, version, pc - 1, f, args) {
-                    trap!(TrapKind::Memory(message));
+                if let Err(kind) = library_call(m, version, pc - 1, f, args) {
+                    trap!(kind);
                 }
                 m.flush_if_full(w);
             }

@@ -98,9 +98,26 @@ pub fn call(
         // Library code in C (the prelude): the compiler never emits it as an instruction, and
         // the verifier refuses it.
         MemFn::Qsort => 0,
+        // Stops the run: the interpreter reports it with [`assertion`] before calling here.
+        MemFn::AssertFail => 0,
     };
     args[0] = result;
     Ok(())
+}
+
+/// The message of a failed `assert` from the arguments of `__assert_fail(assertion, file,
+/// line, function)`: "assertion `e` failed at file:line in function `f`".
+pub fn assertion(memory: &Memory, args: &[u64]) -> Result<String, Fault> {
+    let text = |p: u64| -> Result<String, Fault> {
+        Ok(String::from_utf8_lossy(memory.read_c_string(p, "__assert_fail")?).into_owned())
+    };
+    let expression = text(args[0])?;
+    let file = text(args[1])?;
+    let function = text(args[3])?;
+    Ok(format!(
+        "assertion `{expression}` failed at {file}:{} in function `{function}`",
+        args[2] as u32
+    ))
 }
 
 /// A `%s` conversion and the index of the argument giving its `.*` precision, if any.

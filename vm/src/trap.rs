@@ -53,6 +53,8 @@ pub enum TrapKind {
     MemoryLimit(u64),
     /// The process received this signal (SIGINT or SIGTERM, see [`crate::signals`]).
     Interrupted(i32),
+    /// `assert(e)` found `e` to be 0: the message names the assertion and where it is.
+    Assertion(String),
     /// The VM failed: a profiler produced code that does not verify (a bug, never the
     /// program's fault).
     Internal(String),
@@ -106,6 +108,7 @@ impl fmt::Display for TrapKind {
                  more than {max} bytes (see --max-memory)"
             ),
             TrapKind::Interrupted(signal) => write!(f, "interrupted by {}", signal_name(*signal)),
+            TrapKind::Assertion(message) => f.write_str(message),
             TrapKind::Internal(message) => write!(f, "internal error: {message}"),
         }
     }

@@ -48,6 +48,28 @@ fn old_c_void_main_exits_with_status_0() {
 }
 
 #[test]
+fn a_failed_assert_stops_with_the_assertion_and_its_place_after_the_output() {
+    // glibc prints `prog: p.c:3: check: Assertion `x < 2' failed.` and aborts (status 134);
+    // until the hosted library (Real C part 4) the VM reports it as a runtime error.
+    let src = "#include <stdio.h>\n#include <assert.h>\n\
+               int check(int x) { assert(x < 2); return x; }\n\
+               int main(void) { for (int i = 0; i < 4; i++) printf(\"%d\\n\", check(i)); return 0; }";
+    let (status, out, err) = run(src);
+    assert_eq!(status, EXIT_RUNTIME_ERROR);
+    assert_eq!(out, "0\n1\n");
+    assert!(
+        err.starts_with(
+            "p.c:3:20: runtime error: assertion `x < 2` failed at p.c:3 in function `check`"
+        ),
+        "{err}"
+    );
+    // Switched off by NDEBUG before the header, the expression is not even evaluated.
+    let off = "#define NDEBUG\n#include <assert.h>\n#include <stdio.h>\n\
+               int main(void) { int n = 0; assert(n++); printf(\"%d\\n\", n); return 0; }";
+    assert_eq!(run(off), (0, "0\n".into(), String::new()));
+}
+
+#[test]
 fn exit_ends_the_program_from_any_depth() {
     let src = "#include <stdio.h>\n#include <stdlib.h>\n\
                void f(int n) { if (n == 0) { printf(\"bye\\n\"); exit(3); } f(n - 1); }\n\

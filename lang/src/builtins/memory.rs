@@ -62,11 +62,16 @@ pub enum MemFn {
     Qsort,
     /// `int puts(const char *s)`: writes `s` and a newline.
     Puts,
+    /// `void __assert_fail(const char *assertion, const char *file, unsigned line, const char
+    /// *function)`: what `<assert.h>`'s `assert` calls when its expression is 0; the run
+    /// stops with a runtime error naming the assertion (glibc's message and `abort` come with
+    /// the hosted library).
+    AssertFail,
 }
 
 impl MemFn {
     /// Every function, in declaration order.
-    pub const ALL: [MemFn; 21] = [
+    pub const ALL: [MemFn; 22] = [
         MemFn::Memcpy,
         MemFn::Memmove,
         MemFn::Memset,
@@ -88,6 +93,7 @@ impl MemFn {
         MemFn::Free,
         MemFn::Qsort,
         MemFn::Puts,
+        MemFn::AssertFail,
     ];
 
     /// The function called `name` in C, if it is one of these.
@@ -119,7 +125,14 @@ impl MemFn {
             MemFn::Free => "free",
             MemFn::Qsort => "qsort",
             MemFn::Puts => "puts",
+            MemFn::AssertFail => "__assert_fail",
         }
+    }
+
+    /// Whether the VM's implementation is C code of the prelude (`lang/src/prelude/`), which
+    /// defines it, rather than an instruction: `qsort`.
+    pub fn is_written_in_c(self) -> bool {
+        self == MemFn::Qsort
     }
 
     /// Whether it only reads memory (gcc's `pure` functions: calling it has no side effect).
@@ -144,6 +157,7 @@ impl MemFn {
                 "stdlib.h"
             }
             MemFn::Puts => "stdio.h",
+            MemFn::AssertFail => "assert.h",
             _ => "string.h",
         }
     }
@@ -185,6 +199,15 @@ impl MemFn {
                 )
             }
             MemFn::Puts => (int(), vec![const_char_p()]),
+            MemFn::AssertFail => (
+                CType::Void,
+                vec![
+                    const_char_p(),
+                    const_char_p(),
+                    CType::Scalar(ScalarType::UInt),
+                    const_char_p(),
+                ],
+            ),
         }
     }
 

@@ -73,6 +73,15 @@ impl Checker<'_> {
     }
 
     fn name_operand<'a>(&mut self, name: &'a str, span: Span) -> Option<Operand<'a>> {
+        // C99 6.4.2.2: `__func__` is the function's name, as if each function began with
+        // `static const char __func__[] = "name";` (here its value: a pointer to the string).
+        if name == "__func__" && self.lookup(name).is_none() {
+            if let Some(function) = self.fs.as_ref().map(|fs| fs.name.clone()) {
+                let text = self.string_value(function.as_bytes(), span);
+                let ty = CType::pointer_to(CType::Scalar(ScalarType::Char), true);
+                return Some(Operand::Value(text, ty));
+            }
+        }
         let Some(sym) = self.lookup(name) else {
             self.undeclared(name, span);
             return None;

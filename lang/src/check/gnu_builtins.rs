@@ -5,6 +5,12 @@
 //!   value `exp` is expected to have, only guides gcc's block layout, so it is checked and
 //!   evaluated for its effects but does not change the result.
 //!
+//! - `__builtin_inf()`, `__builtin_huge_val()` (`double`), `__builtin_inff()`,
+//!   `__builtin_huge_valf()` (`float`): positive infinity, a constant (`<math.h>`'s
+//!   `INFINITY`, `HUGE_VAL`, `HUGE_VALF`).
+//! - `__builtin_nan("")`, `__builtin_nanf("")`: the quiet NaN gcc makes (`0x7ff8000000000000`,
+//!   `0x7fc00000`; `<math.h>`'s `NAN`), a constant; only the empty payload string is taken.
+//!
 //! A program that defines a function of one of these names calls its own function.
 
 use crate::ast;
@@ -26,6 +32,34 @@ impl Checker<'_> {
     ) -> Option<Option<(Expr, CType)>> {
         match name {
             "__builtin_expect" => Some(self.builtin_expect(args, span)),
+            "__builtin_inf" | "__builtin_huge_val" => {
+                Some(self.floating_constant(name, args, f64::INFINITY, ScalarType::Double, span))
+            }
+            "__builtin_inff" | "__builtin_huge_valf" => {
+                Some(self.floating_constant(name, args, f64::INFINITY, ScalarType::Float, span))
+            }
+            "__builtin_nan" | "__builtin_nanf" => {
+                let ty = if name == "__builtin_nan" {
+                    ScalarType::Double
+                } else {
+                    ScalarType::Float
+                };
+                let [payload] = args else {
+                    self.err(
+                        span,
+                        format!("`{name}` takes 1 argument (a string), not {}", args.len()),
+                    );
+                    return Some(None);
+                };
+                if !matches!(&payload.kind, ast::ExprKind::Str(bytes) if bytes.is_empty()) {
+                    self.err(
+                        payload.span,
+                        format!("`{name}` takes only the empty string `\"\"` here (a NaN without payload)"),
+                    );
+                    return Some(None);
+                }
+                Some(self.floating_constant(name, &[], f64::NAN, ty, span))
+            }
             _ => None,
         }
     }
@@ -61,6 +95,28 @@ impl Checker<'_> {
             span,
         );
         Some((both, CType::Scalar(ScalarType::Long)))
+    }
+
+    /// A built-in without arguments whose value is the constant `value` of type `ty`.
+    fn floating_constant(
+        &mut self,
+        name: &str,
+        args: &[ast::Expr],
+        value: f64,
+        ty: ScalarType,
+        span: Span,
+    ) -> Option<(Expr, CType)> {
+        if !args.is_empty() {
+            self.err(
+                span,
+                format!("`{name}` takes no arguments, not {}", args.len()),
+            );
+            return None;
+        }
+        Some((
+            mk(ExprKind::DoubleConst(value), ty, span),
+            CType::Scalar(ty),
+        ))
     }
 
     /// An argument of a built-in that takes an integer: its value after the promotions.

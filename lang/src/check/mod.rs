@@ -478,7 +478,8 @@ impl<'m> Checker<'m> {
 
     /// Report if `name` may not be declared here because a header or the library owns it.
     fn check_reserved(&mut self, name: &str, span: Span, file_scope: bool) -> bool {
-        if self.ctx.library {
+        // The library's own code, and the standard headers' declarations of their names.
+        if self.ctx.library || self.map.in_standard_header(span.start) {
             return true;
         }
         if let Some(h) = self.headers.macro_header(name) {
@@ -845,12 +846,20 @@ impl<'m> Checker<'m> {
         };
         // A prototype of a library function (`int printf(const char *restrict, ...);`, as
         // programs without the header write): the library's own signature applies.
-        if library_header(&decl.name).is_some() && !self.ctx.library {
+        // (The prelude's own prototypes of what it defines in C stay ordinary declarations.)
+        let defined_by_prelude = self.ctx.library
+            && crate::builtins::memory::MemFn::lookup(&decl.name)
+                .is_some_and(crate::builtins::memory::MemFn::is_written_in_c);
+        if library_header(&decl.name).is_some() && !defined_by_prelude {
             self.declared_library.insert(decl.name.clone());
             return;
         }
         if let Some(at) = decl.variadic() {
-            self.err(at, "variadic functions (`...`) are not supported");
+            // A standard header's variadic function the VM does not implement yet
+            // (`fprintf`, `scanf`): left undeclared, so a call names it as unsupported.
+            if !self.map.in_standard_header(at.start) {
+                self.err(at, "variadic functions (`...`) are not supported");
+            }
             return;
         }
         if let Some(init) = &id.init {
@@ -1245,7 +1254,11 @@ impl<'m> Checker<'m> {
             return;
         };
         if let Some(at) = decl.variadic() {
-            self.err(at, "variadic functions (`...`) are not supported");
+            // A standard header's variadic function the VM does not implement yet
+            // (`fprintf`, `scanf`): left undeclared, so a call names it as unsupported.
+            if !self.map.in_standard_header(at.start) {
+                self.err(at, "variadic functions (`...`) are not supported");
+            }
             return;
         }
         let Some(base) = self.specs_type(&f.specs) else {

@@ -599,7 +599,11 @@ impl<'o> Pp<'o> {
             }
             Ok((macro_name, m)) => {
                 if let Some(old) = self.macros.get(&macro_name) {
-                    if !old.same_as(&m) {
+                    // A program may redefine a standard header's macro (`RAND_MAX`): gcc warns,
+                    // and the later definition wins.
+                    let from_header = self.map.files[old.at.file as usize].name.starts_with('<')
+                        && self.map.files[old.at.file as usize].included_at.is_some();
+                    if !old.same_as(&m) && !from_header {
                         let previous = self.map.describe_full(old.at);
                         let d = self
                             .map
@@ -712,27 +716,8 @@ impl<'o> Pp<'o> {
             self.error_tok(name, "empty file name in `#include`");
             return;
         }
-        if !quoted && HEADERS.contains(&header.as_str()) {
-            // The checker knows the functions; the header's constants are real macros.
-            let macros = headers::library_macros(&header);
-            self.library_header(header.clone(), line_at, line.len());
-            if let Some(text) = macros {
-                frames.push(self.open_builtin(&header, text, hash_at));
-            }
-            return;
-        }
-        if let Some(text) = headers::text(&header).filter(|_| !quoted) {
-            if frames.len() > MAX_INCLUDE_DEPTH {
-                self.error_tok(
-                    name,
-                    format!("`#include` nested more than {MAX_INCLUDE_DEPTH} deep"),
-                );
-                self.fatal = true;
-                return;
-            }
-            frames.push(self.open_builtin(&header, text, hash_at));
-            return;
-        }
+        // gcc's search: the including file's directory for the quote form, then the `-I`
+        // directories, then the system headers (here: the front end's own, `headers`).
         let mut dirs: Vec<&Path> = Vec::new();
         if quoted {
             dirs.push(&frames[top].dir);
@@ -740,7 +725,23 @@ impl<'o> Pp<'o> {
         dirs.extend(self.options.include_dirs.iter().map(PathBuf::as_path));
         let found = dirs.iter().map(|d| d.join(&header)).find(|p| p.is_file());
         let Some(path) = found else {
-            if HEADERS.contains(&header.as_str()) || !quoted {
+            if let Some(text) = headers::text(&header) {
+                if frames.len() > MAX_INCLUDE_DEPTH {
+                    self.error_tok(
+                        name,
+                        format!("`#include` nested more than {MAX_INCLUDE_DEPTH} deep"),
+                    );
+                    self.fatal = true;
+                    return;
+                }
+                if HEADERS.contains(&header.as_str()) {
+                    // The checker knows the functions of the library's headers.
+                    self.library_header(header.clone(), line_at, line.len());
+                }
+                frames.push(self.open_builtin(&header, text, hash_at));
+                return;
+            }
+            if !quoted {
                 // Another system header: the checker says it is not supported, and goes on.
                 self.library_header(header, line_at, line.len());
                 return;

@@ -133,6 +133,21 @@ impl SourceMap {
         }
     }
 
+    /// Whether output offset `offset` was spelled in one of the front end's standard headers
+    /// (`<stdio.h>`, ...), not in a file of the program: a token out of a macro expansion
+    /// counts where the macro was invoked.
+    pub fn in_standard_header(&self, offset: u32) -> bool {
+        let Some(mut at) = self.at(offset) else {
+            return false;
+        };
+        while let Some(e) = self.expansions.get(at.exp as usize) {
+            at = e.at;
+        }
+        self.files
+            .get(at.file as usize)
+            .is_some_and(|f| f.name.starts_with('<') && f.included_at.is_some())
+    }
+
     /// `line:col` (or `file:line:col` outside the main file) of output offset `offset`, for
     /// notes such as "previously declared at 3:5".
     /// A place inside a macro expansion also names the expansion.
