@@ -187,9 +187,26 @@ pub fn check_sources_with(
     front_end_files(files, options)
 }
 
-/// Library functions written in C (`lang/src/prelude/`): the function, the file name their
-/// code is shown under, and its text.
-const PRELUDE: &[(&str, &str, &str)] = &[("qsort", "<qsort.c>", include_str!("prelude/qsort.c"))];
+/// Library functions written in C (`lang/src/prelude/`): the functions a file defines, the
+/// file name their code is shown under, and its text.
+const PRELUDE: &[(&[&str], &str, &str)] = &[
+    (&["qsort"], "<qsort.c>", include_str!("prelude/qsort.c")),
+    (
+        &[
+            "isalnum", "isalpha", "isblank", "iscntrl", "isdigit", "isgraph", "islower", "isprint",
+            "ispunct", "isspace", "isupper", "isxdigit", "tolower", "toupper",
+        ],
+        "<ctype.c>",
+        include_str!("prelude/ctype.c"),
+    ),
+];
+
+/// Whether a library file written in C (the prelude) defines the function `name`.
+pub(crate) fn prelude_defines(name: &str) -> bool {
+    PRELUDE
+        .iter()
+        .any(|(functions, ..)| functions.contains(&name))
+}
 
 /// [`check_sources_with`].
 fn front_end_files(
@@ -207,8 +224,9 @@ fn front_end_files(
     let mut index = 0;
     loop {
         if index == units.len() {
-            let needed = PRELUDE.iter().find(|(function, file, _)| {
-                linker.uses(function) && !units.iter().any(|u| u.0 == *file)
+            let needed = PRELUDE.iter().find(|(functions, file, _)| {
+                functions.iter().any(|f| linker.needs_definition(f))
+                    && !units.iter().any(|u| u.0 == *file)
             });
             match needed {
                 Some(&(_, file, text)) => units.push((file, text, true)),

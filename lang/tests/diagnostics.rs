@@ -469,3 +469,17 @@ fn static_assert_failures() {
         "_Static_assert(sizeof(int) == 8, \"int is \" \"64 bits\");\nint main(void) {\n    int n = 3;\n    _Static_assert(n > 0, \"not constant\");\n    _Static_assert(1, \"fine\");\n    return 0;\n}\n"
     ));
 }
+
+#[test]
+fn a_header_function_the_vm_does_not_implement_is_named_with_its_header() {
+    assert_snapshot!(check(
+        "#include <stdio.h>\n#include <time.h>\nint main(void) {\n    FILE *f = fopen(\"data\", \"r\");\n    return (int)time(0) + (f != 0);\n}\n"
+    ));
+}
+
+#[test]
+fn a_header_that_is_not_provided_is_named_at_its_include() {
+    assert_snapshot!(check(
+        "#include <stdio.h>\n#include <pthread.h>\nint main(void) {\n    return 0;\n}\n"
+    ));
+}

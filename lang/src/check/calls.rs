@@ -119,20 +119,30 @@ impl Checker<'_> {
         name_span: Span,
         info: &super::FuncInfo,
     ) -> Option<FuncId> {
-        let imported = (info.id.is_none() && info.external && !self.ctx.whole).then(|| {
+        // A library function written in C (`<ctype.h>`'s) is linked in from the prelude.
+        let elsewhere = !self.ctx.whole || crate::prelude_defines(name);
+        let imported = (info.id.is_none() && info.external && elsewhere).then(|| {
             let place = self.place(name_span);
             self.link.used(name, || place);
             self.link.external_function(name, self.ctx.index)
         });
         let id = info.id.or(imported);
         if id.is_none() {
-            self.error(
+            let declared = self.at(info.span);
+            let d = if self.map.in_standard_header(info.span.start) {
+                let header = declared.split(':').next().unwrap_or_default().to_string();
+                Diagnostic::error(
+                    name_span,
+                    format!("`{name}` from {header} is not implemented by the VM yet"),
+                )
+                .with_label("declared by the header, but the VM has no implementation of it yet")
+            } else {
                 Diagnostic::error(
                     name_span,
                     format!("function `{name}` is declared but never defined"),
                 )
-                .with_note(format!("declared at {}", self.at(info.span))),
-            );
+            };
+            self.error(d.with_note(format!("declared at {declared}")));
         }
         id
     }

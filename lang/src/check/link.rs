@@ -123,10 +123,14 @@ impl Linker {
         id
     }
 
-    /// True if some unit used the external name `name` (a library function written in C, to
-    /// link in).
-    pub fn uses(&self, name: &str) -> bool {
+    /// True if some unit used the external name `name` and no unit defines it (a library
+    /// function written in C, to link in; a program may define its own `isdigit`).
+    pub fn needs_definition(&self, name: &str) -> bool {
         self.first_use.contains_key(name)
+            && self
+                .externals
+                .get(name)
+                .is_none_or(|ext| ext.defined.is_none())
     }
 
     /// Record the body of function `id`, checked in `unit`.

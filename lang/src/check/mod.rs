@@ -105,7 +105,7 @@ fn unsupported_header(include: &Include) -> Diagnostic {
         include.span,
         format!("header <{}> is not supported", include.header),
     )
-    .with_label("the standard headers are <stdio.h>, <stdlib.h>, <string.h>, <stddef.h>, <math.h>, <limits.h>, <stdint.h>, <inttypes.h> and <stdbool.h>")
+    .with_label("the VM provides the C99 standard headers (but <stdarg.h>, <complex.h>, <fenv.h>, <tgmath.h>, <wchar.h>, <wctype.h>) and <unistd.h>, <sys/time.h>, <strings.h>; no `-I` directory has this one")
 }
 
 /// The errors for the includes of headers the language does not have (reported with syntax
@@ -608,10 +608,13 @@ impl<'m> Checker<'m> {
                         is_const: base.is_const,
                         inner: dims[1..].iter().flatten().copied().collect(),
                     },
+                    // An array of structures or unions: the pointer to its first element
+                    // that C makes of every array parameter (C99 6.7.5.3p7), so `a[i].x`
+                    // is checked against the caller's object through the pointer.
                     None => {
-                        self.err(p.span, "arrays of structures and of unions as parameters are not supported yet");
-                        ok = false;
-                        continue;
+                        let ty = full.decayed(base.is_const);
+                        let spelled = self.link.records.display(&ty).to_string();
+                        ParamTy::Pointer { ty, spelled }
                     }
                 },
                 CType::Pointer { .. } | CType::Function(_) => {
