@@ -360,8 +360,10 @@ impl Checker<'_> {
         base: &Resolved,
         d: &ast::Declarator,
         init: Option<&ast::Initializer>,
+        size_elsewhere: bool,
     ) -> Option<(CType, Shape)> {
-        let has_list = sized_by_initializer(init);
+        // `int a[] = {...}` is sized by its initializer; `extern int a[];` by its definition.
+        let has_list = sized_by_initializer(init) || size_elsewhere;
         let ty = self.object_type(base, d, has_list)?;
         if let Some((elem, dims)) = scalar_shape(&ty) {
             return Some((ty, Shape::Scalar { elem, dims }));

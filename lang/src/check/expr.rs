@@ -122,6 +122,17 @@ impl Checker<'_> {
             Sym::Global(id) => (Place::Global(id), ArrayBase::Global(id)),
             Sym::Func | Sym::EnumConst(_) | Sym::Type => return None,
         };
+        // An array declared without its size (`extern int a[];`) and not completed yet:
+        // reached through its address, as the definition's object.
+        if matches!(info.cty, CType::Array { len: None, .. }) {
+            return Some(Operand::Pointed {
+                ptr: mk(ExprKind::ObjectAddr(base), ScalarType::Ptr, span),
+                offset: 0,
+                cty: info.cty,
+                is_const: info.is_const,
+                span,
+            });
+        }
         Some(match info.ty {
             // A structure parameter: the address of the caller's copy.
             Type::Scalar(ScalarType::Ptr) if matches!(info.cty, CType::Record(_)) => {

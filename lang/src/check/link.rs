@@ -17,7 +17,7 @@ use crate::hir::{self, FuncId, GlobalId};
 use crate::span::Span;
 
 use super::VarInfo;
-use crate::ctype::Records;
+use crate::ctype::{CType, Records};
 
 /// A place in the program's original files: the file (an index into the program's file
 /// table: the files of every translation unit, in order), the span in its original text, and
@@ -139,6 +139,15 @@ impl Linker {
         self.func_unit[id.index()] = unit;
     }
 
+    /// Give the global `id`, declared as an array without its size (`extern int a[];`), the
+    /// type of its definition.
+    pub(super) fn complete_global(&mut self, id: GlobalId, ty: hir::Type, cty: CType) {
+        self.globals[id.index()].ty = ty.clone();
+        let info = &mut self.global_info[id.index()];
+        info.ty = ty;
+        info.cty = cty;
+    }
+
     /// A new global (declared, not defined yet).
     pub(super) fn new_global(&mut self, global: hir::Global, info: VarInfo) -> GlobalId {
         let id = GlobalId::new(self.globals.len());
@@ -220,7 +229,19 @@ impl Linker {
                 format!("previously declared as a {} here", ext.kind.name()),
             ));
         }
-        if ext.ty != ty {
+        // `int[]` (declared without its size) and `int[3]` are the same array.
+        let sized_elsewhere = |a: &str, b: &str| {
+            a.split_once("[]").is_some_and(|(elem, inner)| {
+                b.strip_prefix(elem)
+                    .and_then(|rest| rest.strip_prefix('['))
+                    .and_then(|rest| rest.split_once(']'))
+                    .is_some_and(|(n, rest)| n.bytes().all(|c| c.is_ascii_digit()) && rest == inner)
+            })
+        };
+        if sized_elsewhere(&ext.ty, ty) {
+            ext.ty = ty.to_string();
+        }
+        if ext.ty != ty && !sized_elsewhere(ty, &ext.ty) {
             return Err(Diagnostic::error(
                 span,
                 format!(

@@ -905,9 +905,20 @@ impl<'m> Checker<'m> {
         init: Option<&Initializer>,
     ) {
         let name = &decl.name;
-        let Some((cty, shape)) = self.object_shape(base, decl, init) else {
+        let is_extern = matches!(storage, Some((StorageClass::Extern, _)));
+        let size_elsewhere = is_extern && init.is_none();
+        let Some((cty, mut shape)) = self.object_shape(base, decl, init, size_elsewhere) else {
             return;
         };
+        // `extern int a[];`: an array whose size its definition gives (in this file or
+        // another). Until then it has one element here; its uses go through its address, so
+        // they are checked against the object the definition makes.
+        let incomplete = size_elsewhere && matches!(cty, CType::Array { len: None, .. });
+        if let declarators::Shape::Scalar { dims, .. } = &mut shape {
+            if incomplete {
+                dims[0] = Some(1);
+            }
+        }
         if !self.check_reserved(name, decl.name_span, true) {
             return;
         }
@@ -959,14 +970,45 @@ impl<'m> Checker<'m> {
         let Some((ty, values)) = self.static_storage(&cty, shape, init, name) else {
             return;
         };
-        let cty = declarators::with_dims(&cty, &ty, &self.link.records);
+        let cty = if incomplete {
+            cty
+        } else {
+            declarators::with_dims(&cty, &ty, &self.link.records)
+        };
         let written = |ty: &Type, is_const: bool| {
-            if is_const {
-                format!("const {ty}")
+            let spelled = if incomplete {
+                incomplete_spelling(ty)
             } else {
                 ty.to_string()
+            };
+            if is_const {
+                format!("const {spelled}")
+            } else {
+                spelled
             }
         };
+        // A declaration that completes (or repeats without its size) an earlier one.
+        let known = prev.as_ref().map(|g| g.id).or_else(|| {
+            (!is_static)
+                .then(|| self.link.external_global(name))
+                .flatten()
+        });
+        if let Some(id) = known {
+            let info = &self.link.global_info[id.index()];
+            let earlier_incomplete = matches!(info.cty, CType::Array { len: None, .. });
+            if (incomplete || earlier_incomplete)
+                && info.is_const == is_const
+                && same_but_first_dimension(&info.ty, &ty)
+            {
+                if earlier_incomplete && !incomplete {
+                    self.link.complete_global(id, ty.clone(), cty.clone());
+                }
+                if incomplete {
+                    // Keep what is known: the earlier declaration's type.
+                    return self.declare_known_global(name, id, prev.as_ref(), decl, is_const);
+                }
+            }
+        }
         if let Some(g) = &prev {
             let info = &self.link.global_info[g.id.index()];
             if info.ty != ty || info.is_const != is_const || info.cty != cty {
@@ -1041,6 +1083,44 @@ impl<'m> Checker<'m> {
         if defines {
             self.link
                 .define_global(id, values.unwrap_or_default(), decl.span);
+        }
+    }
+
+    /// `extern T a[];` of an array this file or an earlier one already declared (`id`): the
+    /// name joins the file scope with what is known of it, and the linker checks the
+    /// declaration against the others.
+    fn declare_known_global(
+        &mut self,
+        name: &str,
+        id: GlobalId,
+        prev: Option<&GlobalSym>,
+        decl: &ast::Declarator,
+        is_const: bool,
+    ) {
+        if prev.is_none() {
+            self.file_scope.insert(
+                name.to_string(),
+                FileSym::Global(GlobalSym {
+                    id,
+                    external: true,
+                    defined: false,
+                    span: decl.span,
+                }),
+            );
+        }
+        let info = &self.link.global_info[id.index()];
+        let spelled = incomplete_spelling(&info.ty);
+        let ty = if is_const {
+            format!("const {spelled}")
+        } else {
+            spelled
+        };
+        let place = self.place(decl.name_span);
+        if let Err(d) = self
+            .link
+            .declare(name, false, &ty, false, decl.name_span, place)
+        {
+            self.error(d);
         }
     }
 
@@ -1631,6 +1711,29 @@ impl<'m> Checker<'m> {
             Sym::Global(id) => self.link.global_info.get(id.index()),
             Sym::Func | Sym::EnumConst(_) | Sym::Type => None,
         }
+    }
+}
+
+/// How an array declared without its size (`extern int a[][4];`) is spelled in the
+/// linker's type checks: its provisional type with the first dimension left empty.
+fn incomplete_spelling(ty: &Type) -> String {
+    match ty {
+        Type::Array { elem, dims } => {
+            let inner: String = dims[1..].iter().map(|d| format!("[{d}]")).collect();
+            format!("{elem}[]{inner}")
+        }
+        other => other.to_string(),
+    }
+}
+
+/// Whether two array types differ at most in their first dimension (`int[][4]` and
+/// `int[3][4]`: one declaration of the array without its size, one with).
+fn same_but_first_dimension(a: &Type, b: &Type) -> bool {
+    match (a, b) {
+        (Type::Array { elem: x, dims: m }, Type::Array { elem: y, dims: n }) => {
+            x == y && m.len() == n.len() && m[1..] == n[1..]
+        }
+        _ => false,
     }
 }
 

@@ -538,23 +538,24 @@ impl Checker<'_> {
                 self.function_declaration(&base, None, id);
                 continue;
             }
-            let (cty, elem, mut dims) = match self.object_shape(&base, decl, id.init.as_deref()) {
-                Some((cty, Shape::Scalar { elem, dims })) => (cty, elem, dims),
-                Some((cty, Shape::Object { size, align })) => {
-                    self.object_local(
-                        decl,
-                        id.init.as_deref(),
-                        cty,
-                        size,
-                        align,
-                        Self::declared_const(decl, base.is_const),
-                        id.span,
-                        out,
-                    );
-                    continue;
-                }
-                None => continue,
-            };
+            let (cty, elem, mut dims) =
+                match self.object_shape(&base, decl, id.init.as_deref(), false) {
+                    Some((cty, Shape::Scalar { elem, dims })) => (cty, elem, dims),
+                    Some((cty, Shape::Object { size, align })) => {
+                        self.object_local(
+                            decl,
+                            id.init.as_deref(),
+                            cty,
+                            size,
+                            align,
+                            Self::declared_const(decl, base.is_const),
+                            id.span,
+                            out,
+                        );
+                        continue;
+                    }
+                    None => continue,
+                };
             if dims.is_empty() {
                 // The name is in scope from the end of its declarator, so `int x = x;` reads
                 // the new `x` as in C.

@@ -40,7 +40,8 @@ impl Checker<'_> {
                 );
                 continue;
             }
-            let Some((cty, shape)) = self.object_shape(&base, decl, id.init.as_deref()) else {
+            let Some((cty, shape)) = self.object_shape(&base, decl, id.init.as_deref(), false)
+            else {
                 continue;
             };
             if !self.check_reserved(&decl.name, decl.name_span, false)
