@@ -199,6 +199,30 @@ const PRELUDE: &[(&[&str], &str, &str)] = &[
         "<ctype.c>",
         include_str!("prelude/ctype.c"),
     ),
+    (
+        &[
+            "__builtin_popcount",
+            "__builtin_popcountl",
+            "__builtin_popcountll",
+            "__builtin_parity",
+            "__builtin_parityl",
+            "__builtin_parityll",
+            "__builtin_clz",
+            "__builtin_clzl",
+            "__builtin_clzll",
+            "__builtin_ctz",
+            "__builtin_ctzl",
+            "__builtin_ctzll",
+            "__builtin_ffs",
+            "__builtin_ffsl",
+            "__builtin_ffsll",
+            "__builtin_bswap16",
+            "__builtin_bswap32",
+            "__builtin_bswap64",
+        ],
+        "<builtins.c>",
+        include_str!("prelude/builtins.c"),
+    ),
 ];
 
 /// Whether a library file written in C (the prelude) defines the function `name`.

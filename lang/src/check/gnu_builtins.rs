@@ -11,11 +11,20 @@
 //! - `__builtin_nan("")`, `__builtin_nanf("")`: the quiet NaN gcc makes (`0x7ff8000000000000`,
 //!   `0x7fc00000`; `<math.h>`'s `NAN`), a constant; only the empty payload string is taken.
 //!
+//! - The bit built-ins (`__builtin_popcount`, `__builtin_clz`, `__builtin_ctz`,
+//!   `__builtin_parity`, `__builtin_ffs` and their `l`/`ll` forms, `__builtin_bswap16/32/64`):
+//!   calls of C code of the library (`lang/src/prelude/builtins.c`), linked in when used.
+//! - `__builtin_` followed by the name of a library function the VM implements
+//!   (`__builtin_memcpy`, `__builtin_strlen`, `__builtin_fabs`, ...): that function, with or
+//!   without its header, as gcc's built-ins are.
+//! - `__builtin_unreachable()`: a void expression; reaching it is undefined behaviour, and
+//!   the program goes on with what follows, as gcc's code at `-O0` does.
+//!
 //! A program that defines a function of one of these names calls its own function.
 
 use crate::ast;
 use crate::ctype::CType;
-use crate::hir::{Expr, ExprKind, ScalarType};
+use crate::hir::{Arg, Expr, ExprKind, ScalarType};
 use crate::span::Span;
 
 use super::types::{convert, mk};
@@ -32,6 +41,24 @@ impl Checker<'_> {
     ) -> Option<Option<(Expr, CType)>> {
         match name {
             "__builtin_expect" => Some(self.builtin_expect(args, span)),
+            "__builtin_unreachable" => Some(self.builtin_unreachable(args, span)),
+            _ if bit_builtin(name).is_some() => Some(self.bit_builtin_call(name, args, span)),
+            _ if name
+                .strip_prefix("__builtin_")
+                .is_some_and(|f| super::library_header(f).is_some()) =>
+            {
+                let function = &name["__builtin_".len()..];
+                // No header needed, as for gcc's built-ins.
+                self.declared_library.insert(function.to_string());
+                let e = self.library_call(function, span, args, span);
+                Some(e.map(|e| {
+                    let t = match (&e.kind, e.ty) {
+                        (ExprKind::Memory { func, .. }, Some(_)) => func.signature().0,
+                        (_, ty) => ty.map_or(CType::Void, CType::Scalar),
+                    };
+                    (e, t)
+                }))
+            }
             "__builtin_inf" | "__builtin_huge_val" => {
                 Some(self.floating_constant(name, args, f64::INFINITY, ScalarType::Double, span))
             }
@@ -97,6 +124,54 @@ impl Checker<'_> {
         Some((both, CType::Scalar(ScalarType::Long)))
     }
 
+    /// `__builtin_unreachable()`.
+    fn builtin_unreachable(&mut self, args: &[ast::Expr], span: Span) -> Option<(Expr, CType)> {
+        if !args.is_empty() {
+            self.err(
+                span,
+                format!(
+                    "`__builtin_unreachable` takes no arguments, not {}",
+                    args.len()
+                ),
+            );
+            return None;
+        }
+        let nothing = mk(ExprKind::IntConst(0), ScalarType::Int, span);
+        Some((
+            Expr {
+                kind: ExprKind::Discard(Box::new(nothing)),
+                ty: None,
+                span,
+            },
+            CType::Void,
+        ))
+    }
+
+    /// A call of one of the bit built-ins, C code of the library.
+    fn bit_builtin_call(
+        &mut self,
+        name: &str,
+        args: &[ast::Expr],
+        span: Span,
+    ) -> Option<(Expr, CType)> {
+        let (ret, param) = bit_builtin(name)?;
+        let out = self.library_args(name, args, &[CType::Scalar(param)], span)?;
+        let place = self.place(span);
+        self.link.used(name, || place);
+        let func = self.link.external_function(name, self.ctx.index);
+        Some((
+            Expr {
+                kind: ExprKind::Call {
+                    func,
+                    args: out.into_iter().map(Arg::Scalar).collect(),
+                },
+                ty: Some(ret),
+                span,
+            },
+            CType::Scalar(ret),
+        ))
+    }
+
     /// A built-in without arguments whose value is the constant `value` of type `ty`.
     fn floating_constant(
         &mut self,
@@ -131,4 +206,29 @@ impl Checker<'_> {
         }
         Some(value)
     }
+}
+
+/// The result and parameter types of gcc's bit built-in `name`, if it is one (see
+/// `lang/src/prelude/builtins.c`, which defines them).
+pub(crate) fn bit_builtin(name: &str) -> Option<(ScalarType, ScalarType)> {
+    use ScalarType::{Int, Long, UInt, ULong, UShort};
+    Some(match name {
+        "__builtin_popcount" | "__builtin_parity" | "__builtin_clz" | "__builtin_ctz" => {
+            (Int, UInt)
+        }
+        "__builtin_popcountl"
+        | "__builtin_parityl"
+        | "__builtin_clzl"
+        | "__builtin_ctzl"
+        | "__builtin_popcountll"
+        | "__builtin_parityll"
+        | "__builtin_clzll"
+        | "__builtin_ctzll" => (Int, ULong),
+        "__builtin_ffs" => (Int, Int),
+        "__builtin_ffsl" | "__builtin_ffsll" => (Int, Long),
+        "__builtin_bswap16" => (UShort, UShort),
+        "__builtin_bswap32" => (UInt, UInt),
+        "__builtin_bswap64" => (ULong, ULong),
+        _ => return None,
+    })
 }
