@@ -684,6 +684,9 @@ pub enum ExprKind {
     AlignofType(Box<TypeName>),
     /// `__builtin_offsetof(type, member...)`: the byte offset of the member (`offsetof`).
     Offsetof(Box<TypeName>, Vec<OffsetofStep>),
+    /// GNU C's statement expression `({ items })`: runs the block; its value is the last
+    /// item's, when that is an expression statement (else it is void).
+    StmtExpr(Box<Block>),
     /// `array[index]`
     Index(Box<Expr>, Box<Expr>),
     /// `callee(args)`

@@ -1025,6 +1025,11 @@ impl ParseState {
         self.expr(ExprKind::Offsetof(Box::new(ty), steps), l, r, d)
     }
 
+    /// `({ items })`
+    pub fn stmt_expr(&mut self, b: Block, l: usize, r: usize) -> Expr {
+        self.expr(ExprKind::StmtExpr(Box::new(b)), l, r, 1)
+    }
+
     /// `_Alignof expr`
     pub fn alignof_expr(&mut self, e: Expr, l: usize, r: usize) -> Expr {
         let d = e.depth;

@@ -483,3 +483,10 @@ fn a_header_that_is_not_provided_is_named_at_its_include() {
         "#include <stdio.h>\n#include <pthread.h>\nint main(void) {\n    return 0;\n}\n"
     ));
 }
+
+#[test]
+fn a_statement_expression_outside_a_function() {
+    assert_snapshot!(check(
+        "int x = ({ 1; });\nint main(void) {\n    return ({ int y = 2; y; }) - 2;\n}\n"
+    ));
+}

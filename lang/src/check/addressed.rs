@@ -139,6 +139,7 @@ fn expr(e: &ast::Expr, out: &mut Names) {
         | K::SizeofType(_)
         | K::AlignofType(_)
         | K::Error => {}
+        K::StmtExpr(b) => block(b, out),
         K::Offsetof(_, steps) => {
             for step in steps {
                 if let ast::OffsetofStep::Index(e) = step {

@@ -771,6 +771,7 @@ impl Checker<'_> {
             }
             K::Ident(_) | K::Index(..) | K::Str(_) | K::CompoundLiteral(..) => self.typed(e),
             K::Member { .. } => self.typed(e),
+            K::StmtExpr(b) => self.statement_expression(b, span),
             K::Error => None,
         }
     }

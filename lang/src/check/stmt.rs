@@ -18,7 +18,7 @@ use crate::hir::{self, CaseRange, Expr, Init, ScalarType, Stmt, StmtKind, Type};
 use crate::span::Span;
 
 use super::declarators::Shape;
-use super::types::{convert, eval, Const};
+use super::types::{convert, eval, mk, Const};
 use super::{is_integer_constant_expression, Checker, SwitchCtx};
 use crate::ctype::CType;
 
@@ -44,6 +44,63 @@ impl Checker<'_> {
                 BlockItem::StaticAssert(a) => self.static_assert(a),
             }
         }
+    }
+
+    /// GNU C's `({ items })`: the block's statements, then the value of its last item if
+    /// that is an expression statement (a structure's address, as for a call's result), else
+    /// void. The block has its own scope.
+    pub(super) fn statement_expression(
+        &mut self,
+        b: &ast::Block,
+        span: Span,
+    ) -> Option<(hir::Expr, CType)> {
+        if self.fs.is_none() {
+            self.err(
+                span,
+                "a statement expression is only allowed inside a function",
+            );
+            return None;
+        }
+        self.push_scope();
+        let (last, items) = match b.items.split_last() {
+            Some((
+                BlockItem::Stmt(ast::Stmt {
+                    kind: S::Expr(e), ..
+                }),
+                rest,
+            )) => (Some(e), rest),
+            _ => (None, &b.items[..]),
+        };
+        let mut init = Vec::new();
+        self.block_items(items, &mut init);
+        let value = match last {
+            Some(e) => self.typed_or_record(e),
+            None => Some((
+                hir::Expr {
+                    kind: hir::ExprKind::Discard(Box::new(mk(
+                        hir::ExprKind::IntConst(0),
+                        ScalarType::Int,
+                        span,
+                    ))),
+                    ty: None,
+                    span,
+                },
+                CType::Void,
+            )),
+        };
+        self.pop_scope();
+        let (value, cty) = value?;
+        Some((
+            hir::Expr {
+                ty: value.ty,
+                kind: hir::ExprKind::WithInit {
+                    init,
+                    value: Box::new(value),
+                },
+                span,
+            },
+            cty,
+        ))
     }
 
     /// A block with its own scope.
