@@ -13,7 +13,8 @@ const WARNINGS_WITHOUT_PEDANTIC: &[&str] = &[
 /// gcc's verdict on `source` as strict C99 (`-std=c99 -pedantic-errors -fsyntax-only`: no code
 /// generated), except for what the VM accepts on purpose, as gcc does with only a warning, and
 /// these programs can contain: arithmetic on `void *` (byte steps; `-Wno-pointer-arith`), a
-/// pointer converted to a pointer to another type by assignment (`-Wno-incompatible-pointer-types`),
+/// pointer converted to a pointer to another type by assignment (`-Wno-incompatible-pointer-types`,
+/// `-Wno-pointer-sign`),
 /// old C's implicit `int` (`-Wno-implicit-int`), and the errors of [`WARNINGS_WITHOUT_PEDANTIC`]
 /// (pointers to different types compared, or chosen by `?:`), which have no option of their
 /// own. `Err` holds gcc's diagnostics. Panics if gcc cannot be run: it is the reference.
@@ -24,6 +25,7 @@ pub fn gcc_accepts(source: &str) -> Result<(), String> {
             "-pedantic-errors",
             "-Wno-pointer-arith",
             "-Wno-incompatible-pointer-types",
+            "-Wno-pointer-sign",
             "-Wno-implicit-int",
             "-fwrapv",
             "-fsyntax-only",
