@@ -68,6 +68,16 @@ impl Checker<'_> {
                     bt.clone()
                 } else if self.compatible_pointees(x, y) {
                     at.clone()
+                } else if matches!(**x, CType::Function(_)) || matches!(**y, CType::Function(_)) {
+                    self.err(
+                        span,
+                        format!(
+                            "pointer type mismatch in conditional expression (`{}` and `{}`)",
+                            self.spell(&at),
+                            self.spell(&bt)
+                        ),
+                    );
+                    return None;
                 } else {
                     // gcc warns ("pointer type mismatch in conditional expression") and
                     // gives the result the type `void *`.

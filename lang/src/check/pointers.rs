@@ -125,6 +125,21 @@ impl Checker<'_> {
             // Pointers to incompatible types (`int *` from `unsigned *`): gcc converts with a
             // warning ("incompatible pointer types"), and so does the VM, silently; every
             // access through the result is checked against the object it reaches.
+            // A function pointer and an object pointer stay apart (C99 6.3.2.3; gcc
+            // -pedantic rejects the conversion).
+            (CType::Pointer { to: want, .. }, CType::Pointer { to: have, .. })
+                if is_function(want) != is_function(have) && !is_null_pointer(&v) =>
+            {
+                self.err(
+                    span,
+                    format!(
+                        "incompatible pointer types in {what}: expected `{}` but the value has type `{}` (a function pointer and an object pointer)",
+                        self.spell(to),
+                        self.spell(vty)
+                    ),
+                );
+                None
+            }
             (CType::Pointer { .. }, CType::Pointer { .. }) => Some(v),
             (CType::Pointer { .. }, CType::Scalar(_)) if is_null_constant(&v) => {
                 Some(null_pointer(v.span))
@@ -316,7 +331,11 @@ impl Checker<'_> {
         let ok = match (&lt, &rt) {
             // Pointers to different types compare as addresses: gcc warns ("comparison of
             // distinct pointer types lacks a cast") and compares them.
-            (CType::Pointer { .. }, CType::Pointer { .. }) => true,
+            (CType::Pointer { to: a, .. }, CType::Pointer { to: b, .. }) => {
+                is_function(a) == is_function(b)
+                    || (equality && (**a == CType::Void || **b == CType::Void))
+                    || (equality && (is_null_pointer(&l) || is_null_pointer(&r)))
+            }
             // Only `==` and `!=` compare a pointer with a null pointer constant (C99 6.5.8p2
             // allows no integer in an ordered comparison; gcc -pedantic rejects `p > 0`).
             (CType::Pointer { .. }, _) => equality && is_null_constant(&r),
@@ -327,9 +346,14 @@ impl Checker<'_> {
             self.err(
                 span,
                 format!(
-                    "comparison of `{}` and `{}`: a pointer and an integer other than the constant 0",
+                    "comparison of `{}` and `{}`: {}",
                     self.spell(&lt),
                     self.spell(&rt),
+                    if lt.is_pointer() && rt.is_pointer() {
+                        "a function pointer and an object pointer"
+                    } else {
+                        "a pointer and an integer other than the constant 0"
+                    }
                 ),
             );
             return None;
@@ -464,4 +488,9 @@ impl Checker<'_> {
         e.span = span;
         Some(e)
     }
+}
+
+/// Whether `t` (a pointer's pointee) is a function type.
+fn is_function(t: &CType) -> bool {
+    matches!(t, CType::Function(_))
 }

@@ -14,7 +14,7 @@ const WARNINGS_WITHOUT_PEDANTIC: &[&str] = &[
 /// generated), except for what the VM accepts on purpose, as gcc does with only a warning, and
 /// these programs can contain: arithmetic on `void *` (byte steps; `-Wno-pointer-arith`), a
 /// pointer converted to a pointer to another type by assignment (`-Wno-incompatible-pointer-types`,
-/// `-Wno-pointer-sign`),
+/// `-Wno-pointer-sign`; and one that drops the pointee's `const`, `-Wno-discarded-qualifiers`),
 /// old C's implicit `int` (`-Wno-implicit-int`), and the errors of [`WARNINGS_WITHOUT_PEDANTIC`]
 /// (pointers to different types compared, or chosen by `?:`), which have no option of their
 /// own. `Err` holds gcc's diagnostics. Panics if gcc cannot be run: it is the reference.
@@ -26,6 +26,7 @@ pub fn gcc_accepts(source: &str) -> Result<(), String> {
             "-Wno-pointer-arith",
             "-Wno-incompatible-pointer-types",
             "-Wno-pointer-sign",
+            "-Wno-discarded-qualifiers",
             "-Wno-implicit-int",
             "-fwrapv",
             "-fsyntax-only",
