@@ -832,6 +832,9 @@ fn library_call(
     args: &mut [u64],
 ) -> Result<(), TrapKind> {
     let fault = |m: &Machine<'_>, fault| TrapKind::Memory(m.alloc_sites.render(m.program, &fault));
+    if f == MemFn::Abort {
+        return Err(TrapKind::Aborted);
+    }
     if f == MemFn::AssertFail {
         return Err(match crate::memory_calls::assertion(&m.memory, args) {
             Ok(message) => TrapKind::Assertion(message),

@@ -99,7 +99,7 @@ pub fn call(
         // the verifier refuses it.
         MemFn::Qsort => 0,
         // Stops the run: the interpreter reports it with [`assertion`] before calling here.
-        MemFn::AssertFail => 0,
+        MemFn::AssertFail | MemFn::Abort => 0,
     };
     args[0] = result;
     Ok(())

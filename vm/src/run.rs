@@ -16,6 +16,9 @@ use crate::profile::{FunctionProfile, Profile};
 use crate::trap::{Trap, TrapKind};
 use crate::{RunOptions, RunResult, EXIT_RUNTIME_ERROR};
 
+/// The number of the signal `abort()` raises on Linux.
+const SIGABRT: i32 = 6;
+
 /// Runs a compiled program (see [`crate::run_source`]). `file_name` is used in runtime error
 /// reports and as the profile's `program`.
 ///
@@ -306,6 +309,8 @@ fn finish(
             stderr.push_str(&report);
             match trap.kind {
                 TrapKind::Interrupted(signal) => (128 + signal, false),
+                // As a native program killed by SIGABRT.
+                TrapKind::Aborted | TrapKind::Assertion(_) => (128 + SIGABRT, false),
                 _ => (EXIT_RUNTIME_ERROR, false),
             }
         }

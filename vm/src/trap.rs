@@ -53,8 +53,11 @@ pub enum TrapKind {
     MemoryLimit(u64),
     /// The process received this signal (SIGINT or SIGTERM, see [`crate::signals`]).
     Interrupted(i32),
-    /// `assert(e)` found `e` to be 0: the message names the assertion and where it is.
+    /// `assert(e)` found `e` to be 0: the message names the assertion and where it is. The
+    /// exit status is glibc's after its `abort`, 134 (SIGABRT).
     Assertion(String),
+    /// The program called `abort()`: exit status 134 (SIGABRT), as a native program's.
+    Aborted,
     /// The VM failed: a profiler produced code that does not verify (a bug, never the
     /// program's fault).
     Internal(String),
@@ -109,6 +112,7 @@ impl fmt::Display for TrapKind {
             ),
             TrapKind::Interrupted(signal) => write!(f, "interrupted by {}", signal_name(*signal)),
             TrapKind::Assertion(message) => f.write_str(message),
+            TrapKind::Aborted => f.write_str("the program called abort()"),
             TrapKind::Internal(message) => write!(f, "internal error: {message}"),
         }
     }

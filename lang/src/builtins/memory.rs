@@ -67,11 +67,14 @@ pub enum MemFn {
     /// stops with a runtime error naming the assertion (glibc's message and `abort` come with
     /// the hosted library).
     AssertFail,
+    /// `void abort(void)`: ends the program as glibc's does, by SIGABRT (exit status 134),
+    /// with a runtime error naming where it was called.
+    Abort,
 }
 
 impl MemFn {
     /// Every function, in declaration order.
-    pub const ALL: [MemFn; 22] = [
+    pub const ALL: [MemFn; 23] = [
         MemFn::Memcpy,
         MemFn::Memmove,
         MemFn::Memset,
@@ -94,6 +97,7 @@ impl MemFn {
         MemFn::Qsort,
         MemFn::Puts,
         MemFn::AssertFail,
+        MemFn::Abort,
     ];
 
     /// The function called `name` in C, if it is one of these.
@@ -126,6 +130,7 @@ impl MemFn {
             MemFn::Qsort => "qsort",
             MemFn::Puts => "puts",
             MemFn::AssertFail => "__assert_fail",
+            MemFn::Abort => "abort",
         }
     }
 
@@ -153,9 +158,12 @@ impl MemFn {
     /// The header that declares it.
     pub fn header(self) -> &'static str {
         match self {
-            MemFn::Malloc | MemFn::Calloc | MemFn::Realloc | MemFn::Free | MemFn::Qsort => {
-                "stdlib.h"
-            }
+            MemFn::Malloc
+            | MemFn::Calloc
+            | MemFn::Realloc
+            | MemFn::Free
+            | MemFn::Qsort
+            | MemFn::Abort => "stdlib.h",
             MemFn::Puts => "stdio.h",
             MemFn::AssertFail => "assert.h",
             _ => "string.h",
@@ -199,6 +207,7 @@ impl MemFn {
                 )
             }
             MemFn::Puts => (int(), vec![const_char_p()]),
+            MemFn::Abort => (CType::Void, Vec::new()),
             MemFn::AssertFail => (
                 CType::Void,
                 vec![

@@ -44,7 +44,7 @@ pub struct PreprocessOptions {
     /// `-U NAME`, applied after every define.
     pub undefines: Vec<String>,
     /// `-I DIR`: searched for `#include "..."` after the including file's directory, and for
-    /// `#include <...>` of headers the library does not cover.
+    /// `#include <...>` before the standard headers of the front end, as gcc searches.
     pub include_dirs: Vec<PathBuf>,
 }
 

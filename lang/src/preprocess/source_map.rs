@@ -266,15 +266,8 @@ impl SourceMap {
     pub fn remap(&self, diags: Diagnostics) -> Diagnostics {
         let mut out = Diagnostics::new();
         for mut d in diags {
-            if let Some(at) = self.at(d.span.start) {
-                let start = self.orig(at);
-                let end = match self.at(d.span.end.saturating_sub(1).max(d.span.start)) {
-                    Some(e) if e.file == at.file && d.span.end > d.span.start => {
-                        (self.orig(e) + 1).max(start)
-                    }
-                    _ => start + u32::from(d.span.end > d.span.start),
-                };
-                d.span = Span::new(start as usize, end as usize);
+            if let Some((at, span)) = self.original_span(d.span) {
+                d.span = span;
                 d.file = at.file;
                 d.notes.extend(self.notes(at));
             }
@@ -284,18 +277,26 @@ impl SourceMap {
         out
     }
 
+    /// Where `span` of the preprocessed text starts, and the span in that file's original
+    /// text (ending in the same file, else one byte long).
+    fn original_span(&self, span: Span) -> Option<(At, Span)> {
+        let at = self.at(span.start)?;
+        let start = self.orig(at);
+        let end = match self.at(span.end.saturating_sub(1).max(span.start)) {
+            Some(e) if e.file == at.file && span.end > span.start => (self.orig(e) + 1).max(start),
+            _ => start + u32::from(span.end > span.start),
+        };
+        Some((at, Span::new(start as usize, end as usize)))
+    }
+
     /// Where a span of the preprocessed text is in the original files: the file (an index
     /// into this map's files, as [`Diagnostic::file`]), the span in that file's original text,
     /// and `file:line:col` of its start (always with the file's name). For diagnostics that
     /// point into another translation unit.
     pub fn place(&self, span: Span) -> (u32, Span, String) {
-        let described = self
-            .at(span.start)
-            .map_or_else(|| "?".to_string(), |at| self.describe_full(at));
-        let mapped = self.remap(Diagnostic::error(span, "").into());
-        match mapped.iter().next() {
-            Some(d) => (d.file, d.span, described),
-            None => (0, span, described),
+        match self.original_span(span) {
+            Some((at, original)) => (at.file, original, self.describe_full(at)),
+            None => (0, span, "?".to_string()),
         }
     }
 
