@@ -18,6 +18,7 @@ use super::source_map::{MappedFile, SourceMap};
 use super::tokens::{any_identifier, scan, toks, At, Kind, Tok, NO_EXPANSION};
 use super::{PreprocessOptions, Preprocessed};
 use crate::check::library::HEADERS;
+use crate::diag::Diagnostic;
 use crate::diag::Diagnostics;
 use crate::lexer::Include;
 use crate::span::{LineIndex, Span};
@@ -219,6 +220,22 @@ impl<'o> Pp<'o> {
         path: Option<PathBuf>,
     ) -> Frame {
         let (clean, err) = phases::clean(&text);
+        let lines = LineIndex::new(&text);
+        self.open_clean(name, text, clean, err, lines, included_at, path)
+    }
+
+    /// [`Pp::open`] of a text already cleaned.
+    #[allow(clippy::too_many_arguments)]
+    fn open_clean(
+        &mut self,
+        name: String,
+        text: Arc<str>,
+        clean: phases::Clean,
+        err: Option<Diagnostic>,
+        lines: LineIndex,
+        included_at: Option<(u32, u32)>,
+        path: Option<PathBuf>,
+    ) -> Frame {
         let file = self.map.files.len() as u32;
         if let Some(mut e) = err {
             e.file = file;
@@ -236,7 +253,7 @@ impl<'o> Pp<'o> {
             path,
         };
         self.map.files.push(MappedFile {
-            lines: LineIndex::new(&text),
+            lines,
             name,
             text,
             clean,
@@ -802,10 +819,30 @@ impl<'o> Pp<'o> {
     }
 
     /// A frame for the built-in text of the standard header `header`, included at `hash_at`.
+    /// The standard headers' texts are fixed: each is cleaned once per thread (a program
+    /// includes the same headers from every file, and a test run compiles many programs).
     fn open_builtin(&mut self, header: &str, text: &'static str, hash_at: At) -> Frame {
-        self.open(
+        type Cleaned = (Arc<str>, phases::Clean, Option<Diagnostic>, LineIndex);
+        thread_local! {
+            static CLEANED: std::cell::RefCell<HashMap<usize, Cleaned>> =
+                std::cell::RefCell::new(HashMap::new());
+        }
+        let (text, clean, err, lines) = CLEANED.with(|cache| {
+            cache
+                .borrow_mut()
+                .entry(text.as_ptr() as usize)
+                .or_insert_with(|| {
+                    let (clean, err) = phases::clean(text);
+                    (text.into(), clean, err, LineIndex::new(text))
+                })
+                .clone()
+        });
+        self.open_clean(
             format!("<{header}>"),
-            text.into(),
+            text,
+            clean,
+            err,
+            lines,
             Some((hash_at.file, hash_at.clean)),
             None,
         )
