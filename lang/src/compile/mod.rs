@@ -986,6 +986,10 @@ fn addressed_locals(stmts: &[hir::Stmt]) -> std::collections::HashSet<LocalId> {
 fn for_each_expr(stmts: &[hir::Stmt], f: &mut impl FnMut(&hir::Expr)) {
     fn expr(e: &hir::Expr, f: &mut impl FnMut(&hir::Expr)) {
         f(e);
+        // The statements a compound literal or a statement expression runs first.
+        if let hir::ExprKind::WithInit { init, .. } = &e.kind {
+            for_each_expr(init, f);
+        }
         for sub in effects::sub_exprs(e) {
             expr(sub, f);
         }

@@ -109,9 +109,27 @@ impl Gen {
             _ => self.array_read(d, f),
         };
         match made {
+            // Now and then through GNU C's statement expression and `__typeof__`.
+            Some(e) if !e.is_constant() && self.rng.chance(4) => self.statement_expression(e),
             Some(e) => e,
             None => self.leaf(f),
         }
+    }
+
+    /// `e` as `({ __typeof__(T) se = (e); se; })` (or with the type spelled), the same value
+    /// of the same type; the block's variable shadows nothing the program names.
+    fn statement_expression(&mut self, e: Ex) -> Ex {
+        let name = self.fresh_name("se");
+        let ty = if self.rng.chance(50) {
+            format!("__typeof__({})", e.ty.c_name())
+        } else {
+            e.ty.c_name().to_string()
+        };
+        Ex::new(
+            format!("({{ {ty} {name} = ({}); {name}; }})", e.text),
+            e.ty,
+            e.eff,
+        )
     }
 
     /// An expression of integer type (doubles are converted with a range check).

@@ -657,13 +657,35 @@ impl Gen {
         format!("int main(void) {{\n{}}}\n", self.out)
     }
 
-    /// The headers the program includes.
-    fn includes(&self) -> &'static str {
-        if self.cfg.pointers {
+    /// The headers the program includes: the ones it needs, and sometimes standard headers
+    /// it does not need, some of them twice (include guards, any order).
+    fn includes(&mut self) -> String {
+        let mut text = if self.cfg.pointers {
             INCLUDES_STRING
         } else {
             INCLUDES
         }
+        .to_string();
+        if self.rng.chance(30) {
+            for _ in 0..self.rng.range(1, 4) {
+                let h = *self.rng.pick(&[
+                    "limits.h",
+                    "stdint.h",
+                    "stddef.h",
+                    "float.h",
+                    "ctype.h",
+                    "assert.h",
+                    "string.h",
+                    "stdio.h",
+                    "math.h",
+                    "stdbool.h",
+                    "inttypes.h",
+                    "errno.h",
+                ]);
+                text.insert_str(0, &format!("#include <{h}>\n"));
+            }
+        }
+        text
     }
 
     /// The program's parts, in source order.
@@ -760,7 +782,8 @@ impl Gen {
     pub(super) fn program(&mut self, seed: u64) -> String {
         let s = self.sections(seed);
         let mut src = s.comment;
-        src.push_str(self.includes());
+        let includes = self.includes();
+        src.push_str(&includes);
         src.push_str(HELPERS);
         src.push_str(&super::decls::prelude());
         src.push('\n');
@@ -793,10 +816,11 @@ impl Gen {
                 })
                 .collect()
         };
+        let includes = self.includes();
         let mut head = format!(
             "{}{}{}{}\n",
             s.comment,
-            self.includes(),
+            includes,
             statics(HELPERS),
             super::decls::prelude()
         );

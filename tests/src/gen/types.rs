@@ -247,6 +247,9 @@ impl Ty {
 }
 
 fn float_literal(rng: &mut Rng) -> String {
+    if rng.chance(8) {
+        return format!("{}f", hex_float_literal(rng));
+    }
     match rng.below(5) {
         0 => format!("{}.{}f", rng.range(-20, 20), rng.below(100)),
         1 => format!(
@@ -293,7 +296,20 @@ fn int_literal(rng: &mut Rng) -> String {
     }
 }
 
+/// A hexadecimal floating constant (C99 6.4.4.2): hex digits, a binary exponent.
+fn hex_float_literal(rng: &mut Rng) -> String {
+    format!(
+        "0x{:x}.{:x}p{}",
+        rng.below(16),
+        rng.below(1 << 24),
+        rng.range(-40, 40)
+    )
+}
+
 fn double_literal(rng: &mut Rng) -> String {
+    if rng.chance(8) {
+        return hex_float_literal(rng);
+    }
     match rng.below(6) {
         0 => format!("{}.{}", rng.range(-20, 20), rng.below(100)),
         1 => format!("{}.0", rng.range(-1000, 1000)),
