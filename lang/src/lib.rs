@@ -187,49 +187,38 @@ pub fn check_sources_with(
     front_end_files(files, options)
 }
 
-/// Library functions written in C (`lang/src/prelude/`): the functions a file defines, the
-/// file name their code is shown under, and its text.
-const PRELUDE: &[(&[&str], &str, &str)] = &[
-    (&["qsort"], "<qsort.c>", include_str!("prelude/qsort.c")),
+/// A library file written in C (`lang/src/prelude/`): which functions it defines, the file
+/// name its code is shown under, and its text.
+type PreludeFile = (fn(&str) -> bool, &'static str, &'static str);
+
+/// The library files written in C.
+const PRELUDE: &[PreludeFile] = &[
     (
-        &[
-            "isalnum", "isalpha", "isblank", "iscntrl", "isdigit", "isgraph", "islower", "isprint",
-            "ispunct", "isspace", "isupper", "isxdigit", "tolower", "toupper",
-        ],
+        |f| f == "qsort",
+        "<qsort.c>",
+        include_str!("prelude/qsort.c"),
+    ),
+    (
+        |f| CTYPE_FUNCTIONS.contains(&f),
         "<ctype.c>",
         include_str!("prelude/ctype.c"),
     ),
     (
-        &[
-            "__builtin_popcount",
-            "__builtin_popcountl",
-            "__builtin_popcountll",
-            "__builtin_parity",
-            "__builtin_parityl",
-            "__builtin_parityll",
-            "__builtin_clz",
-            "__builtin_clzl",
-            "__builtin_clzll",
-            "__builtin_ctz",
-            "__builtin_ctzl",
-            "__builtin_ctzll",
-            "__builtin_ffs",
-            "__builtin_ffsl",
-            "__builtin_ffsll",
-            "__builtin_bswap16",
-            "__builtin_bswap32",
-            "__builtin_bswap64",
-        ],
+        |f| check::bit_builtin(f).is_some(),
         "<builtins.c>",
         include_str!("prelude/builtins.c"),
     ),
 ];
 
+/// `<ctype.h>`'s functions, which `prelude/ctype.c` defines.
+const CTYPE_FUNCTIONS: &[&str] = &[
+    "isalnum", "isalpha", "isblank", "iscntrl", "isdigit", "isgraph", "islower", "isprint",
+    "ispunct", "isspace", "isupper", "isxdigit", "tolower", "toupper",
+];
+
 /// Whether a library file written in C (the prelude) defines the function `name`.
 pub(crate) fn prelude_defines(name: &str) -> bool {
-    PRELUDE
-        .iter()
-        .any(|(functions, ..)| functions.contains(&name))
+    PRELUDE.iter().any(|(defines, ..)| defines(name))
 }
 
 /// [`check_sources_with`].
@@ -248,9 +237,8 @@ fn front_end_files(
     let mut index = 0;
     loop {
         if index == units.len() {
-            let needed = PRELUDE.iter().find(|(functions, file, _)| {
-                functions.iter().any(|f| linker.needs_definition(f))
-                    && !units.iter().any(|u| u.0 == *file)
+            let needed = PRELUDE.iter().find(|(defines, file, _)| {
+                linker.needed_definitions().any(defines) && !units.iter().any(|u| u.0 == *file)
             });
             match needed {
                 Some(&(_, file, text)) => units.push((file, text, true)),

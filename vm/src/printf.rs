@@ -185,13 +185,7 @@ fn format_hex_float(spec: &Spec, x: f64, out: &mut Vec<u8>) {
     let upper = spec.conv.is_upper();
     let sign = sign_prefix(spec, x.is_sign_negative());
     if !x.is_finite() {
-        let body: &[u8] = match (x.is_nan(), upper) {
-            (true, false) => b"nan",
-            (true, true) => b"NAN",
-            (false, false) => b"inf",
-            (false, true) => b"INF",
-        };
-        pad_field(spec, sign, body, false, out);
+        pad_field(spec, sign, non_finite(x, upper), false, out);
         return;
     }
     let bits = x.to_bits();
@@ -358,19 +352,23 @@ fn format_integer(spec: &Spec, bits: u64, out: &mut Vec<u8>) {
     pad_field(spec, prefix, &body, zero_pad, out);
 }
 
+/// How glibc writes an infinity or a NaN (without its sign), in either case.
+fn non_finite(x: f64, upper: bool) -> &'static [u8] {
+    match (x.is_nan(), upper) {
+        (true, false) => b"nan",
+        (true, true) => b"NAN",
+        (false, false) => b"inf",
+        (false, true) => b"INF",
+    }
+}
+
 /// Renders `f F e E g G`.
 fn format_float(spec: &Spec, x: f64, out: &mut Vec<u8>) {
     let negative = x.is_sign_negative();
     let prefix = sign_prefix(spec, negative);
     let upper = spec.conv.is_upper();
     if !x.is_finite() {
-        let body: &[u8] = match (x.is_nan(), upper) {
-            (true, false) => b"nan",
-            (true, true) => b"NAN",
-            (false, false) => b"inf",
-            (false, true) => b"INF",
-        };
-        pad_field(spec, prefix, body, false, out);
+        pad_field(spec, prefix, non_finite(x, upper), false, out);
         return;
     }
     let x = x.abs();

@@ -35,12 +35,7 @@ impl Checker<'_> {
                     if let Some(call) = self.gnu_builtin_call(name, args, span) {
                         return call;
                     }
-                    let e = self.library_call(name, callee.span, args, span)?;
-                    let t = match (&e.kind, e.ty) {
-                        (ExprKind::Memory { func, .. }, Some(_)) => func.signature().0,
-                        (_, ty) => ty.map_or(CType::Void, CType::Scalar),
-                    };
-                    return Some((e, t));
+                    return self.library_call(name, callee.span, args, span);
                 }
                 Some(_) => {}
             }

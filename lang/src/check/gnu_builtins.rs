@@ -27,7 +27,7 @@ use crate::ctype::CType;
 use crate::hir::{Arg, Expr, ExprKind, ScalarType};
 use crate::span::Span;
 
-use super::types::{convert, mk};
+use super::types::{convert, mk, void_expr};
 use super::Checker;
 
 impl Checker<'_> {
@@ -47,17 +47,9 @@ impl Checker<'_> {
                 .strip_prefix("__builtin_")
                 .is_some_and(|f| super::library_header(f).is_some()) =>
             {
-                let function = &name["__builtin_".len()..];
                 // No header needed, as for gcc's built-ins.
-                self.declared_library.insert(function.to_string());
-                let e = self.library_call(function, span, args, span);
-                Some(e.map(|e| {
-                    let t = match (&e.kind, e.ty) {
-                        (ExprKind::Memory { func, .. }, Some(_)) => func.signature().0,
-                        (_, ty) => ty.map_or(CType::Void, CType::Scalar),
-                    };
-                    (e, t)
-                }))
+                let function = &name["__builtin_".len()..];
+                Some(self.library_function_call(function, span, args, span))
             }
             "__builtin_inf" | "__builtin_huge_val" => {
                 Some(self.floating_constant(name, args, f64::INFINITY, ScalarType::Double, span))
@@ -136,15 +128,7 @@ impl Checker<'_> {
             );
             return None;
         }
-        let nothing = mk(ExprKind::IntConst(0), ScalarType::Int, span);
-        Some((
-            Expr {
-                kind: ExprKind::Discard(Box::new(nothing)),
-                ty: None,
-                span,
-            },
-            CType::Void,
-        ))
+        Some((void_expr(span), CType::Void))
     }
 
     /// A call of one of the bit built-ins, C code of the library.

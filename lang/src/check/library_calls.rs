@@ -18,13 +18,15 @@ use super::types::{convert, default_promote, mk};
 use super::Checker;
 
 impl Checker<'_> {
+    /// A call of the library function `name` (whose header, or own prototype, must be in
+    /// scope), with its C type (a `void *` or `char *` result keeps its pointee).
     pub(super) fn library_call(
         &mut self,
         name: &str,
         name_span: Span,
         args: &[ast::Expr],
         span: Span,
-    ) -> Option<Expr> {
+    ) -> Option<(Expr, CType)> {
         let Some(header) = super::library_header(name) else {
             let d = Diagnostic::error(
                 name_span,
@@ -52,6 +54,34 @@ impl Checker<'_> {
             );
             return None;
         }
+        self.library_function_call(name, name_span, args, span)
+    }
+
+    /// [`Checker::library_call`] without the need of a declaration in scope (gcc's
+    /// `__builtin_memcpy` and the like).
+    pub(super) fn library_function_call(
+        &mut self,
+        name: &str,
+        name_span: Span,
+        args: &[ast::Expr],
+        span: Span,
+    ) -> Option<(Expr, CType)> {
+        let e = self.library_expr(name, name_span, args, span)?;
+        let t = match (&e.kind, e.ty) {
+            (ExprKind::Memory { func, .. }, Some(_)) => func.signature().0,
+            (_, ty) => ty.map_or(CType::Void, CType::Scalar),
+        };
+        Some((e, t))
+    }
+
+    /// The call of a library function whose name is known to be one.
+    fn library_expr(
+        &mut self,
+        name: &str,
+        name_span: Span,
+        args: &[ast::Expr],
+        span: Span,
+    ) -> Option<Expr> {
         match name {
             "printf" => self.printf(args, span),
             "puts" => {

@@ -123,14 +123,17 @@ impl Linker {
         id
     }
 
-    /// True if some unit used the external name `name` and no unit defines it (a library
-    /// function written in C, to link in; a program may define its own `isdigit`).
-    pub fn needs_definition(&self, name: &str) -> bool {
-        self.first_use.contains_key(name)
-            && self
-                .externals
-                .get(name)
-                .is_none_or(|ext| ext.defined.is_none())
+    /// The external names some unit used and no unit defines (library functions written in
+    /// C, to link in; a program may define its own `isdigit`).
+    pub fn needed_definitions(&self) -> impl Iterator<Item = &str> {
+        self.first_use
+            .keys()
+            .filter(|name| {
+                self.externals
+                    .get(name.as_str())
+                    .is_none_or(|ext| ext.defined.is_none())
+            })
+            .map(String::as_str)
     }
 
     /// Record the body of function `id`, checked in `unit`.

@@ -21,6 +21,8 @@ mod compound;
 mod declarators;
 mod expr;
 mod gnu_builtins;
+
+pub(crate) use gnu_builtins::bit_builtin;
 mod goto;
 pub mod library;
 mod library_calls;

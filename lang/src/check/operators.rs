@@ -68,7 +68,7 @@ impl Checker<'_> {
                     bt.clone()
                 } else if self.compatible_pointees(x, y) {
                     at.clone()
-                } else if matches!(**x, CType::Function(_)) || matches!(**y, CType::Function(_)) {
+                } else if super::pointers::is_function(x) || super::pointers::is_function(y) {
                     self.err(
                         span,
                         format!(

@@ -56,9 +56,8 @@ impl Checker<'_> {
     /// 6.2.7's compatibility, with an array of unknown size compatible with any size), or
     /// either is `void`.
     pub(super) fn compatible_pointees(&self, a: &CType, b: &CType) -> bool {
-        let function = |t: &CType| matches!(t, CType::Function(_));
         // `void *` mixes with pointers to objects, not to functions (C99 6.3.2.3p1).
-        if (*a == CType::Void && !function(b)) || (*b == CType::Void && !function(a)) {
+        if (*a == CType::Void && !is_function(b)) || (*b == CType::Void && !is_function(a)) {
             return true;
         }
         self.compatible(a, b)
@@ -491,6 +490,6 @@ impl Checker<'_> {
 }
 
 /// Whether `t` (a pointer's pointee) is a function type.
-fn is_function(t: &CType) -> bool {
+pub(super) fn is_function(t: &CType) -> bool {
     matches!(t, CType::Function(_))
 }

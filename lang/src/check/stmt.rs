@@ -18,7 +18,7 @@ use crate::hir::{self, CaseRange, Expr, Init, ScalarType, Stmt, StmtKind, Type};
 use crate::span::Span;
 
 use super::declarators::Shape;
-use super::types::{convert, eval, mk, Const};
+use super::types::{convert, eval, void_expr, Const};
 use super::{is_integer_constant_expression, Checker, SwitchCtx};
 use crate::ctype::CType;
 
@@ -75,18 +75,7 @@ impl Checker<'_> {
         self.block_items(items, &mut init);
         let value = match last {
             Some(e) => self.typed_or_record(e),
-            None => Some((
-                hir::Expr {
-                    kind: hir::ExprKind::Discard(Box::new(mk(
-                        hir::ExprKind::IntConst(0),
-                        ScalarType::Int,
-                        span,
-                    ))),
-                    ty: None,
-                    span,
-                },
-                CType::Void,
-            )),
+            None => Some((void_expr(span), CType::Void)),
         };
         self.pop_scope();
         let (value, cty) = value?;

@@ -87,6 +87,16 @@ pub fn mk(kind: ExprKind, ty: ScalarType, span: Span) -> Expr {
     }
 }
 
+/// A void expression that does nothing (`(void)0`): the value of a statement expression
+/// whose last item is not an expression, `__builtin_unreachable()`.
+pub fn void_expr(span: Span) -> Expr {
+    Expr {
+        kind: ExprKind::Discard(Box::new(mk(ExprKind::IntConst(0), ScalarType::Int, span))),
+        ty: None,
+        span,
+    }
+}
+
 /// Convert `e` (a scalar expression) to `to`. Constants are converted at once when the result
 /// is defined; otherwise a `Convert` node is added. No node is added if `e` already has type `to`.
 pub fn convert(e: Expr, to: ScalarType) -> Expr {

@@ -15,13 +15,7 @@ impl FnCompiler<'_> {
         args: &[Arg],
         dst: Option<Reg>,
     ) -> Reg {
-        // If the destination is the temporary on top of the register stack, the callee's
-        // window can start there: the result then lands in place, without a move.
-        if let Some(d) = dst {
-            if u32::from(d.0) + 1 == self.free && !self.is_local_reg(d) {
-                self.free = u32::from(d.0);
-            }
-        }
+        self.window_at_destination(dst);
         let base = self.free;
         self.call_args(e, args);
         let a = Reg(base.min(u32::from(u16::MAX)) as u16);
@@ -35,6 +29,16 @@ impl FnCompiler<'_> {
         self.finish(a, dst)
     }
 
+    /// If the destination is the temporary on top of the register stack, a callee's window
+    /// can start there: the result then lands in place, without a move.
+    fn window_at_destination(&mut self, dst: Option<Reg>) {
+        if let Some(d) = dst {
+            if u32::from(d.0) + 1 == self.free && !self.is_local_reg(d) {
+                self.free = u32::from(d.0);
+            }
+        }
+    }
+
     /// A call through a function pointer: the arguments as for a direct call, then the
     /// pointer above them; `CallInd` checks at run time that it points to a function with as
     /// many parameters.
@@ -45,11 +49,7 @@ impl FnCompiler<'_> {
         args: &[Arg],
         dst: Option<Reg>,
     ) -> Reg {
-        if let Some(d) = dst {
-            if u32::from(d.0) + 1 == self.free && !self.is_local_reg(d) {
-                self.free = u32::from(d.0);
-            }
-        }
+        self.window_at_destination(dst);
         let base = self.free;
         self.call_args(e, args);
         let f = self.expr(callee, None);
