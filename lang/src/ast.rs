@@ -123,6 +123,16 @@ pub enum TypeOfArg {
     Type(TypeName),
 }
 
+/// A GNU C attribute that changes a layout (`__attribute__((aligned(16)))`,
+/// `__attribute__((packed))`; `crate::gnu` drops the others).
+#[derive(Clone, Debug, PartialEq)]
+pub enum Attribute {
+    /// `aligned(N)`, or `aligned` alone (`None`: the target's largest alignment, 16).
+    Aligned(Option<Expr>, Span),
+    /// `packed`.
+    Packed(Span),
+}
+
 /// An `enum` specifier.
 #[derive(Clone, Debug, PartialEq)]
 pub struct EnumSpec {
@@ -130,6 +140,8 @@ pub struct EnumSpec {
     pub tag: Option<(String, Span)>,
     /// The enumerators, if the specifier has a body.
     pub body: Option<Vec<Enumerator>>,
+    /// Attributes after `enum` or after the body's `}` (`packed`).
+    pub attrs: Vec<Attribute>,
     /// The whole specifier.
     pub span: Span,
 }
@@ -160,6 +172,8 @@ pub struct DeclSpecs {
     pub is_volatile: bool,
     /// `static`, `extern` or `typedef`, with its range.
     pub storage: Option<(StorageClass, Span)>,
+    /// Attributes among the specifiers, which apply to every declared name.
+    pub attrs: Vec<Attribute>,
     /// The specifiers' range.
     pub span: Span,
 }
@@ -182,6 +196,8 @@ pub struct InitDeclarator {
     pub declarator: Declarator,
     /// `= initializer`.
     pub init: Option<Box<Initializer>>,
+    /// Attributes after the declarator (`char heap[N] __attribute__((aligned));`).
+    pub attrs: Vec<Attribute>,
     /// Declarator and initializer.
     pub span: Span,
 }
@@ -330,6 +346,8 @@ pub struct RecordSpec {
     pub tag: Option<(String, Span)>,
     /// The member declarations, if the specifier has a body.
     pub members: Option<Vec<MemberDecl>>,
+    /// Attributes after `struct`/`union` or after the body's `}` (`packed`, `aligned`).
+    pub attrs: Vec<Attribute>,
     /// The whole specifier.
     pub span: Span,
 }
@@ -352,6 +370,8 @@ pub struct MemberDeclarator {
     pub declarator: Declarator,
     /// The width of a bit-field.
     pub bits: Option<Expr>,
+    /// Attributes after the declarator (`aligned`, `packed`).
+    pub attrs: Vec<Attribute>,
     /// The whole member declarator.
     pub span: Span,
 }

@@ -163,6 +163,9 @@ pub struct Record {
     pub size: u64,
     /// Alignment in bytes (1 while incomplete).
     pub align: u64,
+    /// The alignment its members need to be read aligned: `align`, except for a `packed`
+    /// structure, whose `align` is 1 (see [`Records::define`]).
+    pub natural_align: u64,
     /// Where the tag was first declared.
     pub span: Span,
 }
@@ -194,8 +197,19 @@ pub struct MemberDef {
     pub is_const: bool,
     /// The width, for a bit-field.
     pub width: Option<u32>,
+    /// The alignment its `aligned` attribute asks for, at least its type's.
+    pub align: Option<u64>,
     /// Where it is declared.
     pub span: Span,
+}
+
+/// The layout attributes of a structure or union (GNU C's `packed` and `aligned`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct RecordAttrs {
+    /// `__attribute__((packed))`: no padding, alignment 1.
+    pub packed: bool,
+    /// `__attribute__((aligned(N)))`: at least this alignment.
+    pub align: Option<u64>,
 }
 
 /// Why a structure cannot be laid out.
@@ -203,6 +217,9 @@ pub struct MemberDef {
 pub enum LayoutError {
     /// The structure would be larger than the VM's address space.
     TooLarge,
+    /// `packed` would move the member named off its type's alignment: the VM's checked
+    /// memory reads scalars aligned only.
+    PackedMisaligned(String),
 }
 
 /// Every structure and union of a program.
@@ -227,6 +244,7 @@ impl Records {
             members: None,
             size: 0,
             align: 1,
+            natural_align: 1,
             span,
         });
         id
@@ -238,15 +256,48 @@ impl Records {
     }
 
     /// Complete the record `id` with `members`, laying them out (see the module docs).
-    pub fn define(&mut self, id: RecordId, members: Vec<MemberDef>) -> Result<(), LayoutError> {
+    ///
+    /// GNU C's attributes: a member's `aligned(N)` raises its alignment; the record's raises
+    /// the record's (and so its size, a multiple of it). `packed` leaves out the padding
+    /// (gcc: alignment 1 for every member without `aligned`). The VM reads scalars aligned
+    /// only, so a `packed` structure is laid out when leaving out the padding moves no member
+    /// (the common case of a header structure declared `packed` defensively, where `packed`
+    /// only makes its alignment 1), and a `packed` structure nested in another must still be
+    /// at a multiple of its members' alignment; otherwise [`LayoutError::PackedMisaligned`].
+    pub fn define(
+        &mut self,
+        id: RecordId,
+        members: Vec<MemberDef>,
+        attrs: RecordAttrs,
+    ) -> Result<(), LayoutError> {
         let is_union = self.get(id).is_union;
         let mut laid = Vec::with_capacity(members.len());
         let mut bit_pos: u64 = 0;
         let mut end_bits: u64 = 0;
         let mut align: u64 = 1;
+        let mut explicit_align: u64 = 1;
         for m in members {
             let size = self.size_of(&m.ty).unwrap_or(0);
-            let m_align = self.align_of(&m.ty);
+            let m_align = self.align_of(&m.ty).max(m.align.unwrap_or(1));
+            explicit_align = explicit_align.max(m.align.unwrap_or(1));
+            if attrs.packed && m.width.is_none() && m.align.is_none() {
+                // Leaving out the padding before this member must move nothing.
+                let natural = bit_pos.next_multiple_of(m_align * 8);
+                if !is_union && natural != bit_pos.next_multiple_of(8) {
+                    return Err(LayoutError::PackedMisaligned(m.name));
+                }
+            }
+            if let CType::Record(inner) = &m.ty {
+                let inner = self.get(*inner);
+                if m.width.is_none()
+                    && !is_union
+                    && !bit_pos
+                        .next_multiple_of(m_align * 8)
+                        .is_multiple_of(inner.natural_align * 8)
+                {
+                    return Err(LayoutError::PackedMisaligned(m.name));
+                }
+            }
             if is_union {
                 bit_pos = 0;
             }
@@ -296,7 +347,19 @@ impl Records {
                 return Err(LayoutError::TooLarge);
             }
         }
+        let natural_align = align;
+        if let Some(a) = attrs.align {
+            align = align.max(a);
+        }
         let size = end_bits.div_ceil(8).next_multiple_of(align);
+        if attrs.packed && size != end_bits.div_ceil(8) {
+            // The tail padding a packed structure leaves out: its arrays would be misaligned.
+            let last = laid.last().map_or(String::new(), |m| m.name.clone());
+            return Err(LayoutError::PackedMisaligned(last));
+        }
+        if attrs.packed {
+            align = explicit_align.max(attrs.align.unwrap_or(1));
+        }
         if size > MAX_OBJECT_SIZE {
             return Err(LayoutError::TooLarge);
         }
@@ -304,6 +367,7 @@ impl Records {
         r.members = Some(laid);
         r.size = size;
         r.align = align;
+        r.natural_align = natural_align.max(align);
         Ok(())
     }
 
@@ -416,6 +480,7 @@ mod tests {
             ty,
             is_const: false,
             width,
+            align: None,
             span: Span::new(0, 0),
         }
     }
@@ -458,6 +523,7 @@ mod tests {
                 member("d", d, None),
                 member("s", sh, None),
             ],
+            RecordAttrs::default(),
         )
         .unwrap();
         let rec = r.get(s);
@@ -480,6 +546,7 @@ mod tests {
                 member("k", CType::INT, Some(6)),
                 member("m", CType::INT, Some(7)),
             ],
+            RecordAttrs::default(),
         )
         .unwrap();
         let rec = r.get(b);
@@ -489,5 +556,66 @@ mod tests {
             .map(|m| (m.offset, m.bits.unwrap().bit_offset))
             .collect();
         assert_eq!(bits, [(0, 8), (0, 13), (0, 19)]);
+    }
+
+    #[test]
+    fn gnu_layout_attributes_as_gcc_lays_them_out() {
+        let mut r = Records::default();
+        let c = CType::Scalar(ScalarType::Char);
+        let int = CType::INT;
+        // struct { int a; char b[4]; } __attribute__((packed)): no padding to leave out,
+        // alignment 1 (gcc: sizeof 8, _Alignof 1).
+        let p = r.declare(false, None, Span::new(0, 0));
+        let packed = RecordAttrs {
+            packed: true,
+            align: None,
+        };
+        let chars = CType::Array {
+            elem: Arc::new(c.clone()),
+            len: Some(4),
+        };
+        r.define(
+            p,
+            vec![member("a", int.clone(), None), member("b", chars, None)],
+            packed,
+        )
+        .unwrap();
+        assert_eq!((r.get(p).size, r.get(p).align), (8, 1));
+        // struct { char c; int i; } __attribute__((packed)) would read `i` misaligned.
+        let q = r.declare(false, None, Span::new(0, 0));
+        let err = r.define(
+            q,
+            vec![member("c", c.clone(), None), member("i", int.clone(), None)],
+            packed,
+        );
+        assert_eq!(err, Err(LayoutError::PackedMisaligned("i".into())));
+        // ... as would the packed structure at offset 1 of another.
+        let outer = r.declare(false, None, Span::new(0, 0));
+        let err = r.define(
+            outer,
+            vec![
+                member("c", c.clone(), None),
+                member("p", CType::Record(p), None),
+            ],
+            RecordAttrs::default(),
+        );
+        assert_eq!(err, Err(LayoutError::PackedMisaligned("p".into())));
+        // struct { char c; int x __attribute__((aligned(16))); } __attribute__((aligned(32))):
+        // x at 16, alignment 32, size 32.
+        let a = r.declare(false, None, Span::new(0, 0));
+        let mut x = member("x", int, None);
+        x.align = Some(16);
+        r.define(
+            a,
+            vec![member("c", c, None), x],
+            RecordAttrs {
+                packed: false,
+                align: Some(32),
+            },
+        )
+        .unwrap();
+        let rec = r.get(a);
+        assert_eq!((rec.size, rec.align), (32, 32));
+        assert_eq!(rec.members.as_ref().unwrap()[1].offset, 16);
     }
 }

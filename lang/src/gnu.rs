@@ -10,10 +10,15 @@
 //!   the optimiser and the linker (`noinline`, `always_inline`, `hot`, `used`, `section`,
 //!   `weak` ...), warnings (`unused`, `format`, `deprecated`, `warn_unused_result` ...) and
 //!   `noreturn` (a function that returns anyway is undefined behaviour). An attribute the VM
-//!   does not know is ignored too, as gcc ignores one it does not know. An attribute that
-//!   changes the layout or the behaviour of a program and that the VM does not honour yet
-//!   ([`UNSUPPORTED_ATTRIBUTES`]: `aligned`, `packed`, `constructor`, `cleanup`, ...) is an
-//!   error naming it: dropping it would run another program than gcc's;
+//!   does not know is ignored too, as gcc ignores one it does not know;
+//! - the layout attributes `aligned` and `packed` become the tokens [`ALIGNED`] (followed by
+//!   the attribute's parenthesized argument, if any) and [`PACKED`], which the grammar accepts
+//!   where gcc's attributes stand in declarations: among the declaration specifiers, after a
+//!   declarator, after `struct`/`union`/`enum` and after a body's `}`
+//!   (`crate::check` lays out what they apply to);
+//! - an attribute that changes the behaviour of a program and that the VM does not honour yet
+//!   ([`UNSUPPORTED_ATTRIBUTES`]: `constructor`, `cleanup`, `vector_size`, ...) is an error
+//!   naming it: dropping it would run another program than gcc's;
 //! - `asm` statements and `asm` labels of declarations are an error: the VM runs bytecode, not
 //!   machine code.
 
@@ -27,11 +32,6 @@ type Token = (usize, Tok, usize);
 /// Attributes that change a program's layout or behaviour, which the VM does not honour yet,
 /// with the reason: each is an error rather than silently running another program than gcc's.
 pub const UNSUPPORTED_ATTRIBUTES: &[(&str, &str)] = &[
-    (
-        "aligned",
-        "it changes the alignment and the layout of what it applies to",
-    ),
-    ("packed", "it changes the layout of structures"),
     ("constructor", "it runs a function before `main`"),
     ("destructor", "it runs a function after `main`"),
     (
@@ -53,6 +53,13 @@ pub const UNSUPPORTED_ATTRIBUTES: &[(&str, &str)] = &[
     ),
 ];
 
+/// The token `__attribute__((aligned(N)))` becomes, followed by `(N)` (`()` for a bare
+/// `aligned`).
+pub const ALIGNED: Tok = Tok::Punct("__aligned__");
+
+/// The token `__attribute__((packed))` becomes.
+pub const PACKED: Tok = Tok::Punct("__packed__");
+
 /// Removes `__extension__` and attribute lists from `tokens` and reports attributes the VM
 /// does not honour and `asm`. Never panics, whatever the tokens.
 pub fn strip_extensions(tokens: &mut Vec<Token>, diags: &mut Diagnostics) {
@@ -69,7 +76,7 @@ pub fn strip_extensions(tokens: &mut Vec<Token>, diags: &mut Diagnostics) {
         match tok {
             Tok::Ident(name) if name == "__extension__" => i += 1,
             Tok::Ident(name) if name == "__attribute__" || name == "__attribute" => {
-                i = attribute_list(&input, i, diags);
+                i = attribute_list(&input, i, tokens, diags);
             }
             Tok::Ident(name) if is_asm(&input, i, name) => {
                 diags.push(
@@ -148,8 +155,14 @@ fn matching_paren(tokens: &[Token], open: usize) -> Option<usize> {
     None
 }
 
-/// Checks the attribute list whose `__attribute__` is at `at` and returns the index after it.
-fn attribute_list(tokens: &[Token], at: usize, diags: &mut Diagnostics) -> usize {
+/// Checks the attribute list whose `__attribute__` is at `at`, appends the layout attributes
+/// in it to `out` as [`ALIGNED`] and [`PACKED`] tokens, and returns the index after it.
+fn attribute_list(
+    tokens: &[Token],
+    at: usize,
+    out: &mut Vec<Token>,
+    diags: &mut Diagnostics,
+) -> usize {
     let (start, _, end) = tokens[at];
     let keyword = Span::new(start, end);
     let opens = |k: usize| matches!(tokens.get(k).map(|t| &t.1), Some(Tok::Punct("(")));
@@ -213,9 +226,26 @@ fn attribute_list(tokens: &[Token], at: usize, diags: &mut Diagnostics) -> usize
             );
         }
         k += 1;
-        if matches!(tokens.get(k).map(|t| &t.1), Some(Tok::Punct("("))) {
-            k = matching_paren(tokens, k).map_or(inner_close, |close| close + 1);
+        let args_end = if matches!(tokens.get(k).map(|t| &t.1), Some(Tok::Punct("("))) {
+            matching_paren(tokens, k).map_or(inner_close, |close| close + 1)
+        } else {
+            k
+        };
+        match bare {
+            "aligned" => {
+                out.push((*s, ALIGNED, *e));
+                if args_end > k {
+                    out.extend_from_slice(&tokens[k..args_end]);
+                } else {
+                    // Bare `aligned`: empty parentheses keep the grammar LR(1).
+                    out.push((*s, Tok::Punct("("), *e));
+                    out.push((*s, Tok::Punct(")"), *e));
+                }
+            }
+            "packed" => out.push((*s, PACKED, *e)),
+            _ => {}
         }
+        k = args_end;
     }
     outer_close + 1
 }
@@ -260,14 +290,23 @@ mod tests {
 
     #[test]
     fn attributes_that_change_behaviour_are_errors() {
-        let (_, errors) = stripped("struct s { char c; int x; } __attribute__((packed));");
+        let (_, errors) = stripped("void f(void) __attribute__((constructor));");
         assert_eq!(
             errors,
-            ["attribute `packed` is not supported: it changes the layout of structures"]
+            ["attribute `constructor` is not supported: it runs a function before `main`"]
         );
-        let (_, errors) = stripped("int a[4] __attribute__((__aligned__(16)));");
-        assert_eq!(errors.len(), 1, "{errors:?}");
-        assert!(errors[0].starts_with("attribute `__aligned__` is not supported"));
+    }
+
+    #[test]
+    fn layout_attributes_become_tokens_for_the_grammar() {
+        let (text, errors) = stripped(
+            "struct s { char c; } __attribute__((unused, packed)); int a[4] __attribute__((__aligned__(2 * 8), cold));",
+        );
+        assert!(errors.is_empty(), "{errors:?}");
+        assert_eq!(
+            text,
+            "struct s { char c ; } packed ; int a [ 4 ] __aligned__ ( 2 * 8 ) ;"
+        );
     }
 
     #[test]

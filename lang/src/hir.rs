@@ -293,6 +293,9 @@ pub struct Global {
     pub init: Vec<ConstValue>,
     /// For a [`Type::Object`]: the scalars its initializer sets (the rest is zero).
     pub fields: Vec<FieldInit<ConstValue>>,
+    /// The alignment GNU C's `aligned` attribute asks for (1 without it); the variable is
+    /// aligned to the larger of this and its type's alignment.
+    pub align: u64,
     /// The declarator's span.
     pub span: Span,
 }
@@ -304,6 +307,9 @@ pub struct Local {
     pub name: String,
     /// Its type ([`Type::ArrayRef`] only for array parameters).
     pub ty: Type,
+    /// The alignment GNU C's `aligned` attribute asks for (1 without it; at most
+    /// `crate::bytecode::ARRAY_ALIGN`, the alignment of a frame's array area).
+    pub align: u64,
     /// The declarator's span.
     pub span: Span,
 }

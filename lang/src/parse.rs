@@ -87,6 +87,8 @@ pub enum TypeWord {
     Record(Box<RecordSpec>),
     /// A `typeof` specifier and its range.
     TypeOf(Box<TypeOfArg>, Span),
+    /// A GNU C layout attribute among the specifiers.
+    Attr(Attribute),
 }
 
 impl TypeWord {
@@ -121,8 +123,37 @@ impl TypeWord {
             | TypeWord::TypeOf(_, span) => *span,
             TypeWord::Enum(e) => e.span,
             TypeWord::Record(r) => r.span,
+            TypeWord::Attr(Attribute::Aligned(_, span) | Attribute::Packed(span)) => *span,
         }
     }
+}
+
+/// Splits the attributes out of specifier words: an attribute right after an `enum`,
+/// `struct` or `union` body (`struct s { ... } __attribute__((packed))`) applies to that type,
+/// as gcc places it; any other applies to the declared names.
+fn attributes_placed(words: Vec<TypeWord>) -> (Vec<TypeWord>, Vec<Attribute>) {
+    if !words.iter().any(|w| matches!(w, TypeWord::Attr(_))) {
+        return (words, Vec::new());
+    }
+    let mut kept: Vec<TypeWord> = Vec::with_capacity(words.len());
+    let mut attrs = Vec::new();
+    let mut after_body = false;
+    for word in words {
+        match (word, kept.last_mut()) {
+            (TypeWord::Attr(a), Some(TypeWord::Record(rec))) if after_body => rec.attrs.push(a),
+            (TypeWord::Attr(a), Some(TypeWord::Enum(e))) if after_body => e.attrs.push(a),
+            (TypeWord::Attr(a), _) => attrs.push(a),
+            (word, _) => {
+                after_body = match &word {
+                    TypeWord::Record(rec) => rec.members.is_some(),
+                    TypeWord::Enum(e) => e.body.is_some(),
+                    _ => false,
+                };
+                kept.push(word);
+            }
+        }
+    }
+    (kept, attrs)
 }
 
 /// The specifiers `int`, implied where C89 let the type out (at `span`).
@@ -133,6 +164,7 @@ fn implicit_int(span: Span) -> DeclSpecs {
         is_const: false,
         is_volatile: false,
         storage: None,
+        attrs: Vec::new(),
         span,
     }
 }
@@ -480,6 +512,7 @@ impl ParseState {
     /// the qualifiers and the storage class (at most one, C99 6.7.1).
     pub fn specs(&mut self, words: Vec<TypeWord>, l: usize, r: usize) -> DeclSpecs {
         let span = Span::new(l, r);
+        let (words, attrs) = attributes_placed(words);
         let count = |w: &str| words.iter().filter(|t| t.word() == Some(w)).count();
         let is_const = count("const") > 0;
         let is_volatile = count("volatile") > 0;
@@ -516,6 +549,7 @@ impl ParseState {
                     self.named_type(&mut named, NamedType::TypeOf { arg, span: *span });
                     continue;
                 }
+                TypeWord::Attr(_) => continue,
             };
             match storage {
                 None => storage = Some((class, word.span())),
@@ -563,6 +597,7 @@ impl ParseState {
             is_const,
             is_volatile,
             storage,
+            attrs,
             span,
         }
     }
@@ -587,6 +622,7 @@ impl ParseState {
     /// `enum tag`, `enum tag { ... }`, `enum { ... }`.
     pub fn enum_spec(
         &mut self,
+        attrs: Vec<Attribute>,
         tag: Option<(usize, String, usize)>,
         body: Option<Vec<Enumerator>>,
         l: usize,
@@ -595,6 +631,7 @@ impl ParseState {
         EnumSpec {
             tag: tag.map(|(tl, name, tr)| (name, Span::new(tl, tr))),
             body,
+            attrs,
             span: Span::new(l, r),
         }
     }
@@ -618,6 +655,7 @@ impl ParseState {
     pub fn init_declarator(
         &mut self,
         declarator: Declarator,
+        attrs: Vec<Attribute>,
         init: Option<Initializer>,
         l: usize,
         r: usize,
@@ -625,6 +663,7 @@ impl ParseState {
         InitDeclarator {
             declarator,
             init: init.map(Box::new),
+            attrs,
             span: Span::new(l, r),
         }
     }
@@ -742,6 +781,7 @@ impl ParseState {
     pub fn record_spec(
         &mut self,
         is_union: bool,
+        attrs: Vec<Attribute>,
         tag: Option<(usize, String, usize)>,
         members: Option<Vec<MemberDecl>>,
         l: usize,
@@ -751,6 +791,7 @@ impl ParseState {
             is_union,
             tag: tag.map(|(tl, name, tr)| (name, Span::new(tl, tr))),
             members,
+            attrs,
             span: Span::new(l, r),
         }
     }
@@ -775,6 +816,7 @@ impl ParseState {
         &mut self,
         d: Option<Declarator>,
         bits: Option<Expr>,
+        attrs: Vec<Attribute>,
         l: usize,
         r: usize,
     ) -> MemberDeclarator {
@@ -782,6 +824,7 @@ impl ParseState {
         MemberDeclarator {
             declarator,
             bits,
+            attrs,
             span: Span::new(l, r),
         }
     }

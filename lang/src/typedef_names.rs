@@ -143,7 +143,29 @@ pub fn mark(tokens: &mut [(usize, Tok, usize)]) {
         scopes: vec![HashMap::new()],
         ..Marker::default()
     };
+    // The end of a GNU C layout attribute being skipped (see below).
+    let mut attribute_end = 0;
     for index in 0..tokens.len() {
+        // `crate::gnu`'s layout attributes (`__packed__`, `__aligned__ (N)`) stand between
+        // specifiers and declarators without changing what is declared: skipped, keeping
+        // the state; a type name in the argument (`aligned(sizeof(T))`) is still marked.
+        if index < attribute_end {
+            if let Tok::Ident(name) = &mut tokens[index].1 {
+                if m.lookup(name) == Some(Meaning::Type) {
+                    let name = std::mem::take(name);
+                    tokens[index].1 = Tok::TypeName(name);
+                }
+            }
+            continue;
+        }
+        match tokens[index].1 {
+            crate::gnu::PACKED => continue,
+            crate::gnu::ALIGNED => {
+                attribute_end = closing_paren(tokens, index + 1).map_or(index + 1, |c| c + 1);
+                continue;
+            }
+            _ => {}
+        }
         let label = matches!(tokens.get(index + 1), Some((_, Tok::Punct(":"), _)));
         let tok = &mut tokens[index].1;
         let closed_params = m.closed_params.take();
@@ -163,6 +185,27 @@ pub fn mark(tokens: &mut [(usize, Tok, usize)]) {
             }
         }
     }
+}
+
+/// The index of the `)` closing the `(` at `open`, if there is one there.
+fn closing_paren(tokens: &[(usize, Tok, usize)], open: usize) -> Option<usize> {
+    if !matches!(tokens.get(open), Some((_, Tok::Punct("("), _))) {
+        return None;
+    }
+    let mut depth = 0usize;
+    for (k, (_, tok, _)) in tokens.iter().enumerate().skip(open) {
+        match tok {
+            Tok::Punct("(") => depth += 1,
+            Tok::Punct(")") => {
+                depth -= 1;
+                if depth == 0 {
+                    return Some(k);
+                }
+            }
+            _ => {}
+        }
+    }
+    None
 }
 
 impl Marker {

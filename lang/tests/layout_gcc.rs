@@ -1,5 +1,6 @@
 //! Structure and union layouts against gcc: random records (scalar, pointer, array, nested
-//! record and bit-field members, structs and unions) are laid out by
+//! record and bit-field members, structs and unions, some members and records with GNU C's
+//! `aligned` attribute) are laid out by
 //! `lang::ctype::Records` and by gcc, which prints each record's `sizeof`,
 //! `__alignof__`, every ordinary member's `offsetof` and every bit-field's bit positions (found
 //! by setting the field to all ones in a zeroed object and reading the bytes back). Any
@@ -9,7 +10,7 @@ use std::fmt::Write as _;
 use std::process::Command;
 use std::sync::Arc;
 
-use lang::ctype::{CType, MemberDef, RecordId, Records};
+use lang::ctype::{CType, MemberDef, RecordAttrs, RecordId, Records};
 use lang::hir::ScalarType;
 use lang::span::Span;
 
@@ -71,6 +72,7 @@ fn member(rng: &mut Rng, index: usize, earlier: &[(RecordId, String)]) -> GenMem
         ty,
         is_const: false,
         width,
+        align: None,
         span: Span::new(0, 0),
     };
     match rng.below(10) {
@@ -189,18 +191,36 @@ fn check_seed(seed: u64, records_per_run: usize) {
         let tag = format!("r{r}");
         let id = records.declare(is_union, Some(tag.clone()), Span::new(0, 0));
         let count = 1 + rng.below(7) as usize;
-        let members: Vec<GenMember> = (0..count).map(|i| member(&mut rng, i, &earlier)).collect();
+        let mut members: Vec<GenMember> =
+            (0..count).map(|i| member(&mut rng, i, &earlier)).collect();
+        // GNU C's `aligned` on some ordinary members and some records (it never lowers an
+        // alignment: `aligned(1)` on an `int` changes nothing).
+        for m in &mut members {
+            if m.bit_field.is_none() && m.def.width.is_none() && rng.below(6) == 0 {
+                let n = 1u64 << rng.below(6);
+                let decl = m.decl.trim_end_matches(';');
+                m.decl = format!("{decl} __attribute__((aligned({n})));");
+                m.def.align = Some(n);
+            }
+        }
+        let attrs = RecordAttrs {
+            packed: false,
+            align: (rng.below(5) == 0).then(|| 1u64 << rng.below(6)),
+        };
+        let attribute = attrs
+            .align
+            .map_or(String::new(), |n| format!(" __attribute__((aligned({n})))"));
         // A record whose only members are unnamed bit-fields has no named member: C requires one.
         if members.iter().all(|m| m.def.name.is_empty()) {
             continue;
         }
         let _ = writeln!(
             c,
-            "{kw} {tag} {{ {} }};",
+            "{kw} {tag} {{ {} }}{attribute};",
             members.iter().map(|m| m.decl.as_str()).collect::<String>()
         );
         records
-            .define(id, members.iter().map(|m| m.def.clone()).collect())
+            .define(id, members.iter().map(|m| m.def.clone()).collect(), attrs)
             .expect("small records fit");
         let rec = records.get(id);
         let _ = writeln!(

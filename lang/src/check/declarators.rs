@@ -18,7 +18,7 @@ use crate::span::Span;
 
 use super::names::Named;
 use super::{Checker, MAX_ELEMENTS, MAX_RANK};
-use crate::ctype::{CType, FnType, MemberDef, RecordId};
+use crate::ctype::{CType, FnType, LayoutError, MemberDef, RecordId};
 
 /// True if an initializer may give an array its first dimension (`int a[] = {...}`,
 /// `char s[] = "..."`).
@@ -565,11 +565,26 @@ impl Checker<'_> {
                         }
                     },
                 };
+                let mut member_attrs = m.specs.attrs.clone();
+                member_attrs.extend(md.attrs.iter().cloned());
+                if super::attributes::is_packed(&member_attrs)
+                    && width.is_none()
+                    && self.link.records.align_of(&ty) > 1
+                {
+                    self.err(
+                        d.span,
+                        format!("`packed` on member `{}` is not supported: the VM reads scalars aligned only", d.name),
+                    );
+                    ok = false;
+                    continue;
+                }
+                let align = self.requested_alignment(&member_attrs);
                 defs.push(MemberDef {
                     name: d.name.clone(),
                     ty,
                     is_const: Self::declared_const(d, base.is_const),
                     width,
+                    align,
                     span: d.span,
                 });
             }
@@ -581,9 +596,22 @@ impl Checker<'_> {
             self.err(r.span, format!("`{kw}` has no named members"));
             return None;
         }
-        if self.link.records.define(id, defs).is_err() {
-            self.err(r.span, format!("`{kw}` is too large"));
-            return None;
+        let attrs = self.record_attrs(&r.attrs);
+        match self.link.records.define(id, defs, attrs) {
+            Ok(()) => {}
+            Err(LayoutError::TooLarge) => {
+                self.err(r.span, format!("`{kw}` is too large"));
+                return None;
+            }
+            Err(LayoutError::PackedMisaligned(member)) => {
+                self.err(
+                    r.span,
+                    format!(
+                        "`packed` would place member `{member}` off its alignment, which the VM does not support: its checked memory reads scalars aligned only"
+                    ),
+                );
+                return None;
+            }
         }
         Some(id)
     }

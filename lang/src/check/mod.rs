@@ -16,6 +16,7 @@
 //! been checked.
 
 mod addressed;
+mod attributes;
 mod calls;
 mod compound;
 mod declarators;
@@ -604,17 +605,21 @@ impl<'m> Checker<'m> {
                     continue;
                 }
                 CType::Scalar(t) => ParamTy::Scalar(*t),
-                CType::Array { .. } => match declarators::scalar_shape(&full) {
+                CType::Array { .. } => match declarators::scalar_shape(&full)
+                    .filter(|_| !declarators::innermost(&full).is_pointer())
+                {
                     Some((elem, dims)) => ParamTy::Array {
                         elem,
                         is_const: base.is_const,
                         inner: dims[1..].iter().flatten().copied().collect(),
                     },
-                    // An array of structures or unions: the pointer to its first element
-                    // that C makes of every array parameter (C99 6.7.5.3p7), so `a[i].x`
-                    // is checked against the caller's object through the pointer.
+                    // An array of structures, unions or pointers: the pointer to its first
+                    // element that C makes of every array parameter (C99 6.7.5.3p7), so
+                    // `a[i].x` and `a[i]->x` are checked against the caller's object
+                    // through the pointer (and the elements keep their pointed-to types).
                     None => {
-                        let ty = full.decayed(base.is_const);
+                        let elem_pointer = declarators::innermost(&full).is_pointer();
+                        let ty = full.decayed(base.is_const && !elem_pointer);
                         let spelled = self.link.records.display(&ty).to_string();
                         ParamTy::Pointer { ty, spelled }
                     }
@@ -831,7 +836,8 @@ impl<'m> Checker<'m> {
             if decl.function().is_some() {
                 self.function_declaration(&base, d.specs.storage, id);
             } else {
-                self.global_variable(&base, d.specs.storage, decl, id.init.as_deref())
+                self.global_variable(&base, d.specs.storage, decl, id.init.as_deref());
+                self.align_variable(&d.specs, id);
             }
         }
     }
@@ -1044,6 +1050,7 @@ impl<'m> Checker<'m> {
                             ty: ty.clone(),
                             init: Vec::new(),
                             fields: Vec::new(),
+                            align: 1,
                             span: decl.span,
                         };
                         let info = VarInfo {
@@ -1399,6 +1406,7 @@ impl<'m> Checker<'m> {
             fs.locals.push(hir::Local {
                 name: "<result>".to_string(),
                 ty: Type::Scalar(ScalarType::Ptr),
+                align: 1,
                 span: decl.name_span,
             });
             fs.local_info.push(VarInfo {
@@ -1499,6 +1507,7 @@ impl<'m> Checker<'m> {
         fs.locals.push(hir::Local {
             name: name.to_string(),
             ty: ty.clone(),
+            align: 1,
             span,
         });
         fs.local_info.push(VarInfo { ty, cty, is_const });
@@ -1545,6 +1554,7 @@ impl<'m> Checker<'m> {
         fs.locals.push(hir::Local {
             name: name.to_string(),
             ty: ty.clone(),
+            align: 1,
             span,
         });
         fs.local_info.push(VarInfo { ty, cty, is_const });
@@ -1577,6 +1587,7 @@ impl<'m> Checker<'m> {
                 span,
             },
             init: None,
+            attrs: Vec::new(),
             span,
         };
         let base = declarators::Resolved {
@@ -1601,6 +1612,7 @@ impl<'m> Checker<'m> {
                 ty: ty.clone(),
                 init: Vec::new(),
                 fields: Vec::new(),
+                align: 1,
                 span,
             },
             VarInfo {
@@ -1696,6 +1708,7 @@ impl<'m> Checker<'m> {
         fs.locals.push(hir::Local {
             name: name.to_string(),
             ty: ty.clone(),
+            align: 1,
             span,
         });
         fs.local_info.push(VarInfo {

@@ -11,7 +11,8 @@
 //! identifier can spell.
 //!
 //! An enumeration's type is what gcc gives it (the C standard leaves it to the compiler):
-//! `unsigned int` when no constant is negative, else `int`. Its constants are `int`s, each
+//! `unsigned int` when no constant is negative, else `int`; a `packed` one the smallest
+//! that holds its constants (`attributes`). Its constants are `int`s, each
 //! one more than the previous unless given a value by an integer constant expression that
 //! must fit `int`.
 
@@ -256,7 +257,9 @@ impl Checker<'_> {
             values.push(value);
             next = value + 1;
         }
-        let ty = if values.iter().any(|&v| v < 0) {
+        let ty = if super::attributes::is_packed(&e.attrs) {
+            super::attributes::packed_enum_type(&values)
+        } else if values.iter().any(|&v| v < 0) {
             ScalarType::Int
         } else {
             ScalarType::UInt

@@ -657,6 +657,11 @@ impl Checker<'_> {
                 });
             }
         }
+        for id in &d.declarators {
+            if id.declarator.function().is_none() {
+                self.align_variable(&d.specs, id);
+            }
+        }
     }
 
     /// A local structure, union or array of them.

@@ -61,6 +61,7 @@ impl Checker<'_> {
                     ty: ty.clone(),
                     init: Vec::new(),
                     fields: Vec::new(),
+                    align: 1,
                     span: decl.span,
                 },
                 VarInfo {
@@ -74,6 +75,7 @@ impl Checker<'_> {
             if let Some(scope) = self.fs.as_mut().and_then(|fs| fs.scopes.last_mut()) {
                 scope.insert(decl.name.clone(), Scoped::Static(global));
             }
+            self.align_variable(&d.specs, id);
         }
     }
 
@@ -151,6 +153,7 @@ impl Checker<'_> {
             if let Some(scope) = self.fs.as_mut().and_then(|fs| fs.scopes.last_mut()) {
                 scope.insert(decl.name.clone(), Scoped::Static(global));
             }
+            self.align_variable(&d.specs, id);
         }
     }
 

@@ -323,10 +323,12 @@ fn align_up(n: u64, align: u32) -> u64 {
 }
 
 /// The alignment of a variable of type `ty`: a scalar's size, for arrays [`ARRAY_ALIGN`]
-/// (at least their element's size; see `lang::bytecode`'s module docs).
+/// (at least their element's size, or a structure's alignment; see `lang::bytecode`'s
+/// module docs).
 fn alignment(ty: &Type) -> u32 {
     match ty {
         Type::Scalar(t) => t.bytes(),
+        Type::Object { align, .. } => ARRAY_ALIGN.max(*align as u32),
         _ => ARRAY_ALIGN.max(ty.elem().bytes()),
     }
 }
@@ -355,7 +357,7 @@ impl GlobalLayout {
         for g in &program.globals {
             let elem = g.ty.elem();
             let len = g.ty.size().unwrap_or(1);
-            let addr = align_up(next, alignment(&g.ty));
+            let addr = align_up(next, alignment(&g.ty).max(g.align as u32));
             let size = len * u64::from(elem.bytes());
             next = addr + size;
             if next > MAX_AREA_BYTES {
@@ -515,6 +517,17 @@ impl<'a> FnCompiler<'a> {
                         Type::Object { align, .. } => align.max(u64::from(ARRAY_ALIGN)),
                         _ => u64::from(ARRAY_ALIGN),
                     };
+                    if align.max(local.align) > u64::from(ARRAY_ALIGN) && c.error.is_none() {
+                        // The frame's area is aligned to ARRAY_ALIGN only.
+                        c.error = Some(Diagnostic::error(
+                            local.span,
+                            format!(
+                                "`{}` needs an alignment of {} bytes, which a local variable cannot have in the VM: its frames are aligned to {ARRAY_ALIGN} bytes (declare it `static`)",
+                                local.name,
+                                align.max(local.align)
+                            ),
+                        ));
+                    }
                     let off = align_up(c.array_bytes, align as u32);
                     c.array_bytes = off + bytes;
                     Some(off.min(u64::from(u32::MAX)) as u32)
