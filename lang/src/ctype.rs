@@ -64,6 +64,8 @@ pub struct FnType {
     pub ret: CType,
     /// The parameter types.
     pub params: Vec<CType>,
+    /// True for a variadic function (`int f(const char *fmt, ...)`).
+    pub variadic: bool,
 }
 
 impl CType {
@@ -447,10 +449,10 @@ impl Records {
                     .iter()
                     .map(|p| self.spell(p, String::new()))
                     .collect();
-                let params = if params.is_empty() {
-                    "void".to_string()
-                } else {
-                    params.join(", ")
+                let params = match (params.is_empty(), f.variadic) {
+                    (true, _) => "void".to_string(),
+                    (false, true) => format!("{}, ...", params.join(", ")),
+                    (false, false) => params.join(", "),
                 };
                 self.spell(&f.ret, format!("{inner}({params})"))
             }
@@ -501,6 +503,7 @@ mod tests {
         let f = CType::Function(Arc::new(FnType {
             ret: p.clone(),
             params: vec![int.clone(), CType::Scalar(ScalarType::Char)],
+            variadic: false,
         }));
         let pf = CType::pointer_to(f, false);
         assert_eq!(r.display(&pf).to_string(), "int *(*)(int, char)");

@@ -195,9 +195,13 @@ fn types_array_arguments() {
 }
 
 #[test]
-fn names_variadic_functions() {
+fn variadic_function_misuse() {
+    // Too few arguments for the fixed parameters, a structure through `...`, `va_start`
+    // outside a variadic function, a variadic pointer called with too few.
     assert_snapshot!(check(
-        "int sum(int n, ...);\nint (*f)(const char *, ...);\nint main(void) {\n    return 0;\n}\n"
+        "#include <stdarg.h>\nstruct p { int x; };\nint sum(int n, ...);\nint (*f)(const char *, int, ...);\n\
+         int fixed(int n) {\n    va_list ap;\n    va_start(ap, n);\n    return n;\n}\n\
+         int main(void) {\n    struct p q = {1};\n    return sum() + sum(1, q) + f(\"x\");\n}\n"
     ));
 }
 

@@ -200,6 +200,7 @@ impl MemFn {
                 let compare = CType::Function(Arc::new(FnType {
                     ret: int(),
                     params: vec![const_void_p(), const_void_p()],
+                    variadic: false,
                 }));
                 (
                     CType::Void,

@@ -2,16 +2,24 @@
 //! to one), each argument converted as if by assignment to its parameter (structures copied,
 //! arrays passed by reference), the default argument promotions for `...`, and a structure
 //! result in a temporary.
+//!
+//! A variadic function's further arguments (those matching its `...`) get the default
+//! argument promotions and go, in order, into a block of 8-byte slots in the caller's frame
+//! (an integer widened to 8 bytes with its sign, so the slot reads back as `int` or `long`
+//! alike on this little-endian machine; a `double`; a pointer); the block's address is the
+//! hidden last argument, which `<stdarg.h>`'s `va_start` reads (`__builtin_va_area()`) and
+//! `va_arg` steps through. The checked memory makes `va_arg` past the last argument an
+//! out-of-bounds error naming the block, rather than a read of whatever lies there.
 
 use crate::ast::{self, ExprKind as K};
 use crate::ctype::CType;
 use crate::diag::Diagnostic;
-use crate::hir::{Arg, ArrayBase, Expr, ExprKind, FuncId, ScalarType, Type};
+use crate::hir::{Arg, ArrayBase, Expr, ExprKind, FuncId, Place, ScalarType, Type};
 use crate::span::Span;
 
 use super::expr::boxed;
 use super::operand::{offset_pointer, Operand};
-use super::types::mk;
+use super::types::{convert, default_promote, mk};
 use super::{Checker, FileSym, ParamTy, Sym};
 
 impl Checker<'_> {
@@ -55,7 +63,7 @@ impl Checker<'_> {
             }
             return None;
         };
-        if args.len() != ft.params.len() {
+        if args.len() != ft.params.len() && !(ft.variadic && args.len() > ft.params.len()) {
             let which = if args.len() > ft.params.len() {
                 "many"
             } else {
@@ -64,8 +72,9 @@ impl Checker<'_> {
             self.err(
                 span,
                 format!(
-                    "too {which} arguments in a call through a pointer of type `{}` (expected {}, found {})",
+                    "too {which} arguments in a call through a pointer of type `{}` (expected {}{}, found {})",
                     self.spell(&fty),
+                    if ft.variadic { "at least " } else { "" },
                     ft.params.len(),
                     args.len()
                 ),
@@ -78,6 +87,7 @@ impl Checker<'_> {
         if let Some((_, addr)) = &result {
             out.push(Arg::Scalar(addr.clone()));
         }
+        let fixed = ft.params.len();
         for (i, (a, p)) in args.iter().zip(&ft.params).enumerate() {
             let what = format!("argument {}", i + 1);
             let v = if matches!(p, CType::Record(_)) {
@@ -91,8 +101,19 @@ impl Checker<'_> {
                 None => ok = false,
             }
         }
+        let area = if ft.variadic {
+            let area = self.variadic_arguments(&args[fixed..], fixed, span);
+            ok &= area.is_some();
+            area
+        } else {
+            None
+        };
         if !ok {
             return None;
+        }
+        let (stores, area) = area.unzip();
+        if let Some(area) = area {
+            out.push(Arg::Scalar(area));
         }
         let call = Expr {
             kind: ExprKind::CallIndirect {
@@ -102,6 +123,7 @@ impl Checker<'_> {
             ty: ft.ret.scalar(),
             span,
         };
+        let call = after(stores.flatten(), call);
         Some(self.with_result(call, result, &ft.ret, span))
     }
 
@@ -153,7 +175,7 @@ impl Checker<'_> {
             return None;
         };
         let params = &info.sig.params;
-        if args.len() != params.len() {
+        if args.len() != params.len() && !(info.sig.variadic && args.len() > params.len()) {
             let which = if args.len() > params.len() {
                 "many"
             } else {
@@ -161,7 +183,12 @@ impl Checker<'_> {
             };
             self.error(
                 Diagnostic::error(span, format!("too {which} arguments to function `{name}`"))
-                    .with_label(format!("expected {}, found {}", params.len(), args.len()))
+                    .with_label(format!(
+                        "expected {}{}, found {}",
+                        if info.sig.variadic { "at least " } else { "" },
+                        params.len(),
+                        args.len()
+                    ))
                     .with_note(format!(
                         "`{name}` is declared at {} as `{}`",
                         self.at(info.span),
@@ -186,8 +213,19 @@ impl Checker<'_> {
                 None => ok = false,
             }
         }
+        let area = if info.sig.variadic {
+            let area = self.variadic_arguments(&args[params.len()..], params.len(), span);
+            ok &= area.is_some();
+            area
+        } else {
+            None
+        };
         if !ok {
             return None;
+        }
+        let (stores, area) = area.unzip();
+        if let Some(area) = area {
+            out.push(Arg::Scalar(area));
         }
         let id = self.function_id(name, name_span, &info)?;
         let call = Expr {
@@ -198,7 +236,92 @@ impl Checker<'_> {
             ty: info.sig.ret,
             span,
         };
+        let call = after(stores.flatten(), call);
         Some(self.with_result(call, result, &ret, span))
+    }
+
+    /// The further arguments of a call of a variadic function (after `fixed` others): the
+    /// stores that put them, promoted, into a block of 8-byte slots of the caller (see the
+    /// module docs), and the block's address (a null pointer when there are none).
+    fn variadic_arguments(
+        &mut self,
+        extras: &[ast::Expr],
+        fixed: usize,
+        span: Span,
+    ) -> Option<(Option<Expr>, Expr)> {
+        if extras.is_empty() {
+            return Some((None, mk(ExprKind::IntConst(0), ScalarType::Ptr, span)));
+        }
+        let mut values = Vec::with_capacity(extras.len());
+        let mut ok = true;
+        for (i, a) in extras.iter().enumerate() {
+            let Some((v, cty)) = self.typed_or_record(a) else {
+                ok = false;
+                continue;
+            };
+            let Some(t) = v.ty.filter(|_| cty.is_scalar()) else {
+                self.err(
+                    a.span,
+                    format!(
+                        "argument {} has type `{}`: passing a structure or union through `...` is not supported",
+                        fixed + i + 1,
+                        self.spell(&cty)
+                    ),
+                );
+                ok = false;
+                continue;
+            };
+            let slot = match default_promote(t) {
+                t if t.is_integer() && t.is_signed() => ScalarType::Long,
+                t if t.is_integer() => ScalarType::ULong,
+                other => other,
+            };
+            values.push(convert(convert(v, default_promote(t)), slot));
+        }
+        if !ok {
+            return None;
+        }
+        let size = VA_SLOT * values.len() as u64;
+        let block = CType::Array {
+            elem: std::sync::Arc::new(CType::Scalar(ScalarType::UChar)),
+            len: Some(size),
+        };
+        let temp = self.new_local(
+            "<variadic arguments>",
+            Type::Object {
+                size,
+                align: VA_SLOT,
+            },
+            block,
+            span,
+        )?;
+        let area = mk(
+            ExprKind::ObjectAddr(ArrayBase::Local(temp)),
+            ScalarType::Ptr,
+            span,
+        );
+        let mut stores: Option<Expr> = None;
+        for (i, v) in values.into_iter().enumerate() {
+            let ty = v.ty;
+            let vspan = v.span;
+            let store = Expr {
+                kind: ExprKind::Assign {
+                    place: Place::Deref {
+                        ptr: boxed(area.clone()),
+                        offset: (VA_SLOT * i as u64) as i64,
+                        ty: ty.unwrap_or(ScalarType::Long),
+                    },
+                    value: boxed(v),
+                },
+                ty,
+                span: vspan,
+            };
+            stores = Some(match stores {
+                None => store,
+                Some(prev) => after(Some(prev), store),
+            });
+        }
+        Some((stores, area))
     }
 
     /// For a call returning the structure type `ret`: a temporary of the caller to receive
@@ -369,6 +492,27 @@ impl Checker<'_> {
                     base: arr.base,
                     indices: arr.indices,
                 })
+            }
+        }
+    }
+}
+
+/// The bytes of each slot of a variadic call's block of further arguments.
+pub(super) const VA_SLOT: u64 = 8;
+
+/// `first, then` (just `then` without `first`), with `then`'s type.
+fn after(first: Option<Expr>, then: Expr) -> Expr {
+    match first {
+        None => then,
+        Some(first) => {
+            let span = then.span;
+            Expr {
+                ty: then.ty,
+                kind: ExprKind::Comma {
+                    lhs: boxed(first),
+                    rhs: boxed(then),
+                },
+                span,
             }
         }
     }

@@ -197,12 +197,11 @@ impl Checker<'_> {
                     }
                 }
                 Derived::Function {
-                    variadic: Some(at), ..
+                    params,
+                    span,
+                    variadic,
+                    ..
                 } => {
-                    self.err(*at, "variadic functions (`...`) are not supported");
-                    return None;
-                }
-                Derived::Function { params, span, .. } => {
                     if matches!(ty, CType::Array { .. } | CType::Function(_)) {
                         let what = if matches!(ty, CType::Array { .. }) {
                             "an array"
@@ -213,7 +212,11 @@ impl Checker<'_> {
                         return None;
                     }
                     let params = self.param_types(params)?;
-                    CType::Function(Arc::new(FnType { ret: ty, params }))
+                    CType::Function(Arc::new(FnType {
+                        ret: ty,
+                        params,
+                        variadic: variadic.is_some(),
+                    }))
                 }
             };
         }

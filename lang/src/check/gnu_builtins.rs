@@ -41,6 +41,7 @@ impl Checker<'_> {
     ) -> Option<Option<(Expr, CType)>> {
         match name {
             "__builtin_expect" => Some(self.builtin_expect(args, span)),
+            "__builtin_va_area" => Some(self.va_area(args, span)),
             "__builtin_unreachable" => Some(self.builtin_unreachable(args, span)),
             _ if bit_builtin(name).is_some() => Some(self.bit_builtin_call(name, args, span)),
             _ if name
@@ -215,4 +216,33 @@ pub(crate) fn bit_builtin(name: &str) -> Option<(ScalarType, ScalarType)> {
         "__builtin_bswap64" => (ULong, ULong),
         _ => return None,
     })
+}
+
+impl Checker<'_> {
+    /// `__builtin_va_area()`, behind `<stdarg.h>`'s `va_start`: the address of the further
+    /// arguments of the variadic function being checked (its hidden last parameter; see
+    /// `calls`), as a `char *`.
+    fn va_area(&mut self, args: &[ast::Expr], span: Span) -> Option<(Expr, CType)> {
+        if !args.is_empty() {
+            self.err(span, "`__builtin_va_area` takes no arguments");
+            return None;
+        }
+        let area = self.fs.as_ref().and_then(|fs| fs.va_area);
+        let Some(area) = area else {
+            self.err(
+                span,
+                "`va_start` used in a function without `...`: only a variadic function has further arguments",
+            );
+            return None;
+        };
+        let char_ptr = CType::pointer_to(CType::Scalar(ScalarType::Char), false);
+        Some((
+            mk(
+                ExprKind::Load(crate::hir::Place::Local(area)),
+                ScalarType::Ptr,
+                span,
+            ),
+            char_ptr,
+        ))
+    }
 }

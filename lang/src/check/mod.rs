@@ -108,7 +108,7 @@ fn unsupported_header(include: &Include) -> Diagnostic {
         include.span,
         format!("header <{}> is not supported", include.header),
     )
-    .with_label("the VM provides the C99 standard headers (but <stdarg.h>, <complex.h>, <fenv.h>, <tgmath.h>, <wchar.h>, <wctype.h>) and <unistd.h>, <sys/time.h>, <strings.h>; no `-I` directory has this one")
+    .with_label("the VM provides the C99 standard headers (but <complex.h>, <fenv.h>, <tgmath.h>, <wchar.h>, <wctype.h>) and <unistd.h>, <sys/time.h>, <strings.h>; no `-I` directory has this one")
 }
 
 /// The errors for the includes of headers the language does not have (reported with syntax
@@ -178,6 +178,9 @@ struct Signature {
     /// The result's C type and its spelling (`int *` for a function returning a pointer).
     ret_ty: (CType, String),
     params: Vec<ParamTy>,
+    /// `...` after the parameters: the caller passes the further arguments, promoted, in a
+    /// block of 8-byte slots whose address is the hidden last argument (`calls`).
+    variadic: bool,
 }
 
 impl Signature {
@@ -187,6 +190,7 @@ impl Signature {
         CType::Function(std::sync::Arc::new(crate::ctype::FnType {
             ret: self.ret_ty.0.clone(),
             params,
+            variadic: self.variadic,
         }))
     }
 }
@@ -220,6 +224,9 @@ impl std::fmt::Display for Signature {
                 write!(f, ", ")?;
             }
             write!(f, "{p}")?;
+        }
+        if self.variadic {
+            write!(f, ", ...")?;
         }
         write!(f, ")")
     }
@@ -302,6 +309,9 @@ struct FnState {
     /// For a function returning a structure: the hidden parameter holding the address to
     /// store the result at.
     result: Option<LocalId>,
+    /// For a variadic function: the hidden last parameter, the address of the block of its
+    /// further arguments (`__builtin_va_area()`, behind `<stdarg.h>`'s `va_start`).
+    va_area: Option<LocalId>,
 }
 
 /// A resolved name.
@@ -335,7 +345,7 @@ struct Checker<'m> {
     func_ids: HashMap<String, FuncId>,
     /// The parameters of the definitions of functions declared with empty parentheses
     /// (`int f();`, parameters unspecified): such a declaration takes them.
-    defined_params: HashMap<String, Vec<ast::Param>>,
+    defined_params: HashMap<String, (Vec<ast::Param>, bool)>,
     fs: Option<FnState>,
     /// For `line:col` in notes.
     map: &'m SourceMap,
@@ -381,7 +391,8 @@ impl<'m> Checker<'m> {
         for item in &unit.items {
             if let Item::Function(f) = item {
                 if let Some((params, _)) = f.declarator.function() {
-                    defined_params.insert(f.declarator.name.clone(), params.to_vec());
+                    let variadic = f.declarator.variadic().is_some();
+                    defined_params.insert(f.declarator.name.clone(), (params.to_vec(), variadic));
                 }
             }
         }
@@ -865,12 +876,12 @@ impl<'m> Checker<'m> {
             self.declared_library.insert(decl.name.clone());
             return;
         }
-        if let Some(at) = decl.variadic() {
+        if decl
+            .variadic()
+            .is_some_and(|at| self.map.in_standard_header(at.start))
+        {
             // A standard header's variadic function the VM does not implement yet
             // (`fprintf`, `scanf`): left undeclared, so a call names it as unsupported.
-            if !self.map.in_standard_header(at.start) {
-                self.err(at, "variadic functions (`...`) are not supported");
-            }
             return;
         }
         if let Some(init) = &id.init {
@@ -888,7 +899,11 @@ impl<'m> Checker<'m> {
         } else {
             None
         };
-        let params = defined.as_deref().unwrap_or(params);
+        let variadic = match &defined {
+            Some((_, variadic)) => *variadic,
+            None => decl.variadic().is_some(),
+        };
+        let params = defined.as_ref().map_or(params, |(p, _)| p.as_slice());
         // Parameter names of a prototype are in a scope of their own: check them outside
         // the function being checked.
         let fs = self.fs.take();
@@ -901,6 +916,7 @@ impl<'m> Checker<'m> {
             ret: ret.0.scalar(),
             ret_ty: ret,
             params: params.into_iter().map(|p| p.ty).collect(),
+            variadic,
         };
         self.declare_function(&decl.name, decl.name_span, sig, false, storage);
     }
@@ -1345,14 +1361,7 @@ impl<'m> Checker<'m> {
         let Some((params, _)) = decl.function() else {
             return;
         };
-        if let Some(at) = decl.variadic() {
-            // A standard header's variadic function the VM does not implement yet
-            // (`fprintf`, `scanf`): left undeclared, so a call names it as unsupported.
-            if !self.map.in_standard_header(at.start) {
-                self.err(at, "variadic functions (`...`) are not supported");
-            }
-            return;
-        }
+        let variadic = decl.variadic().is_some();
         let Some(base) = self.specs_type(&f.specs) else {
             return;
         };
@@ -1370,6 +1379,7 @@ impl<'m> Checker<'m> {
             ret,
             ret_ty: ret_ty.clone(),
             params: params.iter().map(|p| p.ty.clone()).collect(),
+            variadic,
         };
         let storage = f.specs.storage;
         let Some(info) = self.declare_function(&decl.name, decl.name_span, sig, true, storage)
@@ -1389,6 +1399,7 @@ impl<'m> Checker<'m> {
             labels: goto::Labels::default(),
             addressed: std::collections::HashSet::new(),
             result: None,
+            va_area: None,
         });
         let names = addressed::scan_names(&f.body);
         if let Some(fs) = self.fs.as_mut() {
@@ -1445,6 +1456,17 @@ impl<'m> Checker<'m> {
                     to_box.push((local, name, span, cty, is_const));
                 } else if to_pointer {
                     to_pointers.push((local, name, span, cty));
+                }
+            }
+        }
+        // A variadic function's hidden last parameter: the address of its further arguments.
+        if variadic {
+            let char_ptr = CType::pointer_to(CType::Scalar(ScalarType::Char), false);
+            let area = Type::Scalar(ScalarType::Ptr);
+            if let Some(id) = self.new_local("<va_area>", area, char_ptr, decl.name_span) {
+                param_ids.push(id);
+                if let Some(fs) = self.fs.as_mut() {
+                    fs.va_area = Some(id);
                 }
             }
         }

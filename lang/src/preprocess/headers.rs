@@ -1,7 +1,7 @@
 //! The standard headers: real C text, shipped inside the front end (the files of
 //! `lang/include/`), preprocessed like any included file.
 //!
-//! Every C99 header but `<stdarg.h>`, `<complex.h>`, `<fenv.h>`, `<tgmath.h>`, `<wchar.h>` and
+//! Every C99 header but `<complex.h>`, `<fenv.h>`, `<tgmath.h>`, `<wchar.h>` and
 //! `<wctype.h>`, and the POSIX headers benchmarks include (`<unistd.h>`, `<sys/time.h>`,
 //! `<strings.h>`). Each has an include guard (but `<assert.h>`, which the standard makes
 //! redefine `assert` at each inclusion), so any header may be included any number of times, in
@@ -28,6 +28,7 @@ const TEXT_HEADERS: &[(&str, &str)] = &[
     ("math.h", include_str!("../../include/math.h")),
     ("setjmp.h", include_str!("../../include/setjmp.h")),
     ("signal.h", include_str!("../../include/signal.h")),
+    ("stdarg.h", include_str!("../../include/stdarg.h")),
     ("stdbool.h", include_str!("../../include/stdbool.h")),
     ("stddef.h", include_str!("../../include/stddef.h")),
     ("stdint.h", include_str!("../../include/stdint.h")),
