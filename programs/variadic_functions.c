@@ -1,3 +1,4 @@
+/* Variadic functions with <stdarg.h>: va_arg of every promoted type, va_copy, a pointer to a variadic function, a call with no further arguments. */
 #include <stdio.h>
 #include <stdarg.h>
 static long sum(int n, ...) {

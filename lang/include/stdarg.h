@@ -7,9 +7,12 @@
    a copy, which is all the C standard promises (C99 7.15p3). */
 #ifndef _STDARG_H
 #define _STDARG_H
-typedef char *va_list;
+#ifndef __GNUC_VA_LIST
+#define __GNUC_VA_LIST
 typedef char *__gnuc_va_list;
-typedef char *__builtin_va_list;
+#endif
+typedef __gnuc_va_list va_list;
+typedef __gnuc_va_list __builtin_va_list;
 #define va_start(ap, last) ((void)((ap) = __builtin_va_area()))
 #define va_arg(ap, type) (*(type *)(void *)(((ap) += 8) - 8))
 #define va_end(ap) ((void)(ap))

@@ -1,6 +1,6 @@
 /* <stdio.h> (C99 7.19): glibc's declarations and values on x86-64. The streams `stdin`,
-   `stdout`, `stderr` and the `va_list` forms (`vprintf`, ...) are not declared: the VM has no
-   streams and no variadic functions of its own yet. */
+   `stdout`, `stderr` are not declared: the VM has no streams yet. The `va_list` forms take
+   <stdarg.h>'s `va_list` (a `char *` here; see that header). */
 #ifndef _STDIO_H
 #define _STDIO_H
 #ifndef NULL
@@ -44,6 +44,14 @@ int scanf(const char *restrict format, ...);
 int snprintf(char *restrict s, size_t n, const char *restrict format, ...);
 int sprintf(char *restrict s, const char *restrict format, ...);
 int sscanf(const char *restrict s, const char *restrict format, ...);
+#ifndef __GNUC_VA_LIST
+#define __GNUC_VA_LIST
+typedef char *__gnuc_va_list;
+#endif
+int vfprintf(FILE *restrict stream, const char *restrict format, __gnuc_va_list ap);
+int vprintf(const char *restrict format, __gnuc_va_list ap);
+int vsnprintf(char *restrict s, size_t n, const char *restrict format, __gnuc_va_list ap);
+int vsprintf(char *restrict s, const char *restrict format, __gnuc_va_list ap);
 int fgetc(FILE *stream);
 char *fgets(char *restrict s, int n, FILE *restrict stream);
 int fputc(int c, FILE *stream);

@@ -11,10 +11,10 @@
 use hashbrown::HashMap;
 use lang::builtins::memory::MemFn;
 use lang::bytecode::{FuncIdx, Loc, Program, Site, SiteArg};
-use lang::printf_format::{Conv, Piece, Spec};
+use lang::printf_format::{ArgKind, Conv, Piece, Spec};
 use smallvec::SmallVec;
 
-use crate::memory::{Fault, Memory};
+use crate::memory::{Fault, FaultKind, Memory};
 use crate::printf::{self, PrintfArg};
 
 /// The call sites that allocated or freed heap blocks, numbered in order of first use.
@@ -100,8 +100,88 @@ pub fn call(
         MemFn::Qsort => 0,
         // Stops the run: the interpreter reports it with [`assertion`] before calling here.
         MemFn::AssertFail | MemFn::Abort => 0,
+        MemFn::Vprintf => {
+            let before = out.len();
+            vformat(memory, args[0], args[1], "vprintf", out)?;
+            int((out.len() - before).min(i32::MAX as usize) as i32)
+        }
+        MemFn::Vsprintf | MemFn::Vsnprintf => {
+            let bounded = f == MemFn::Vsnprintf;
+            let by = f.name();
+            let first = 1 + usize::from(bounded);
+            let mut text = Vec::new();
+            vformat(memory, args[first], args[first + 1], by, &mut text)?;
+            if bounded {
+                memory.write_c_string_bounded(args[0], args[1], &text, by)?;
+            } else {
+                memory.write_c_string(args[0], &text, by)?;
+            }
+            int(text.len().min(i32::MAX as usize) as i32)
+        }
     };
     args[0] = result;
+    Ok(())
+}
+
+/// `printf` of the format string at `format` (read and parsed at run time) with the
+/// arguments in the 8-byte slots from `ap` (`<stdarg.h>`'s block: integers sign- or
+/// zero-extended to 8 bytes, doubles, pointers), appending to `out`. Every slot read is a
+/// checked access: a conversion without its argument reads past the block and is an
+/// out-of-bounds error naming it.
+fn vformat(
+    memory: &Memory,
+    format: u64,
+    ap: u64,
+    by: &'static str,
+    out: &mut Vec<u8>,
+) -> Result<(), Fault> {
+    let text = memory.read_c_string(format, by)?.to_vec();
+    let pieces = lang::printf_format::parse(&text).map_err(|e| {
+        Fault::from(FaultKind::BadFormat {
+            by,
+            message: e.to_string(),
+        })
+    })?;
+    let kinds: Vec<(&Spec, ArgKind)> = lang::printf_format::arguments(&pieces);
+    // The slots first (each a checked 8-byte read), then the strings they point to.
+    let mut slots = Vec::with_capacity(kinds.len());
+    for i in 0..kinds.len() {
+        slots.push(memory.load_u64(ap, 8 * i as i64)?);
+    }
+    let mut strings: Vec<&[u8]> = Vec::new();
+    for (i, (spec, kind)) in kinds.iter().enumerate() {
+        if *kind == ArgKind::Str {
+            // `%.*s`: the precision is the slot before the string's.
+            let precision = if spec.precision_star {
+                i.checked_sub(1)
+                    .and_then(|k| u64::try_from(slots[k] as i32).ok())
+            } else {
+                spec.precision.map(u64::from)
+            };
+            let s = match precision {
+                Some(max) => memory.read_c_string_max(slots[i], max, by)?,
+                None => memory.read_c_string(slots[i], by)?,
+            };
+            strings.push(s);
+        }
+    }
+    let mut values: Vec<PrintfArg<'_>> = Vec::with_capacity(kinds.len());
+    let mut string = 0;
+    for (i, (_, kind)) in kinds.iter().enumerate() {
+        let v = slots[i];
+        values.push(match kind {
+            ArgKind::Int | ArgKind::Char => PrintfArg::Int(i64::from(v as i32)),
+            ArgKind::UInt => PrintfArg::UInt(u64::from(v as u32)),
+            ArgKind::Long => PrintfArg::Int(v as i64),
+            ArgKind::ULong | ArgKind::Pointer | ArgKind::None => PrintfArg::UInt(v),
+            ArgKind::Double => PrintfArg::Double(f64::from_bits(v)),
+            ArgKind::Str => {
+                string += 1;
+                PrintfArg::Str(strings[string - 1])
+            }
+        });
+    }
+    printf::format(&pieces, &values, out);
     Ok(())
 }
 

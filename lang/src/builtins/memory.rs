@@ -1,6 +1,6 @@
 //! The library functions that work on memory through pointers: `<string.h>`'s `mem*` and
-//! `str*` functions, `<stdlib.h>`'s allocation functions and `qsort`, and `puts` of any
-//! string. Their C signatures ([`MemFn::signature`]) are what the checker converts
+//! `str*` functions, `<stdlib.h>`'s allocation functions and `qsort`, `puts` of any
+//! string, and the `printf` forms that take a `va_list` (`vprintf`, `vsprintf`, `vsnprintf`). Their C signatures ([`MemFn::signature`]) are what the checker converts
 //! arguments to; the VM implements them on its checked memory (every byte they touch must be
 //! inside a live object, as for the program's own accesses).
 
@@ -70,11 +70,18 @@ pub enum MemFn {
     /// `void abort(void)`: ends the program as glibc's does, by SIGABRT (exit status 134),
     /// with a runtime error naming where it was called.
     Abort,
+    /// `int vprintf(const char *format, va_list ap)`: `printf` of a format read at run time
+    /// and the arguments in the block `ap` points into (`<stdarg.h>`'s 8-byte slots).
+    Vprintf,
+    /// `int vsprintf(char *buffer, const char *format, va_list ap)`.
+    Vsprintf,
+    /// `int vsnprintf(char *buffer, size_t limit, const char *format, va_list ap)`.
+    Vsnprintf,
 }
 
 impl MemFn {
     /// Every function, in declaration order.
-    pub const ALL: [MemFn; 23] = [
+    pub const ALL: [MemFn; 26] = [
         MemFn::Memcpy,
         MemFn::Memmove,
         MemFn::Memset,
@@ -98,6 +105,9 @@ impl MemFn {
         MemFn::Puts,
         MemFn::AssertFail,
         MemFn::Abort,
+        MemFn::Vprintf,
+        MemFn::Vsprintf,
+        MemFn::Vsnprintf,
     ];
 
     /// The function called `name` in C, if it is one of these.
@@ -131,6 +141,9 @@ impl MemFn {
             MemFn::Puts => "puts",
             MemFn::AssertFail => "__assert_fail",
             MemFn::Abort => "abort",
+            MemFn::Vprintf => "vprintf",
+            MemFn::Vsprintf => "vsprintf",
+            MemFn::Vsnprintf => "vsnprintf",
         }
     }
 
@@ -164,7 +177,7 @@ impl MemFn {
             | MemFn::Free
             | MemFn::Qsort
             | MemFn::Abort => "stdlib.h",
-            MemFn::Puts => "stdio.h",
+            MemFn::Puts | MemFn::Vprintf | MemFn::Vsprintf | MemFn::Vsnprintf => "stdio.h",
             MemFn::AssertFail => "assert.h",
             _ => "string.h",
         }
@@ -208,6 +221,10 @@ impl MemFn {
                 )
             }
             MemFn::Puts => (int(), vec![const_char_p()]),
+            // `va_list` is `char *` (`<stdarg.h>`).
+            MemFn::Vprintf => (int(), vec![const_char_p(), char_p()]),
+            MemFn::Vsprintf => (int(), vec![char_p(), const_char_p(), char_p()]),
+            MemFn::Vsnprintf => (int(), vec![char_p(), size(), const_char_p(), char_p()]),
             MemFn::Abort => (CType::Void, Vec::new()),
             MemFn::AssertFail => (
                 CType::Void,

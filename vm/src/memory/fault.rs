@@ -252,6 +252,14 @@ pub enum FaultKind {
         /// What the pointer is.
         reason: BadFree,
     },
+    /// A format read at run time (`vprintf`'s) that is malformed or uses what the VM's
+    /// `printf` does not support.
+    BadFormat {
+        /// The function.
+        by: &'static str,
+        /// What is wrong.
+        message: String,
+    },
     /// A library function whose source and destination overlap (`memcpy`, `strcpy`, ...).
     Overlap {
         /// The function.
@@ -494,6 +502,7 @@ impl Fault {
                 f,
                 "the globals and the frame region need {needed} bytes, more than the memory limit of {limit} bytes"
             ),
+            FaultKind::BadFormat { by, message } => write!(f, "invalid format of {by}: {message}"),
             FaultKind::Internal(message) => write!(f, "internal error: {message}"),
         }
     }
