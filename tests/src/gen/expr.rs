@@ -13,7 +13,7 @@
 //! - unsequenced operands never conflict (see [`super::effects`]).
 
 use super::effects::{Effects, Forbid, VarId, STDOUT};
-use super::types::{usual, Ty, INT_TYPES};
+use super::types::{usual, Ty, ALL_TYPES, INT_TYPES};
 use super::Gen;
 
 /// A generated expression.
@@ -634,6 +634,9 @@ impl Gen {
 
     /// A call of a library function.
     fn builtin(&mut self, d: u32, f: &Forbid) -> Option<Ex> {
+        if self.rng.chance(10) {
+            return Some(self.variadic_call(d, f));
+        }
         match self.rng.below(10) {
             0 => {
                 if !f.may_write(STDOUT) {
@@ -721,6 +724,34 @@ impl Gen {
                 ))
             }
         }
+    }
+
+    /// A call of the prelude's variadic `va_mix` with one to four further arguments of random
+    /// types (each cast to its type, so the caller's promotion and the callee's `va_arg`
+    /// agree), and the kinds string that names their promoted types.
+    fn variadic_call(&mut self, d: u32, f: &Forbid) -> Ex {
+        let mut eff = Effects::none();
+        let mut kinds = String::new();
+        let mut args = Vec::new();
+        for _ in 0..self.rng.range(1, 5) {
+            let t = *self.rng.pick(&ALL_TYPES);
+            kinds.push(match t {
+                Ty::UInt => 'u',
+                Ty::Long => 'l',
+                Ty::ULong => 'k',
+                Ty::Float | Ty::Double => 'd',
+                _ => 'i',
+            });
+            let a = self.expr(d, &f.after(&eff));
+            let a = self.convertible_to(a, t);
+            eff.union_with(&a.eff);
+            args.push(format!("({})({})", t.c_name(), a.text));
+        }
+        Ex::new(
+            format!("va_mix(\"{kinds}\", {})", args.join(", ")),
+            Ty::Long,
+            eff,
+        )
     }
 
     /// An expression with a side effect (assignment, compound assignment, `++`/`--`, call).

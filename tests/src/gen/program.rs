@@ -12,13 +12,15 @@ use super::{Config, Func, Gen, Param, Var};
 
 /// The headers and helper functions every generated program starts with: range-checked conversions from
 /// double, guarded division and remainder, `abs`/`labs` without the `MIN` case, a NaN filter
-/// for printing (the sign glibc prints for a NaN depends on how it was produced), and an exit
-/// from a nested call.
-const INCLUDES: &str = "#include <stdio.h>\n#include <stdlib.h>\n#include <math.h>\n\n";
+/// for printing (the sign glibc prints for a NaN depends on how it was produced), an exit
+/// from a nested call, and a variadic function (`va_mix`: its first argument spells the
+/// promoted type of each further one, `i` `int`, `u` `unsigned`, `l` `long`, `k` `unsigned
+/// long`, `d` `double`, which it reads with `va_arg` and mixes into a `long`).
+const INCLUDES: &str =
+    "#include <stdio.h>\n#include <stdlib.h>\n#include <math.h>\n#include <stdarg.h>\n\n";
 
 /// [`INCLUDES`] and `<string.h>`, for the pointer features.
-const INCLUDES_STRING: &str =
-    "#include <stdio.h>\n#include <stdlib.h>\n#include <math.h>\n#include <string.h>\n\n";
+const INCLUDES_STRING: &str = "#include <stdio.h>\n#include <stdlib.h>\n#include <math.h>\n#include <stdarg.h>\n#include <string.h>\n\n";
 
 /// See [`INCLUDES`]: the helper functions, one per line (the two-file programs make each a
 /// `static` by prefixing its line). `fin` adds 0.0 so that a zero prints unsigned: gcc folds
@@ -43,6 +45,7 @@ int safe_abs(int x) { return x == (-2147483647 - 1) ? 0 : abs(x); }
 long safe_labs(long x) { return x == (-9223372036854775807L - 1) ? 0 : labs(x); }
 double fin(double x) { return x == x ? x + 0.0 : -1.5; }
 void finish(int code) { printf("finish %d\n", code); exit(code); }
+long va_mix(const char *kinds, ...) { va_list ap; long acc = 0; va_start(ap, kinds); for (; *kinds; kinds++) { if (*kinds == 'i') acc = acc % 1000003 * 3 + va_arg(ap, int) % 1000; else if (*kinds == 'u') acc = acc % 1000003 * 3 + (long)(va_arg(ap, unsigned) % 1000u); else if (*kinds == 'l') acc = acc % 1000003 * 3 + va_arg(ap, long) % 1000; else if (*kinds == 'k') acc = acc % 1000003 * 3 + (long)(va_arg(ap, unsigned long) % 1000ul); else { double x = va_arg(ap, double); acc = acc % 1000003 * 3 + (x > 0.0) - (x < 0.0); } } va_end(ap); return acc; }
 "#;
 
 /// Shapes of array parameters and of the local arrays declared to match them.
