@@ -43,6 +43,14 @@ impl Checker<'_> {
                     if let Some(call) = self.gnu_builtin_call(name, args, span) {
                         return call;
                     }
+                    // In a program of several files, C89's implicit declaration of a
+                    // function another file may define.
+                    if !self.ctx.whole
+                        && super::library_header(name).is_none()
+                        && super::library::standard_header_of(name).is_none()
+                    {
+                        return self.implicit_external_call(name, callee.span, args, span);
+                    }
                     return self.library_call(name, callee.span, args, span);
                 }
                 Some(_) => {}
@@ -125,6 +133,66 @@ impl Checker<'_> {
         };
         let call = after(stores.flatten(), call);
         Some(self.with_result(call, result, &ft.ret, span))
+    }
+
+    /// A call of `name`, which nothing declares, in a program of several files: C89's
+    /// implicit declaration `int name();`, its parameters the types of the arguments after
+    /// the default argument promotions (gcc passes them so). The declaration joins the
+    /// others of `name` at link time, so a definition in another file whose type differs
+    /// (another result than `int`, parameters that are not the promoted arguments) is an
+    /// error there naming both, where a real linker would run a mismatched call; no
+    /// definition at all is an undefined reference.
+    fn implicit_external_call(
+        &mut self,
+        name: &str,
+        name_span: Span,
+        args: &[ast::Expr],
+        span: Span,
+    ) -> Option<(Expr, CType)> {
+        let mut params = Vec::with_capacity(args.len());
+        let mut ok = true;
+        for (i, a) in args.iter().enumerate() {
+            // Typed quietly here: the call below checks the arguments for real.
+            let Some((v, cty)) = self.quietly(|c| c.typed_or_record(a)) else {
+                self.operand(a);
+                ok = false;
+                continue;
+            };
+            let param = match (&cty, v.ty) {
+                (CType::Scalar(_), Some(t)) => ParamTy::Scalar(default_promote(t)),
+                (CType::Pointer { .. }, _) => {
+                    let spelled = self.spell(&cty);
+                    ParamTy::Pointer { ty: cty, spelled }
+                }
+                _ => {
+                    self.err(
+                        a.span,
+                        format!(
+                            "argument {} of `{name}` has type `{}`: a function called without a declaration cannot take a structure",
+                            i + 1,
+                            self.spell(&cty)
+                        ),
+                    );
+                    ok = false;
+                    continue;
+                }
+            };
+            params.push(param);
+        }
+        if !ok {
+            return None;
+        }
+        let sig = super::Signature {
+            ret: Some(ScalarType::Int),
+            ret_ty: (CType::INT, "int".to_string()),
+            params,
+            variadic: false,
+        };
+        let fs = self.fs.take();
+        let declared = self.declare_function(name, name_span, sig, false, None);
+        self.fs = fs;
+        declared?;
+        self.user_call(name, name_span, args, span)
     }
 
     /// The id of the function `name` declared by `info`, for a call or its address: a

@@ -221,7 +221,7 @@ impl Checker<'_> {
 
     /// Run `f` with diagnostics discarded (to look at an expression's kind before checking
     /// it for real).
-    fn quietly<T>(&mut self, f: impl FnOnce(&mut Self) -> T) -> T {
+    pub(super) fn quietly<T>(&mut self, f: impl FnOnce(&mut Self) -> T) -> T {
         let saved = self.diags.len();
         let out = f(self);
         self.diags.truncate(saved);
