@@ -523,7 +523,6 @@ impl Checker<'_> {
                 continue;
             }
             for (di, md) in m.declarators.iter().enumerate() {
-                let d = &md.declarator;
                 // C99 6.7.2.1p16: the last member of a structure with another named member
                 // may be a flexible array member (`double data[];`), which takes no space.
                 let flexible = is_struct
@@ -531,6 +530,13 @@ impl Checker<'_> {
                     && di + 1 == m.declarators.len()
                     && md.bits.is_none()
                     && defs.iter().any(|x| !x.name.is_empty());
+                // GNU C's zero-length array as the last member (`char data[0];`, the idiom
+                // before C99's flexible array members) is one.
+                let zero_length = flexible.then(|| zero_length_as_flexible(&md.declarator));
+                let d = zero_length
+                    .as_ref()
+                    .and_then(Option::as_ref)
+                    .unwrap_or(&md.declarator);
                 let Some(ty) = self.object_type(&base, d, flexible) else {
                     ok = false;
                     continue;
@@ -657,4 +663,24 @@ impl Checker<'_> {
         }
         Some(value as u32)
     }
+}
+
+/// `d` with its array dimension `[0]` written `[]`, if `d` declares an array of zero elements
+/// (`char data[0]`), for GNU C's zero-length array members.
+fn zero_length_as_flexible(d: &ast::Declarator) -> Option<ast::Declarator> {
+    let Some(Derived::Array(dim)) = d.derived.first() else {
+        return None;
+    };
+    let Some(ast::Expr {
+        kind: ast::ExprKind::Int(0, _),
+        ..
+    }) = &dim.size
+    else {
+        return None;
+    };
+    let mut flexible = d.clone();
+    if let Some(Derived::Array(dim)) = flexible.derived.first_mut() {
+        dim.size = None;
+    }
+    Some(flexible)
 }
