@@ -493,6 +493,13 @@ fn a_header_function_the_vm_does_not_implement_is_named_with_its_header() {
 }
 
 #[test]
+fn pragmas_that_change_layouts() {
+    assert_snapshot!(check(
+        "#pragma once\n#pragma GCC optimize(\"O2\")\n#pragma pack(push, 1)\nstruct s { char c; int x; };\n#pragma pack(pop)\nint main(void) {\n    return 0;\n}\n"
+    ));
+}
+
+#[test]
 fn a_header_that_is_not_provided_is_named_at_its_include() {
     assert_snapshot!(check(
         "#include <stdio.h>\n#include <pthread.h>\nint main(void) {\n    return 0;\n}\n"

@@ -499,13 +499,29 @@ impl<'o> Pp<'o> {
                 d.notes.extend(self.map.notes(hash.at));
                 self.diags.push(d);
             }
-            "pragma" => {
-                if rest.first().is_some_and(|t| &*t.text == "once") {
+            "pragma" => match rest.first().map(|t| &*t.text) {
+                Some("once") => {
                     if let Some(path) = frames[top].path.clone() {
                         self.once.insert(path);
                     }
                 }
-            }
+                // Pragmas that change the layout of structures: ignoring them, as other
+                // unknown pragmas are ignored, would run another program than gcc's.
+                // `#pragma pack(push)`, `pack(pop)`, `pack()` and `pack(8)` or more change
+                // nothing on x86-64 (no type is aligned to more than 8 in a structure here).
+                Some("pack")
+                    if rest[1..]
+                        .iter()
+                        .filter_map(|t| t.text.parse::<u64>().ok())
+                        .all(|n| n >= 8) => {}
+                Some(kind @ ("pack" | "scalar_storage_order")) => {
+                    let message = format!(
+                        "`#pragma {kind}` is not supported: it changes the layout of structures (GNU C's `__attribute__((packed))` is supported, where it misaligns no member)"
+                    );
+                    self.error_tok(&rest[0], message);
+                }
+                _ => {}
+            },
             other => {
                 let message = format!("invalid preprocessing directive `#{other}`");
                 self.error_tok(&name, message);
