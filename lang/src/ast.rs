@@ -133,6 +133,13 @@ pub enum Attribute {
     Packed(Span),
 }
 
+impl Attribute {
+    /// True if `attrs` has `packed`.
+    pub fn packed_in(attrs: &[Attribute]) -> bool {
+        attrs.iter().any(|a| matches!(a, Attribute::Packed(_)))
+    }
+}
+
 /// An `enum` specifier.
 #[derive(Clone, Debug, PartialEq)]
 pub struct EnumSpec {

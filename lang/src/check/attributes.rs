@@ -7,19 +7,17 @@
 //!   target's largest alignment, 16 on x86-64. It never lowers an alignment (gcc's rule
 //!   outside `packed`).
 //! - `packed` on an enumeration gives it the smallest integer type that holds its
-//!   constants (`unsigned char` for 0..255, `signed char` for -128..127, then `short`);
-//!   on a structure it leaves out the padding ([`crate::ctype::Records::define`] says which
-//!   structures the VM can lay out so).
+//!   constants (`unsigned char` for 0..255, `signed char` for -128..127, then `short`; the
+//!   enumerations' module, `names`, chooses it); on a structure it leaves out the padding
+//!   ([`crate::ctype::Records::define`] says which structures the VM can lay out so).
 
 use crate::ast::{self, Attribute};
 use crate::ctype::RecordAttrs;
-use crate::hir::ScalarType;
 
 use crate::bytecode::ARRAY_ALIGN;
 
-use super::names::Scoped;
 use super::types::{eval, Const};
-use super::{is_integer_constant_expression, Checker, FileSym};
+use super::{is_integer_constant_expression, Checker, FileSym, Scoped};
 
 /// The alignment of a bare `aligned`: the largest any type has on x86-64 (gcc's
 /// `__BIGGEST_ALIGNMENT__`).
@@ -28,33 +26,6 @@ pub(super) const BIGGEST_ALIGNMENT: u64 = 16;
 /// The largest alignment `aligned(N)` may ask for (gcc's limit for objects in ELF files is
 /// far larger; the VM's areas are aligned to pages).
 const MAX_ALIGNMENT: u64 = 4096;
-
-/// True if `attrs` has `packed`.
-pub(super) fn is_packed(attrs: &[Attribute]) -> bool {
-    attrs.iter().any(|a| matches!(a, Attribute::Packed(_)))
-}
-
-/// The integer type of a `packed` enumeration with these constants, as gcc chooses it.
-pub(super) fn packed_enum_type(values: &[i64]) -> ScalarType {
-    let (lo, hi) = values
-        .iter()
-        .fold((0i64, 0i64), |(lo, hi), &v| (lo.min(v), hi.max(v)));
-    if lo < 0 {
-        if lo >= i64::from(i8::MIN) && hi <= i64::from(i8::MAX) {
-            ScalarType::Char
-        } else if lo >= i64::from(i16::MIN) && hi <= i64::from(i16::MAX) {
-            ScalarType::Short
-        } else {
-            ScalarType::Int
-        }
-    } else if hi <= i64::from(u8::MAX) {
-        ScalarType::UChar
-    } else if hi <= i64::from(u16::MAX) {
-        ScalarType::UShort
-    } else {
-        ScalarType::UInt
-    }
-}
 
 impl Checker<'_> {
     /// The largest alignment the `aligned` attributes in `attrs` ask for, if any (errors for
@@ -131,7 +102,7 @@ impl Checker<'_> {
     /// The attributes of a `struct` or `union` specifier as its layout needs them.
     pub(super) fn record_attrs(&mut self, attrs: &[Attribute]) -> RecordAttrs {
         RecordAttrs {
-            packed: is_packed(attrs),
+            packed: Attribute::packed_in(attrs),
             align: self.requested_alignment(attrs),
         }
     }

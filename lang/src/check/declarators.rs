@@ -576,7 +576,7 @@ impl Checker<'_> {
                 };
                 let mut member_attrs = m.specs.attrs.clone();
                 member_attrs.extend(md.attrs.iter().cloned());
-                if super::attributes::is_packed(&member_attrs)
+                if ast::Attribute::packed_in(&member_attrs)
                     && width.is_none()
                     && self.link.records.align_of(&ty) > 1
                 {

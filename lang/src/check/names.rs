@@ -257,8 +257,8 @@ impl Checker<'_> {
             values.push(value);
             next = value + 1;
         }
-        let ty = if super::attributes::is_packed(&e.attrs) {
-            super::attributes::packed_enum_type(&values)
+        let ty = if ast::Attribute::packed_in(&e.attrs) {
+            packed_enum_type(&values)
         } else if values.iter().any(|&v| v < 0) {
             ScalarType::Int
         } else {
@@ -288,5 +288,27 @@ impl Checker<'_> {
                 None
             }
         }
+    }
+}
+
+/// The integer type of a `packed` enumeration with these constants, as gcc chooses it.
+fn packed_enum_type(values: &[i64]) -> ScalarType {
+    let (lo, hi) = values
+        .iter()
+        .fold((0i64, 0i64), |(lo, hi), &v| (lo.min(v), hi.max(v)));
+    if lo < 0 {
+        if lo >= i64::from(i8::MIN) && hi <= i64::from(i8::MAX) {
+            ScalarType::Char
+        } else if lo >= i64::from(i16::MIN) && hi <= i64::from(i16::MAX) {
+            ScalarType::Short
+        } else {
+            ScalarType::Int
+        }
+    } else if hi <= i64::from(u8::MAX) {
+        ScalarType::UChar
+    } else if hi <= i64::from(u16::MAX) {
+        ScalarType::UShort
+    } else {
+        ScalarType::UInt
     }
 }

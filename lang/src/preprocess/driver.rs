@@ -505,18 +505,12 @@ impl<'o> Pp<'o> {
                         self.once.insert(path);
                     }
                 }
-                // Pragmas that change the layout of structures: ignoring them, as other
-                // unknown pragmas are ignored, would run another program than gcc's.
-                // `#pragma pack(push)`, `pack(pop)`, `pack()` and `pack(8)` or more change
-                // nothing on x86-64 (no type is aligned to more than 8 in a structure here).
-                Some("pack")
-                    if rest[1..]
-                        .iter()
-                        .filter_map(|t| t.text.parse::<u64>().ok())
-                        .all(|n| n >= 8) => {}
-                Some(kind @ ("pack" | "scalar_storage_order")) => {
+                // `#pragma scalar_storage_order` changes how members are stored: ignoring it
+                // would run another program than gcc's. (`#pragma pack` is ignored, as every
+                // other pragma: structures keep their natural layout; see docs/language.md.)
+                Some(kind @ "scalar_storage_order") => {
                     let message = format!(
-                        "`#pragma {kind}` is not supported: it changes the layout of structures (GNU C's `__attribute__((packed))` is supported, where it misaligns no member)"
+                        "`#pragma {kind}` is not supported: it changes how structure members are stored"
                     );
                     self.error_tok(&rest[0], message);
                 }
