@@ -45,7 +45,8 @@
 //!   (`int **`), declared once and never reassigned, each knowing the offsets it may be
 //!   dereferenced at (`p[-2]`..`p[2]`); `*p`, `p[i]`, `p->m`, `p - q` and `<` within one array,
 //!   `==`/`!=` with `NULL`, `for` loops walking a pointer (`q++`), `sizeof`. Functions take
-//!   `T *`, `const T *`, `struct s *` and `const char *` parameters; callers pass distinct,
+//!   `T *`, `const T *`, `struct s *` (sometimes spelled `struct s p[]` or `p[2]`, arrays of
+//!   structures as parameters) and `const char *` parameters; callers pass distinct,
 //!   non-global objects, so parameters alias neither each other nor a global. `long` is never
 //!   spelled `long long` then (gcc types `&x` by the spelling, and `long *` and `long long *`
 //!   do not mix).

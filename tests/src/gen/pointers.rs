@@ -384,7 +384,20 @@ impl Gen {
                     string: None,
                     base: None,
                 }));
-                let decl = self.declaration(&shape, &name);
+                let mut decl = self.declaration(&shape, &name);
+                // A pointer to structures is sometimes spelled as the array parameter it is
+                // in C (`struct r0 p[]`, `struct r0 p[2]`): arrays of structures as parameters.
+                let pointer = format!("*{name}");
+                if matches!(to, Shape::Record(_)) && decl.ends_with(&pointer) && self.rng.chance(40)
+                {
+                    let dim = if self.rng.chance(50) {
+                        String::new()
+                    } else {
+                        len.to_string()
+                    };
+                    decl.truncate(decl.len() - pointer.len());
+                    decl.push_str(&format!("{name}[{dim}]"));
+                }
                 self.declare_obj(name, shape, true);
                 decl
             }
