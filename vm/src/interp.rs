@@ -853,25 +853,6 @@ fn library_call(
     crate::memory_calls::call(&mut m.memory, &mut m.out, f, args, site).map_err(|e| fault(m, e))
 }
 
-/// The address of element `i` (a negative index, as a `u64`) of the array reference `r`
-/// when that element is still inside the live object `r` points into: an array parameter
-/// given an interior pointer (`f(p + 3)`) may index backwards (`a[-1]`), as C allows. An
-/// element before the object's start (a local or global array's `a[-1]`) stays an error.
-#[cold]
-#[inline(never)]
-fn element_before(memory: &Memory, r: ArrayRef, i: u64, width: usize) -> Option<usize> {
-    let index = i as i64;
-    if index >= 0 {
-        return None;
-    }
-    let p = memory.objects().pointer_at(r.base)?;
-    let offset = index.checked_mul(width as i64)?;
-    memory
-        .objects()
-        .check(p, offset, width as u32, AccessKind::Read)
-        .ok()
-}
-
 /// `PtrToArr`: the array reference of the rows of `stride` bytes from pointer `p`.
 #[inline(never)]
 fn pointer_to_array(m: &mut Machine<'_>, p: u64, stride: u64) -> Result<u64, String> {
@@ -1257,16 +1238,12 @@ fn run_loop_inlined<P: Probes>(
             let r = ArrayRef::unpack(r!($b));
             let i: u64 = r!($c);
             if i >= u64::from(r.dim) {
-                match element_before(&m.memory, r, i, $width) {
-                    Some(addr) => addr,
-                    None => trap!(TrapKind::Index {
-                        index: i as i64,
-                        dim: r.dim
-                    }),
-                }
-            } else {
-                r.base as usize + i as usize * $width
+                trap!(TrapKind::Index {
+                    index: i as i64,
+                    dim: r.dim
+                });
             }
+            r.base as usize + i as usize * $width
         }};
     }
     // Memory access at a byte address from a register: bounds-checked (one comparison, see
