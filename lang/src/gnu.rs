@@ -70,13 +70,37 @@ pub fn strip_extensions(tokens: &mut Vec<Token>, diags: &mut Diagnostics) {
         return;
     }
     let input = std::mem::take(tokens);
+    // Layout attributes waiting for the first specifier of the declaration they start.
+    let mut deferred: Vec<Token> = Vec::new();
     let mut i = 0;
     while i < input.len() {
         let (start, tok, end) = &input[i];
         match tok {
             Tok::Ident(name) if name == "__extension__" => i += 1,
             Tok::Ident(name) if name == "__attribute__" || name == "__attribute" => {
-                i = attribute_list(&input, i, tokens, diags);
+                // A layout attribute that starts a declaration (`__attribute__((aligned(16)))
+                // int x;`) goes after the first specifier, where the grammar takes it (and
+                // where it means the same: the declared names').
+                // After a `}`, only when a keyword follows: `struct s { ... }
+                // __attribute__((packed)) x;` keeps its place, applying to the structure.
+                let mut layout = Vec::new();
+                let after = attribute_list(&input, i, &mut layout, diags);
+                let keyword_follows = matches!(
+                    input.get(after).map(|t| &t.1),
+                    Some(Tok::Punct(kw)) if kw.starts_with(|c: char| c.is_ascii_alphabetic())
+                );
+                let starts_declaration = match tokens.last().map(|t| &t.1) {
+                    None | Some(Tok::Punct(";" | "{")) => true,
+                    Some(Tok::Punct("}")) => keyword_follows,
+                    _ => false,
+                };
+                if starts_declaration {
+                    deferred.extend(layout);
+                } else {
+                    tokens.extend(layout);
+                }
+                i = after;
+                continue;
             }
             Tok::Ident(name) if is_asm(&input, i, name) => {
                 diags.push(
@@ -96,7 +120,16 @@ pub fn strip_extensions(tokens: &mut Vec<Token>, diags: &mut Diagnostics) {
                 i += 1;
             }
         }
+        if !deferred.is_empty() && !is_attribute_at(&input, i) {
+            tokens.append(&mut deferred);
+        }
     }
+    tokens.append(&mut deferred);
+}
+
+/// Whether an attribute list starts at `i` (another one before the first specifier).
+fn is_attribute_at(tokens: &[Token], i: usize) -> bool {
+    matches!(tokens.get(i).map(|t| &t.1), Some(Tok::Ident(name)) if name == "__attribute__" || name == "__attribute")
 }
 
 /// Whether `name` starts one of the constructs [`strip_extensions`] handles.
@@ -279,6 +312,14 @@ mod tests {
         );
         assert_eq!(errors, Vec::<String>::new());
         assert_eq!(text, "static int f ( void ) ; struct s { int x ; } ;");
+    }
+
+    #[test]
+    fn a_layout_attribute_starting_a_declaration_follows_its_first_specifier() {
+        let (text, errors) =
+            stripped("__attribute__((aligned(16))) __attribute__((unused)) static int x;");
+        assert!(errors.is_empty(), "{errors:?}");
+        assert_eq!(text, "static aligned ( 16 ) int x ;");
     }
 
     #[test]

@@ -440,11 +440,13 @@ fn gnu_attributes_that_change_behaviour_and_asm() {
 #[test]
 fn gnu_layout_attributes_the_vm_cannot_honour() {
     // `packed` where it would misalign a member (the checked memory reads aligned only), an
-    // alignment that is not a power of two, a local aligned beyond the VM's frames.
+    // alignment that is not a power of two, an aligned typedef, a local aligned beyond the
+    // VM's frames.
     assert_snapshot!(check(
         "struct s { char c; int x; } __attribute__((packed));\n\
          struct t { char c; int x __attribute__((packed)); };\n\
          int odd[4] __attribute__((aligned(3)));\n\
+         typedef int wide_int __attribute__((aligned(8)));\n\
          int main(void) {\n    double v[2] __attribute__((aligned(32)));\n    return (int)v[0];\n}\n"
     ));
 }

@@ -104,6 +104,23 @@ impl Checker<'_> {
         };
         for id in &d.declarators {
             let decl = &id.declarator;
+            // `typedef int T __attribute__((aligned(8)));` makes a type of another alignment,
+            // which the types here cannot express (an `aligned` structure can be written
+            // instead); a `packed` on a typedef name gcc ignores too.
+            let aligned = d.specs.attrs.iter().chain(&id.attrs).find_map(|a| match a {
+                ast::Attribute::Aligned(_, span) => Some(*span),
+                ast::Attribute::Packed(_) => None,
+            });
+            if let Some(at) = aligned {
+                self.err(
+                    at,
+                    format!(
+                        "`aligned` on the typedef `{}` is not supported: give the alignment to a structure or a variable",
+                        decl.name
+                    ),
+                );
+                continue;
+            }
             if let Some(init) = &id.init {
                 self.err(
                     init.span(),
