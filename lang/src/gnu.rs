@@ -170,8 +170,8 @@ fn skip_asm(tokens: &[Token], mut i: usize) -> usize {
     }
 }
 
-/// The index of the `)` that closes the `(` at `open`, if any.
-fn matching_paren(tokens: &[Token], open: usize) -> Option<usize> {
+/// The index of the `)` that closes the `(` at `open` (which must be one), if any.
+pub(crate) fn matching_paren(tokens: &[Token], open: usize) -> Option<usize> {
     let mut depth = 0usize;
     for (k, (_, tok, _)) in tokens.iter().enumerate().skip(open) {
         match tok {

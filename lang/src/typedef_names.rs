@@ -161,7 +161,12 @@ pub fn mark(tokens: &mut [(usize, Tok, usize)]) {
         match tokens[index].1 {
             crate::gnu::PACKED => continue,
             crate::gnu::ALIGNED => {
-                attribute_end = closing_paren(tokens, index + 1).map_or(index + 1, |c| c + 1);
+                let open = index + 1;
+                let opens = matches!(tokens.get(open), Some((_, Tok::Punct("("), _)));
+                attribute_end = opens
+                    .then(|| crate::gnu::matching_paren(tokens, open))
+                    .flatten()
+                    .map_or(open, |close| close + 1);
                 continue;
             }
             _ => {}
@@ -185,27 +190,6 @@ pub fn mark(tokens: &mut [(usize, Tok, usize)]) {
             }
         }
     }
-}
-
-/// The index of the `)` closing the `(` at `open`, if there is one there.
-fn closing_paren(tokens: &[(usize, Tok, usize)], open: usize) -> Option<usize> {
-    if !matches!(tokens.get(open), Some((_, Tok::Punct("("), _))) {
-        return None;
-    }
-    let mut depth = 0usize;
-    for (k, (_, tok, _)) in tokens.iter().enumerate().skip(open) {
-        match tok {
-            Tok::Punct("(") => depth += 1,
-            Tok::Punct(")") => {
-                depth -= 1;
-                if depth == 0 {
-                    return Some(k);
-                }
-            }
-            _ => {}
-        }
-    }
-    None
 }
 
 impl Marker {
