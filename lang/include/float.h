@@ -22,10 +22,13 @@
 #define LDBL_MAX_10_EXP 4932
 #define FLT_MAX __FLT_MAX__
 #define DBL_MAX __DBL_MAX__
+#define LDBL_MAX __LDBL_MAX__
 #define FLT_EPSILON __FLT_EPSILON__
 #define DBL_EPSILON __DBL_EPSILON__
+#define LDBL_EPSILON __LDBL_EPSILON__
 #define FLT_MIN __FLT_MIN__
 #define DBL_MIN __DBL_MIN__
+#define LDBL_MIN __LDBL_MIN__
 #define FLT_ROUNDS 1
 #define FLT_EVAL_METHOD __FLT_EVAL_METHOD__
 #define DECIMAL_DIG 21

@@ -14,7 +14,9 @@ typedef char *__gnuc_va_list;
 typedef __gnuc_va_list va_list;
 typedef __gnuc_va_list __builtin_va_list;
 #define va_start(ap, last) ((void)((ap) = __builtin_va_area()))
-#define va_arg(ap, type) (*(type *)(void *)(((ap) += 8) - 8))
+/* A slot is 8 bytes; a `long double` takes two. */
+#define __va_slot_size(type) ((sizeof(type) + 7) / 8 * 8)
+#define va_arg(ap, type) (*(type *)(void *)(((ap) += __va_slot_size(type)) - __va_slot_size(type)))
 #define va_end(ap) ((void)(ap))
 #define va_copy(dest, src) ((void)((dest) = (src)))
 #define __va_copy(dest, src) ((void)((dest) = (src)))

@@ -50,6 +50,8 @@ pub enum BaseType {
     Void,
     /// One of the scalar types.
     Scalar(ScalarType),
+    /// `long double`.
+    LongDouble,
 }
 
 /// A storage-class specifier (C99 6.7.1).
@@ -682,6 +684,8 @@ pub enum ExprKind {
     Double(f64),
     /// A floating constant with an `f` suffix (type `float`).
     Float(f32),
+    /// A floating constant with an `l`/`L` suffix (type `long double`): its 80 bits.
+    LongDouble(u128),
     /// A character constant (type `int`).
     Char(i64),
     /// A string literal (adjacent literals concatenated).

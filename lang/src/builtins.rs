@@ -25,6 +25,7 @@ use crate::scalar::ScalarType;
 
 pub mod bignum;
 mod fold;
+pub mod long_double;
 pub mod memory;
 
 /// A library function callable from programs.

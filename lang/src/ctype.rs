@@ -52,6 +52,11 @@ pub enum CType {
     },
     /// A structure or union.
     Record(RecordId),
+    /// `long double`: x87 80-bit extended precision in 16 bytes (see
+    /// [`crate::builtins::long_double`]). An arithmetic type in C, but not one of the VM's
+    /// scalars: like a structure it lives in memory and the checker handles its values
+    /// through their addresses, lowering arithmetic to library operations.
+    LongDouble,
     /// A function type.
     Function(Arc<FnType>),
 }
@@ -388,6 +393,7 @@ impl Records {
                 let r = self.get(*id);
                 r.members.as_ref().map(|_| r.size)
             }
+            CType::LongDouble => Some(crate::builtins::long_double::SIZE),
         }
     }
 
@@ -399,6 +405,7 @@ impl Records {
             CType::Pointer { .. } => POINTER_SIZE,
             CType::Array { elem, .. } => self.align_of(elem),
             CType::Record(id) => self.get(*id).align,
+            CType::LongDouble => crate::builtins::long_double::SIZE,
         }
     }
 
@@ -426,6 +433,7 @@ impl Records {
             CType::Void => with("void".to_string()),
             CType::Scalar(t) => with(t.c_name().to_string()),
             CType::Record(id) => with(self.get(*id).name()),
+            CType::LongDouble => with("long double".to_string()),
             CType::Pointer { to, to_const } => {
                 let inner = format!("*{inner}");
                 let inner = match **to {

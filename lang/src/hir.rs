@@ -629,6 +629,47 @@ impl CompareOp {
             CompareOp::Ge => ">=",
         }
     }
+
+    /// The operator's code as `__ld_compare` takes it (0 to 5 in declaration order).
+    pub fn code(self) -> i64 {
+        match self {
+            CompareOp::Eq => 0,
+            CompareOp::Ne => 1,
+            CompareOp::Lt => 2,
+            CompareOp::Le => 3,
+            CompareOp::Gt => 4,
+            CompareOp::Ge => 5,
+        }
+    }
+
+    /// The operator with code `code` (see [`CompareOp::code`]).
+    pub fn from_code(code: i64) -> Option<CompareOp> {
+        Some(match code {
+            0 => CompareOp::Eq,
+            1 => CompareOp::Ne,
+            2 => CompareOp::Lt,
+            3 => CompareOp::Le,
+            4 => CompareOp::Gt,
+            5 => CompareOp::Ge,
+            _ => return None,
+        })
+    }
+
+    /// Whether `order` (`None`: unordered, a NaN) satisfies the comparison, as C's operators
+    /// on floating values do.
+    pub fn holds(self, order: Option<std::cmp::Ordering>) -> bool {
+        use std::cmp::Ordering::{Equal, Greater, Less};
+        match (self, order) {
+            (CompareOp::Ne, None) => true,
+            (_, None) => false,
+            (CompareOp::Eq, Some(o)) => o == Equal,
+            (CompareOp::Ne, Some(o)) => o != Equal,
+            (CompareOp::Lt, Some(o)) => o == Less,
+            (CompareOp::Le, Some(o)) => o != Greater,
+            (CompareOp::Gt, Some(o)) => o == Greater,
+            (CompareOp::Ge, Some(o)) => o != Less,
+        }
+    }
 }
 
 /// The kinds of expression. Unless stated otherwise, operands are evaluated left to right.

@@ -11,7 +11,7 @@
 //!   value), unsuffixed hex and octal ones `int`, `unsigned int`, `long`, `unsigned long`; the
 //!   suffixes `u`, `l`/`ll` and `ul`/`ull` restrict the list. A floating constant (`1.5`,
 //!   `1e-3`, `2.`) is a `double`, with an `f`/`F` suffix a `float` (rounded once from the
-//!   decimal text, never through `double`); the `L` suffix (long double) is not supported.
+//!   decimal text, never through `double`), with an `l`/`L` suffix a `long double` (x87 80-bit).
 //! * character constants (`'a'`, `'\n'`, `'\x41'`, `'\101'`) are `int`s whose value is that of
 //!   the (signed) `char`, so `'\xff'` is -1, as with gcc on x86-64;
 //! * string literals keep their bytes with escapes decoded (no terminating NUL);
@@ -45,6 +45,9 @@ pub enum Tok {
     Double(f64),
     /// A floating constant with an `f`/`F` suffix (`float`).
     Float(f32),
+    /// A floating constant with an `l`/`L` suffix (`long double`): its 80 bits
+    /// ([`crate::builtins::long_double::LongDouble::to_bits`]).
+    LongDouble(u128),
     /// A character constant: its `int` value.
     Char(i64),
     /// A string literal's bytes (escapes decoded, no terminating NUL).
@@ -60,7 +63,9 @@ impl fmt::Display for Tok {
         match self {
             Tok::Ident(name) => write!(f, "identifier `{name}`"),
             Tok::TypeName(name) => write!(f, "type name `{name}`"),
-            Tok::Int(..) | Tok::Double(_) | Tok::Float(_) => f.write_str("a number"),
+            Tok::Int(..) | Tok::Double(_) | Tok::Float(_) | Tok::LongDouble(_) => {
+                f.write_str("a number")
+            }
             Tok::Char(_) => f.write_str("a character constant"),
             Tok::Str(_) => f.write_str("a string literal"),
             Tok::Unsupported(kw) | Tok::Punct(kw) => write!(f, "`{kw}`"),
@@ -459,7 +464,7 @@ fn float(text: &str, is_hex: bool) -> Result<Tok, String> {
     let is_float = match suffix {
         "" => false,
         "f" | "F" => true,
-        "l" | "L" => return Err("type `long double` is not supported".into()),
+        "l" | "L" => return long_double(body, text),
         _ => return Err(format!("invalid suffix `{suffix}` on floating constant")),
     };
     let exp_ok = match body.find(['e', 'E']) {
@@ -485,6 +490,21 @@ fn float(text: &str, is_hex: bool) -> Result<Tok, String> {
     }
 }
 
+/// A `long double` constant (`1.5L`, `0x1p-16400L`): `body` (the text without its suffix)
+/// correctly rounded to the x87 80-bit format.
+fn long_double(body: &str, text: &str) -> Result<Tok, String> {
+    let valid_decimal = body.bytes().any(|b| b.is_ascii_digit())
+        && !body.ends_with(['e', 'E', '+', '-'])
+        && body.matches('.').count() <= 1;
+    let is_hex = body.starts_with("0x") || body.starts_with("0X");
+    if !is_hex && !valid_decimal {
+        return Err(format!("invalid floating constant `{text}`"));
+    }
+    crate::builtins::long_double::LongDouble::parse(body)
+        .map(|v| Tok::LongDouble(v.to_bits()))
+        .ok_or_else(|| format!("invalid floating constant `{text}`"))
+}
+
 /// A hexadecimal floating constant (C99 6.4.4.2): `0x` hex digits with an optional `.`, a
 /// binary exponent `p`/`P` (required), an optional `f`/`F` suffix. Its value, `mantissa x
 /// 2^exponent`, is rounded once, to nearest with ties to even, straight to the type's precision
@@ -505,7 +525,7 @@ fn hex_float(text: &str) -> Result<Tok, String> {
     let is_float = match suffix {
         "" => false,
         "f" | "F" => true,
-        "l" | "L" => return Err("type `long double` is not supported".into()),
+        "l" | "L" => return long_double(&text[..text.len() - 1], text),
         _ => return Err(format!("invalid suffix `{suffix}` on floating constant")),
     };
     let exponent_digits = exponent_text.trim_start_matches(['+', '-']);
@@ -881,7 +901,11 @@ mod tests {
             toks("1.00000005960464477539062500001f"),
             vec![Tok::Float(1.000_000_1)]
         );
-        assert!(err("1.5L").contains("long double"));
+        // 0.1 to 64 bits: 0xc.ccccccccccccccdp-7 (gcc's `%La`).
+        let tenth = (0x3ffbu128 << 64) | 0xcccc_cccc_cccc_cccd;
+        assert_eq!(toks("0.1L"), vec![Tok::LongDouble(tenth)]);
+        assert_eq!(toks("1e-1l"), vec![Tok::LongDouble(tenth)]);
+        assert!(err("1eL").contains("invalid floating constant"));
         assert!(err("1.5ff").contains("invalid suffix"));
         assert!(err("1e").contains("invalid floating constant"));
         assert!(err("1.2.3").contains("invalid floating constant"));
@@ -913,7 +937,10 @@ mod tests {
         assert_eq!(toks("0x1p-150f"), vec![Tok::Float(0.0)]);
         assert!(err("0x1.8").contains("binary exponent"));
         assert!(err("0x1p").contains("invalid hexadecimal"));
-        assert!(err("0x1p3L").contains("long double"));
+        assert_eq!(
+            toks("0x1p3L"),
+            vec![Tok::LongDouble((0x4002u128 << 64) | 1 << 63)]
+        );
         assert!(err("0xp3").contains("invalid hexadecimal"));
     }
 

@@ -221,7 +221,7 @@ fn keyword_type(words: &[&str]) -> Result<BaseType, String> {
         ((0, 0, 0, 0, 0..=1, 1..=2, 0, 0), _) => pick(Long, ULong),
         ((0, 0, 0, 0, 0, 0, 1, 0), None) => Ok(BaseType::Scalar(Float)),
         ((0, 0, 0, 0, 0, 0, 0, 1), None) => Ok(BaseType::Scalar(Double)),
-        ((0, 0, 0, 0, 0, 1, 0, 1), None) => Err("type `long double` is not supported".into()),
+        ((0, 0, 0, 0, 0, 1, 0, 1), None) => Ok(BaseType::LongDouble),
         _ => invalid(),
     }
 }
@@ -1192,6 +1192,7 @@ const EXPR_START: &[&str] = &[
     "IntLit",
     "DoubleLit",
     "FloatLit",
+    "LongDoubleLit",
     "CharLit",
     "StrLit",
     "(",
@@ -1265,7 +1266,7 @@ pub fn describe_expected(expected: &[String]) -> String {
     for n in names {
         phrases.push(match n {
             "Ident" => "an identifier".to_string(),
-            "IntLit" | "DoubleLit" | "FloatLit" => "a number".to_string(),
+            "IntLit" | "DoubleLit" | "FloatLit" | "LongDoubleLit" => "a number".to_string(),
             "CharLit" => "a character constant".to_string(),
             "StrLit" => "a string literal".to_string(),
             "TypeName" => "a type name".to_string(),

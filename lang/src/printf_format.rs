@@ -96,6 +96,9 @@ pub enum Length {
     Size,
     /// `t`: `ptrdiff_t` (64 bits, `long`) and its unsigned type.
     PtrDiff,
+    /// `L`: `long double` for the floating conversions (glibc also takes it as `ll` on the
+    /// integer ones).
+    LongDouble,
 }
 
 impl Length {
@@ -106,7 +109,12 @@ impl Length {
             Length::Char => 8,
             Length::Short => 16,
             Length::None => 32,
-            Length::Long | Length::LongLong | Length::IntMax | Length::Size | Length::PtrDiff => 64,
+            Length::Long
+            | Length::LongLong
+            | Length::IntMax
+            | Length::Size
+            | Length::PtrDiff
+            | Length::LongDouble => 64,
         }
     }
 
@@ -122,6 +130,7 @@ impl Length {
             Length::IntMax => "j",
             Length::Size => "z",
             Length::PtrDiff => "t",
+            Length::LongDouble => "L",
         }
     }
 }
@@ -247,6 +256,18 @@ impl Spec {
             | Conv::GeneralLower
             | Conv::GeneralUpper
             | Conv::HexFloatLower
+            | Conv::HexFloatUpper
+                if self.length == Length::LongDouble =>
+            {
+                ArgKind::LongDouble
+            }
+            Conv::FixedLower
+            | Conv::FixedUpper
+            | Conv::ExpLower
+            | Conv::ExpUpper
+            | Conv::GeneralLower
+            | Conv::GeneralUpper
+            | Conv::HexFloatLower
             | Conv::HexFloatUpper => ArgKind::Double,
         }
     }
@@ -299,6 +320,9 @@ pub enum ArgKind {
     ULong,
     /// A `double` (`%f %e %g` and upper-case forms, also with `l`).
     Double,
+    /// A `long double` (`%Lf %Le %Lg %La` and upper-case forms): passed as a pointer to the
+    /// value (the checker's representation of `long double` values).
+    LongDouble,
     /// An `int` printed as one byte (`%c`).
     Char,
     /// A string: a literal, or a pointer to characters (`%s`).
@@ -328,7 +352,7 @@ impl ArgKind {
             ArgKind::Long | ArgKind::ULong => matches!(ty, T::Long | T::ULong),
             ArgKind::Double => ty == T::Double,
             ArgKind::Pointer => ty == T::Ptr,
-            ArgKind::Str | ArgKind::None => false,
+            ArgKind::Str | ArgKind::None | ArgKind::LongDouble => false,
         }
     }
 
@@ -342,7 +366,7 @@ impl ArgKind {
             ArgKind::ULong => Some(ScalarType::ULong),
             ArgKind::Double => Some(ScalarType::Double),
             ArgKind::Pointer => Some(ScalarType::Ptr),
-            ArgKind::Str | ArgKind::None => None,
+            ArgKind::Str | ArgKind::None | ArgKind::LongDouble => None,
         }
     }
 
@@ -355,6 +379,7 @@ impl ArgKind {
             ArgKind::Long => "long",
             ArgKind::ULong => "unsigned long",
             ArgKind::Double => "double",
+            ArgKind::LongDouble => "long double",
             ArgKind::Str => "char *",
             ArgKind::Pointer => "a pointer",
             ArgKind::None => "no argument",
@@ -564,7 +589,11 @@ fn parse_spec(bytes: &[u8], start: usize) -> Result<(Spec, usize), FormatError> 
             i += 1;
             Length::PtrDiff
         }
-        (Some(&c @ (b'L' | b'q')), _) => {
+        (Some(b'L'), _) => {
+            i += 1;
+            Length::LongDouble
+        }
+        (Some(&c @ b'q'), _) => {
             return Err(err(
                 i,
                 format!("the length modifier '{}' is not supported", char::from(c)),
@@ -675,6 +704,8 @@ fn validate(
     let length_ok = match spec.length {
         Length::None => true,
         Length::Long => conv.is_integer() || conv.is_float(),
+        // glibc also reads `%Ld` as `%lld`; gcc warns, and so does this parser.
+        Length::LongDouble => conv.is_float(),
         Length::Char
         | Length::Short
         | Length::LongLong

@@ -198,10 +198,9 @@ fn errors_point_at_the_offending_byte() {
         ("%1$d", 2, "positional arguments"),
         ("x%n", 2, "`%n` is not supported"),
         ("%.3p", 1, "a precision cannot be used with `%p`"),
-        ("%La", 1, "length modifier 'L' is not supported"),
-        ("%Lf", 1, "length modifier 'L' is not supported"),
         ("%qd", 1, "length modifier 'q' is not supported"),
-        ("%Lf", 1, "length modifier 'L' is not supported"),
+        ("%Ld", 1, "the length modifier 'L' cannot be used with `%d`"),
+        ("%Ls", 1, "the length modifier 'L' cannot be used with `%s`"),
         ("%zf", 1, "the length modifier 'z' cannot be used with `%f`"),
         ("%'d", 1, "thousands grouping"),
         ("%Id", 1, "'I' flag"),
@@ -285,10 +284,12 @@ fn random_format(rng: &mut Rng) -> String {
         1 => s.push_str(&format!(".{}", rng.below(12))),
         _ => {}
     }
-    let length = ["", "", "h", "hh", "l", "ll"][rng.below(6) as usize];
+    let length = ["", "", "h", "hh", "l", "ll", "L"][rng.below(7) as usize];
     s.push_str(length);
     let convs: &[u8] = if length == "l" {
         b"diuxXofFeEgG%"
+    } else if length == "L" {
+        b"fFeEgG%"
     } else {
         b"diuxXocfFeEgGs%"
     };
@@ -308,6 +309,7 @@ fn c_argument(spec: &Spec) -> Option<&'static str> {
         ArgKind::ULong if ll => "1ULL",
         ArgKind::ULong => "1UL",
         ArgKind::Double => "1.0",
+        ArgKind::LongDouble => "1.0L",
         ArgKind::Char => "65",
         ArgKind::Str => "\"s\"",
         ArgKind::Pointer => "(void *)0",
@@ -330,6 +332,7 @@ fn natural_argument(text: &str) -> Option<&'static str> {
         'u' | 'x' | 'X' | 'o' => "1u",
         's' => "\"s\"",
         '%' => return None,
+        _ if text.contains('L') => "1.0L",
         _ => "1.0",
     })
 }

@@ -9,12 +9,14 @@
 //! writes them back as `file:line:col` in messages and the leak report.
 
 use hashbrown::HashMap;
+use lang::builtins::long_double::{LdOp, LongDouble};
 use lang::builtins::memory::MemFn;
 use lang::bytecode::{FuncIdx, Loc, Program, Site, SiteArg};
+use lang::hir::CompareOp;
 use lang::printf_format::{ArgKind, Conv, Piece, Spec};
 use smallvec::SmallVec;
 
-use crate::memory::{Fault, FaultKind, Memory};
+use crate::memory::{ptr_add, Fault, FaultKind, Memory};
 use crate::printf::{self, PrintfArg};
 
 /// The call sites that allocated or freed heap blocks, numbered in order of first use.
@@ -118,9 +120,48 @@ pub fn call(
             }
             int(text.len().min(i32::MAX as usize) as i32)
         }
+        f if f.is_long_double_operation() => long_double_call(memory, f, args)?,
+        _ => 0,
     };
     args[0] = result;
     Ok(())
+}
+
+/// The `long double` operations the checker lowers arithmetic to ([`MemFn::LdArith`] ...):
+/// the result in register form.
+fn long_double_call(memory: &mut Memory, f: MemFn, args: &[u64]) -> Result<u64, Fault> {
+    let by = f.name();
+    let stored = |memory: &mut Memory, value: LongDouble| {
+        memory.write_long_double(args[0], value, by).map(|()| 0)
+    };
+    let load_long_double = |memory: &Memory, p: u64| memory.read_long_double(p, by);
+    match f {
+        MemFn::LdArith => {
+            let a = load_long_double(memory, args[1])?;
+            let b = load_long_double(memory, args[2])?;
+            let op = LdOp::from_code(args[3] as i32 as i64).unwrap_or(LdOp::Add);
+            stored(memory, a.arith(op, b))
+        }
+        MemFn::LdNeg => {
+            let a = load_long_double(memory, args[1])?;
+            stored(memory, a.negated())
+        }
+        MemFn::LdCompare => {
+            let a = load_long_double(memory, args[0])?;
+            let b = load_long_double(memory, args[1])?;
+            let op = CompareOp::from_code(args[2] as i32 as i64).unwrap_or(CompareOp::Eq);
+            Ok(u64::from(op.holds(a.compare(b))))
+        }
+        MemFn::LdFromLong => stored(memory, LongDouble::from_i64(args[1] as i64)),
+        MemFn::LdFromULong => stored(memory, LongDouble::from_u64(args[1])),
+        MemFn::LdFromDouble => stored(memory, LongDouble::from_f64(f64::from_bits(args[1]))),
+        MemFn::LdToLong => Ok(load_long_double(memory, args[0])?.to_i64() as u64),
+        MemFn::LdToULong => Ok(load_long_double(memory, args[0])?.to_u64()),
+        MemFn::LdToDouble => Ok(load_long_double(memory, args[0])?.to_f64().to_bits()),
+        // The register form of a float is the double equal to it.
+        MemFn::LdToFloat => Ok(f64::from(load_long_double(memory, args[0])?.to_f32()).to_bits()),
+        _ => Ok(0),
+    }
 }
 
 /// `printf` of the format string at `format` (read and parsed at run time) with the
@@ -143,10 +184,20 @@ fn vformat(
         })
     })?;
     let kinds: Vec<(&Spec, ArgKind)> = lang::printf_format::arguments(&pieces);
-    // The slots first (each a checked 8-byte read), then the strings they point to.
+    // The slots first (each a checked 8-byte read; a `long double` takes two, its 16
+    // bytes), then the strings they point to.
     let mut slots = Vec::with_capacity(kinds.len());
-    for i in 0..kinds.len() {
-        slots.push(memory.load_u64(ap, 8 * i as i64)?);
+    let mut long_doubles = Vec::new();
+    let mut offset = 0i64;
+    for (_, kind) in &kinds {
+        if *kind == ArgKind::LongDouble {
+            long_doubles.push(memory.read_long_double(ptr_add(ap, offset), by)?);
+            slots.push(0);
+            offset += 16;
+        } else {
+            slots.push(memory.load_u64(ap, offset)?);
+            offset += 8;
+        }
     }
     let mut strings: Vec<&[u8]> = Vec::new();
     for (i, (spec, kind)) in kinds.iter().enumerate() {
@@ -167,9 +218,13 @@ fn vformat(
     }
     let mut values: Vec<PrintfArg<'_>> = Vec::with_capacity(kinds.len());
     let mut string = 0;
+    let mut long_double = long_doubles.into_iter();
     for (i, (_, kind)) in kinds.iter().enumerate() {
         let v = slots[i];
         values.push(match kind {
+            ArgKind::LongDouble => {
+                PrintfArg::LongDouble(long_double.next().unwrap_or(LongDouble::ZERO))
+            }
             ArgKind::Int | ArgKind::Char => PrintfArg::Int(i64::from(v as i32)),
             ArgKind::UInt => PrintfArg::UInt(u64::from(v as u32)),
             ArgKind::Long => PrintfArg::Int(v as i64),
@@ -263,10 +318,27 @@ pub fn format(
             strings.push(s);
         }
     }
+    // A `long double` argument is the address of its bytes: read them for its conversion.
+    let long_double_at = |i: usize| -> Option<bool> {
+        let has = format.iter().any(|p| {
+            matches!(p, Piece::Conversion(s) if s.length == lang::printf_format::Length::LongDouble)
+        });
+        has.then(|| {
+            lang::printf_format::arguments(format)
+                .get(i)
+                .is_some_and(|(_, k)| *k == ArgKind::LongDouble)
+        })
+    };
     let mut values: SmallVec<[PrintfArg<'_>; 8]> = SmallVec::new();
     let mut next = 0;
     let mut string = 0;
     for (i, a) in site_args.iter().enumerate() {
+        if matches!(a, SiteArg::Ptr) && long_double_at(i) == Some(true) {
+            let x = memory.read_long_double(regs[next], "printf")?;
+            values.push(PrintfArg::LongDouble(x));
+            next += 1;
+            continue;
+        }
         let v = match a {
             SiteArg::Str(s) => {
                 values.push(PrintfArg::Str(s));

@@ -50,6 +50,7 @@
 //! when the `0` flag is given.
 
 use lang::builtins::bignum::Big;
+use lang::builtins::long_double::{FloatParts, LongDouble};
 use lang::printf_format::{Conv, Piece, Spec};
 
 /// One run-time argument of `printf`, after the default argument promotions.
@@ -61,6 +62,8 @@ pub enum PrintfArg<'a> {
     UInt(u64),
     /// A `double`.
     Double(f64),
+    /// A `long double` (`%Lf` ...).
+    LongDouble(LongDouble),
     /// The bytes of a string literal (no terminating NUL).
     Str(&'a [u8]),
 }
@@ -76,6 +79,7 @@ impl PrintfArg<'_> {
             PrintfArg::Int(v) => v as u64,
             PrintfArg::UInt(v) => v,
             PrintfArg::Double(d) => d as i64 as u64,
+            PrintfArg::LongDouble(x) => x.to_i64() as u64,
             PrintfArg::Str(_) => 0,
         }
     }
@@ -85,6 +89,7 @@ impl PrintfArg<'_> {
     fn double(self) -> f64 {
         match self {
             PrintfArg::Double(d) => d,
+            PrintfArg::LongDouble(x) => x.to_f64(),
             PrintfArg::Int(v) => v as f64,
             PrintfArg::UInt(v) => v as f64,
             PrintfArg::Str(_) => 0.0,
@@ -172,9 +177,137 @@ pub fn format_one(spec: &Spec, arg: PrintfArg<'_>, out: &mut Vec<u8>) {
         | Conv::ExpLower
         | Conv::ExpUpper
         | Conv::GeneralLower
-        | Conv::GeneralUpper => format_float(spec, arg.double(), out),
-        Conv::HexFloatLower | Conv::HexFloatUpper => format_hex_float(spec, arg.double(), out),
+        | Conv::GeneralUpper => format_float(spec, FloatValue::of(arg), out),
+        Conv::HexFloatLower | Conv::HexFloatUpper => match arg {
+            PrintfArg::LongDouble(x) => format_hex_long_double(spec, x, out),
+            _ => format_hex_float(spec, arg.double(), out),
+        },
     }
+}
+
+/// A floating argument as the decimal conversions see it.
+struct FloatValue {
+    negative: bool,
+    parts: FloatParts,
+    /// How many significant decimal digits the type can have at most (past them every digit
+    /// is 0): 767 for a `double`, 11,505 for a `long double`.
+    max_significant: usize,
+}
+
+impl FloatValue {
+    fn of(arg: PrintfArg<'_>) -> FloatValue {
+        match arg {
+            PrintfArg::LongDouble(x) => FloatValue {
+                negative: x.is_sign_negative(),
+                parts: x.parts(),
+                max_significant: 11_600,
+            },
+            _ => {
+                let x = arg.double();
+                let parts = if x.is_nan() {
+                    FloatParts::NaN
+                } else if x.is_infinite() {
+                    FloatParts::Infinite
+                } else {
+                    let (m, e) = decompose(x.abs());
+                    FloatParts::Finite { m, e }
+                };
+                FloatValue {
+                    negative: x.is_sign_negative(),
+                    parts,
+                    max_significant: 800,
+                }
+            }
+        }
+    }
+}
+
+/// Renders `%La` as glibc does for the x87 format: the significand's top four bits as the
+/// leading hex digit (`1.0L` is `0x8p-3`), the other 60 bits as 15 fraction digits with
+/// trailing zeros removed (or rounded to the precision, ties to even), a denormal with the
+/// smallest normal's exponent.
+fn format_hex_long_double(spec: &Spec, x: LongDouble, out: &mut Vec<u8>) {
+    let upper = spec.conv.is_upper();
+    let sign = sign_prefix(spec, x.is_sign_negative());
+    match x.parts() {
+        FloatParts::NaN | FloatParts::Infinite => {
+            let nan = matches!(x.parts(), FloatParts::NaN);
+            let text: &[u8] = match (nan, upper) {
+                (true, false) => b"nan",
+                (true, true) => b"NAN",
+                (false, false) => b"inf",
+                (false, true) => b"INF",
+            };
+            pad_field(spec, sign, text, false, out);
+            return;
+        }
+        FloatParts::Finite { .. } => {}
+    }
+    let (m, exponent) = x.hex_parts();
+    let mut leading = (m >> 60) as u8;
+    let mut exponent = exponent - 3;
+    let mut digits: Vec<u8> = (0..15)
+        .rev()
+        .map(|k| ((m >> (4 * k)) & 0xf) as u8)
+        .collect();
+    if m == 0 {
+        exponent = 0;
+    }
+    let significant = digits.iter().rposition(|&d| d != 0).map_or(0, |i| i + 1);
+    let precision = spec.precision.map_or(significant, |p| p as usize);
+    if precision < significant {
+        let next = digits[precision];
+        let more = next & 7 != 0 || precision + 1 < significant;
+        let last_odd = if precision == 0 {
+            leading & 1 == 1
+        } else {
+            digits[precision - 1] & 1 == 1
+        };
+        digits.truncate(precision);
+        if next >= 8 && (more || last_odd) {
+            let mut k = precision;
+            loop {
+                if k == 0 {
+                    leading += 1;
+                    break;
+                }
+                k -= 1;
+                if digits[k] == 15 {
+                    digits[k] = 0;
+                } else {
+                    digits[k] += 1;
+                    break;
+                }
+            }
+        }
+        if leading == 16 {
+            // glibc renormalizes a carry out of the leading digit: 0xf.fp0 to one digit
+            // is 0x1p+4.
+            leading = 1;
+            exponent += 4;
+        }
+    } else {
+        digits.truncate(significant);
+        digits.resize(precision, 0);
+    }
+    let hex = |d: u8| {
+        let table: &[u8; 16] = if upper {
+            b"0123456789ABCDEF"
+        } else {
+            b"0123456789abcdef"
+        };
+        table[d as usize]
+    };
+    let mut prefix = sign.to_vec();
+    prefix.extend_from_slice(if upper { b"0X" } else { b"0x" });
+    let mut body = vec![hex(leading)];
+    if !digits.is_empty() || spec.flags.alt {
+        body.push(b'.');
+    }
+    body.extend(digits.iter().map(|&d| hex(d)));
+    body.push(if upper { b'P' } else { b'p' });
+    body.extend_from_slice(format!("{exponent:+}").as_bytes());
+    pad_field(spec, &prefix, &body, spec.flags.zero, out);
 }
 
 /// Renders `a A` as glibc does: `0x1.8p+3`; a subnormal as `0x0.0000000000001p-1022`; zero as
@@ -354,7 +487,12 @@ fn format_integer(spec: &Spec, bits: u64, out: &mut Vec<u8>) {
 
 /// How glibc writes an infinity or a NaN (without its sign), in either case.
 fn non_finite(x: f64, upper: bool) -> &'static [u8] {
-    match (x.is_nan(), upper) {
+    non_finite_text(x.is_nan(), upper)
+}
+
+/// `nan`, `NAN`, `inf` or `INF`.
+fn non_finite_text(nan: bool, upper: bool) -> &'static [u8] {
+    match (nan, upper) {
         (true, false) => b"nan",
         (true, true) => b"NAN",
         (false, false) => b"inf",
@@ -363,15 +501,24 @@ fn non_finite(x: f64, upper: bool) -> &'static [u8] {
 }
 
 /// Renders `f F e E g G`.
-fn format_float(spec: &Spec, x: f64, out: &mut Vec<u8>) {
-    let negative = x.is_sign_negative();
-    let prefix = sign_prefix(spec, negative);
+fn format_float(spec: &Spec, value: FloatValue, out: &mut Vec<u8>) {
+    let prefix = sign_prefix(spec, value.negative);
     let upper = spec.conv.is_upper();
-    if !x.is_finite() {
-        pad_field(spec, prefix, non_finite(x, upper), false, out);
-        return;
-    }
-    let x = x.abs();
+    let x = match value.parts {
+        FloatParts::Finite { m, e } => Finite {
+            m,
+            e,
+            max_significant: value.max_significant,
+        },
+        FloatParts::NaN => {
+            pad_field(spec, prefix, non_finite_text(true, upper), false, out);
+            return;
+        }
+        FloatParts::Infinite => {
+            pad_field(spec, prefix, non_finite_text(false, upper), false, out);
+            return;
+        }
+    };
     let alt = spec.flags.alt;
     let mut body = Vec::new();
     match spec.conv {
@@ -479,9 +626,18 @@ fn decompose(x: f64) -> (u64, i64) {
     }
 }
 
-/// Writes `x` (finite, non-negative) in `%f` style with `precision` fraction digits.
-fn fixed_digits(x: f64, precision: usize, alt: bool, body: &mut Vec<u8>) {
-    let (m, e) = decompose(x);
+/// A finite non-negative value `m * 2^e` and the most significant decimal digits its type
+/// can have.
+#[derive(Clone, Copy)]
+struct Finite {
+    m: u64,
+    e: i64,
+    max_significant: usize,
+}
+
+/// Writes `x` in `%f` style with `precision` fraction digits.
+fn fixed_digits(x: Finite, precision: usize, alt: bool, body: &mut Vec<u8>) {
+    let Finite { m, e, .. } = x;
     // Digits past position -e of the fraction are exact zeros.
     let exact_places = if e >= 0 { 0 } else { (-e) as usize };
     let k = precision.min(exact_places);
@@ -500,20 +656,17 @@ fn fixed_digits(x: f64, precision: usize, alt: bool, body: &mut Vec<u8>) {
     body.resize(body.len() + (precision - k), b'0');
 }
 
-/// A double has at most 767 significant decimal digits; past this many, every digit is 0.
-const MAX_SIGNIFICANT: usize = 800;
-
-/// The first `count` significant decimal digits of `x` (finite, non-negative), correctly
-/// rounded, and the decimal exponent of the first one. Returns fewer digits than `count`
-/// when the rest are exactly zero (`count` above [`MAX_SIGNIFICANT`]). Zero has exponent 0.
+/// The first `count` significant decimal digits of `x`, correctly rounded, and the decimal
+/// exponent of the first one. Returns fewer digits than `count` when the rest are exactly
+/// zero (`count` above the type's most significant digits). Zero has exponent 0.
 /// The flag tells whether rounding carried into a new leading digit (`9.96` to 2 digits is
 /// `1.0` with exponent 1).
-fn significant_digits(x: f64, count: usize) -> (Vec<u8>, i64, bool) {
-    let count = count.clamp(1, MAX_SIGNIFICANT);
-    if x == 0.0 {
+fn significant_digits(x: Finite, count: usize) -> (Vec<u8>, i64, bool) {
+    let count = count.clamp(1, x.max_significant);
+    let Finite { m, e, .. } = x;
+    if m == 0 {
         return (vec![b'0'; count], 0, false);
     }
-    let (m, e) = decompose(x);
     let bit_len = 64 - i64::from(m.leading_zeros());
     // x is in [2^(bit_len-1+e), 2^(bit_len+e)); estimate floor(log10 x), then correct.
     let mut exp = ((bit_len - 1 + e) as f64 * std::f64::consts::LOG10_2).floor() as i64;
@@ -593,7 +746,7 @@ fn scale_floor_u128(m: u64, e: i64, k: i64) -> Option<(u128, std::cmp::Ordering)
     let mut n = u128::from(m);
     let mut d_shift = 0u32; // D = 2^d_shift * 10^d_ten
     if e >= 0 {
-        if e + 53 > i64::from(LIMIT) {
+        if e + i64::from(64 - m.leading_zeros()) > i64::from(LIMIT) {
             return None;
         }
         n <<= e;

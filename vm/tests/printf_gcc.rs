@@ -8,6 +8,7 @@
 
 mod printf_support;
 
+use lang::builtins::long_double::LongDouble;
 use printf_support::{compare_with_gcc, seed, Case, Rng, TArg};
 
 const INT_VALUES: &[i32] = &[
@@ -550,4 +551,64 @@ fn rounding_carries_match_glibc() {
         }
     }
     compare_with_gcc("rounding_carries", &cases);
+}
+
+/// `long double` values as the x87 holds them: from doubles (exact), with all 64 bits of
+/// significand used, at the extremes of the exponent range (`LDBL_MAX`, the smallest normal,
+/// denormals) and the special values.
+fn long_double_values(rng: &mut Rng) -> Vec<u128> {
+    let exponent = |e: u128| e << 64;
+    let mut v: Vec<u128> = double_values()
+        .into_iter()
+        .map(|d| LongDouble::from_f64(d).to_bits())
+        .collect();
+    v.extend([
+        exponent(0x3ffb) | 0xcccc_cccc_cccc_cccd,          // 0.1L
+        exponent(0x3ffd) | 0xaaaa_aaaa_aaaa_aaab,          // 1/3
+        exponent(0x403e) | u128::from(u64::MAX),           // 2^64 - 1
+        exponent(0x7ffe) | u128::from(u64::MAX),           // LDBL_MAX
+        exponent(0x0001) | 1 << 63,                        // LDBL_MIN
+        1,                                                 // the smallest denormal
+        u128::from(u64::MAX >> 1),                         // the largest denormal
+        exponent(0x7fff) | 1 << 63,                        // inf
+        exponent(0xffff) | 0xc000_0000_0000_0000,          // -nan (x87 indefinite)
+        exponent(0x8000 | 0x3fff) | 0xffff_ffff_ffff_fff8, // -1.99...
+        exponent(0x3fff + 70) | 0x8000_0000_0000_0001,     // 2^70 + 2^7: an integer
+    ]);
+    for _ in 0..60 {
+        let e = rng.below(0x7fff) as u128;
+        let sign = u128::from(rng.chance(1, 4)) << 79;
+        let m = u128::from(rng.next_u64() | 1 << 63);
+        v.push(sign | exponent(e.max(1)) | m);
+    }
+    v
+}
+
+#[test]
+fn long_doubles_match_glibc() {
+    let seed = seed(20_261_207);
+    let mut rng = Rng::new(seed);
+    let values = long_double_values(&mut rng);
+    let mut formats: Vec<String> = double_formats()
+        .into_iter()
+        .map(|f| {
+            // `L` before the conversion character (in place of an `l`).
+            let at = f.find(|c: char| "fFeEgGaA".contains(c)).unwrap_or(f.len());
+            let (head, rest) = f.split_at(at);
+            format!("{}L{rest}", head.trim_end_matches('l'))
+        })
+        .collect();
+    formats.extend(
+        [
+            "%La", "%LA", "%.0La", "%.3La", "%.15La", "%#.0La", "%+20.4La", "%-12La|",
+        ]
+        .map(String::from),
+    );
+    let mut cases = Vec::new();
+    for f in &formats {
+        for &v in &values {
+            cases.push(Case::new(f, vec![TArg::F80(v)]));
+        }
+    }
+    compare_with_gcc(&format!("long_doubles (PRINTF_SEED={seed})"), &cases);
 }

@@ -77,11 +77,37 @@ pub enum MemFn {
     Vsprintf,
     /// `int vsnprintf(char *buffer, size_t limit, const char *format, va_list ap)`.
     Vsnprintf,
+    /// `long double` arithmetic (module [`super::long_double`]), which the checker lowers to
+    /// these calls on the 16-byte objects that hold the values: `void __ld_arith(long double
+    /// *dst, const long double *a, const long double *b, int op)` stores `*a op *b` ([`LdOp`]
+    /// code) in `*dst`.
+    ///
+    /// [`LdOp`]: super::long_double::LdOp
+    LdArith,
+    /// `void __ld_neg(long double *dst, const long double *a)`: `-*a`.
+    LdNeg,
+    /// `int __ld_compare(const long double *a, const long double *b, int op)`: 1 if `*a op
+    /// *b` holds ([`crate::hir::CompareOp::code`]), else 0 (a NaN compares unequal).
+    LdCompare,
+    /// `void __ld_from_long(long double *dst, long x)`: exact.
+    LdFromLong,
+    /// `void __ld_from_ulong(long double *dst, unsigned long x)`: exact.
+    LdFromULong,
+    /// `void __ld_from_double(long double *dst, double x)`: exact.
+    LdFromDouble,
+    /// `long __ld_to_long(const long double *a)`: truncated toward zero.
+    LdToLong,
+    /// `unsigned long __ld_to_ulong(const long double *a)`: truncated toward zero.
+    LdToULong,
+    /// `double __ld_to_double(const long double *a)`: rounded to nearest.
+    LdToDouble,
+    /// `float __ld_to_float(const long double *a)`: rounded to nearest, once.
+    LdToFloat,
 }
 
 impl MemFn {
     /// Every function, in declaration order.
-    pub const ALL: [MemFn; 26] = [
+    pub const ALL: [MemFn; 36] = [
         MemFn::Memcpy,
         MemFn::Memmove,
         MemFn::Memset,
@@ -108,11 +134,41 @@ impl MemFn {
         MemFn::Vprintf,
         MemFn::Vsprintf,
         MemFn::Vsnprintf,
+        MemFn::LdArith,
+        MemFn::LdNeg,
+        MemFn::LdCompare,
+        MemFn::LdFromLong,
+        MemFn::LdFromULong,
+        MemFn::LdFromDouble,
+        MemFn::LdToLong,
+        MemFn::LdToULong,
+        MemFn::LdToDouble,
+        MemFn::LdToFloat,
     ];
 
-    /// The function called `name` in C, if it is one of these.
+    /// The function called `name` in C, if it is one of these (the `long double` operations
+    /// are the checker's, not callable by name).
     pub fn lookup(name: &str) -> Option<MemFn> {
-        MemFn::ALL.into_iter().find(|f| f.name() == name)
+        MemFn::ALL
+            .into_iter()
+            .find(|f| f.name() == name && !f.is_long_double_operation())
+    }
+
+    /// Whether it is one of the `long double` operations the checker lowers arithmetic to.
+    pub fn is_long_double_operation(self) -> bool {
+        matches!(
+            self,
+            MemFn::LdArith
+                | MemFn::LdNeg
+                | MemFn::LdCompare
+                | MemFn::LdFromLong
+                | MemFn::LdFromULong
+                | MemFn::LdFromDouble
+                | MemFn::LdToLong
+                | MemFn::LdToULong
+                | MemFn::LdToDouble
+                | MemFn::LdToFloat
+        )
     }
 
     /// The C name.
@@ -144,6 +200,16 @@ impl MemFn {
             MemFn::Vprintf => "vprintf",
             MemFn::Vsprintf => "vsprintf",
             MemFn::Vsnprintf => "vsnprintf",
+            MemFn::LdArith => "__ld_arith",
+            MemFn::LdNeg => "__ld_neg",
+            MemFn::LdCompare => "__ld_compare",
+            MemFn::LdFromLong => "__ld_from_long",
+            MemFn::LdFromULong => "__ld_from_ulong",
+            MemFn::LdFromDouble => "__ld_from_double",
+            MemFn::LdToLong => "__ld_to_long",
+            MemFn::LdToULong => "__ld_to_ulong",
+            MemFn::LdToDouble => "__ld_to_double",
+            MemFn::LdToFloat => "__ld_to_float",
         }
     }
 
@@ -165,6 +231,11 @@ impl MemFn {
                 | MemFn::Strrchr
                 | MemFn::Strstr
                 | MemFn::Memchr
+                | MemFn::LdCompare
+                | MemFn::LdToLong
+                | MemFn::LdToULong
+                | MemFn::LdToDouble
+                | MemFn::LdToFloat
         )
     }
 
@@ -179,6 +250,7 @@ impl MemFn {
             | MemFn::Abort => "stdlib.h",
             MemFn::Puts | MemFn::Vprintf | MemFn::Vsprintf | MemFn::Vsnprintf => "stdio.h",
             MemFn::AssertFail => "assert.h",
+            f if f.is_long_double_operation() => "float.h",
             _ => "string.h",
         }
     }
@@ -226,6 +298,22 @@ impl MemFn {
             MemFn::Vsprintf => (int(), vec![char_p(), const_char_p(), char_p()]),
             MemFn::Vsnprintf => (int(), vec![char_p(), size(), const_char_p(), char_p()]),
             MemFn::Abort => (CType::Void, Vec::new()),
+            MemFn::LdArith => (
+                CType::Void,
+                vec![void_p(), const_void_p(), const_void_p(), int()],
+            ),
+            MemFn::LdNeg => (CType::Void, vec![void_p(), const_void_p()]),
+            MemFn::LdCompare => (int(), vec![const_void_p(), const_void_p(), int()]),
+            MemFn::LdFromLong => (CType::Void, vec![void_p(), CType::Scalar(ScalarType::Long)]),
+            MemFn::LdFromULong => (CType::Void, vec![void_p(), size()]),
+            MemFn::LdFromDouble => (
+                CType::Void,
+                vec![void_p(), CType::Scalar(ScalarType::Double)],
+            ),
+            MemFn::LdToLong => (CType::Scalar(ScalarType::Long), vec![const_void_p()]),
+            MemFn::LdToULong => (size(), vec![const_void_p()]),
+            MemFn::LdToDouble => (CType::Scalar(ScalarType::Double), vec![const_void_p()]),
+            MemFn::LdToFloat => (CType::Scalar(ScalarType::Float), vec![const_void_p()]),
             MemFn::AssertFail => (
                 CType::Void,
                 vec![

@@ -134,6 +134,7 @@ fn expr(e: &ast::Expr, out: &mut Names) {
         | K::Int(..)
         | K::Double(_)
         | K::Float(_)
+        | K::LongDouble(_)
         | K::Char(_)
         | K::Str(_)
         | K::SizeofType(_)

@@ -98,7 +98,9 @@ impl Checker<'_> {
         let fixed = ft.params.len();
         for (i, (a, p)) in args.iter().zip(&ft.params).enumerate() {
             let what = format!("argument {}", i + 1);
-            let v = if matches!(p, CType::Record(_)) {
+            let v = if *p == CType::LongDouble {
+                self.long_double_argument(a)
+            } else if matches!(p, CType::Record(_)) {
                 self.record_copy(a, p, &what)
             } else {
                 self.typed_scalar(a)
@@ -327,6 +329,11 @@ impl Checker<'_> {
                 ok = false;
                 continue;
             };
+            if cty == CType::LongDouble {
+                // A `long double` takes two slots (its 16 bytes), as `va_arg` reads it.
+                values.push((v, true));
+                continue;
+            }
             let Some(t) = v.ty.filter(|_| cty.is_scalar()) else {
                 self.err(
                     a.span,
@@ -344,12 +351,13 @@ impl Checker<'_> {
                 t if t.is_integer() => ScalarType::ULong,
                 other => other,
             };
-            values.push(convert(convert(v, default_promote(t)), slot));
+            values.push((convert(convert(v, default_promote(t)), slot), false));
         }
         if !ok {
             return None;
         }
-        let size = VA_SLOT * values.len() as u64;
+        let slots = |long_double: bool| if long_double { 2 } else { 1 };
+        let size = VA_SLOT * values.iter().map(|&(_, ld)| slots(ld)).sum::<u64>();
         let block = CType::Array {
             elem: std::sync::Arc::new(CType::Scalar(ScalarType::UChar)),
             len: Some(size),
@@ -369,20 +377,28 @@ impl Checker<'_> {
             span,
         );
         let mut stores: Option<Expr> = None;
-        for (i, v) in values.into_iter().enumerate() {
+        let mut slot = 0;
+        for (v, long_double) in values {
             let ty = v.ty;
             let vspan = v.span;
-            let store = Expr {
-                kind: ExprKind::Assign {
-                    place: Place::Deref {
-                        ptr: boxed(area.clone()),
-                        offset: (VA_SLOT * i as u64) as i64,
-                        ty: ty.unwrap_or(ScalarType::Long),
+            let offset = (VA_SLOT * slot) as i64;
+            slot += slots(long_double);
+            let store = if long_double {
+                let dst = super::operand::offset_pointer(area.clone(), offset, vspan);
+                Self::long_double_store(dst, v, vspan)
+            } else {
+                Expr {
+                    kind: ExprKind::Assign {
+                        place: Place::Deref {
+                            ptr: boxed(area.clone()),
+                            offset,
+                            ty: ty.unwrap_or(ScalarType::Long),
+                        },
+                        value: boxed(v),
                     },
-                    value: boxed(v),
-                },
-                ty,
-                span: vspan,
+                    ty,
+                    span: vspan,
+                }
             };
             stores = Some(match stores {
                 None => store,
@@ -399,7 +415,7 @@ impl Checker<'_> {
         ret: &CType,
         span: Span,
     ) -> Option<(crate::hir::LocalId, Expr)> {
-        if !matches!(ret, CType::Record(_)) {
+        if !matches!(ret, CType::Record(_) | CType::LongDouble) {
             return None;
         }
         let size = self.link.records.size_of(ret)?;

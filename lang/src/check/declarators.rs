@@ -128,6 +128,7 @@ impl Checker<'_> {
             let ty = match specs.ty? {
                 ast::BaseType::Void => CType::Void,
                 ast::BaseType::Scalar(t) => CType::Scalar(t),
+                ast::BaseType::LongDouble => CType::LongDouble,
             };
             return Some(Resolved {
                 ty,
@@ -437,7 +438,7 @@ impl Checker<'_> {
         };
         let ty = self.object_type(base, &ret_decl, false)?;
         match ty {
-            CType::Void | CType::Scalar(_) | CType::Pointer { .. } => {
+            CType::Void | CType::Scalar(_) | CType::Pointer { .. } | CType::LongDouble => {
                 let spelled = self.link.records.display(&ty).to_string();
                 Some((ty, spelled))
             }

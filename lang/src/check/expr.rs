@@ -59,8 +59,9 @@ impl Checker<'_> {
                 arrow,
             } => self.member(base, name, *name_span, *arrow, e.span),
             _ => self.value(e).map(|(v, t)| match t {
-                // A structure value (a call's result) is the address of its temporary copy.
-                CType::Record(_) => Operand::Pointed {
+                // A structure value (a call's result) is the address of its temporary copy;
+                // a `long double` value the address of the bytes holding it.
+                CType::Record(_) | CType::LongDouble => Operand::Pointed {
                     ptr: v,
                     offset: 0,
                     cty: t,
@@ -135,7 +136,9 @@ impl Checker<'_> {
         }
         Some(match info.ty {
             // A structure parameter: the address of the caller's copy.
-            Type::Scalar(ScalarType::Ptr) if matches!(info.cty, CType::Record(_)) => {
+            Type::Scalar(ScalarType::Ptr)
+                if matches!(info.cty, CType::Record(_) | CType::LongDouble) =>
+            {
                 Operand::Pointed {
                     ptr: mk(ExprKind::Load(place), ScalarType::Ptr, span),
                     offset: 0,
@@ -492,6 +495,7 @@ impl Checker<'_> {
                 is_const,
                 span,
             } => match cty {
+                CType::LongDouble => Some((offset_pointer(ptr, offset, span), cty)),
                 CType::Array { elem, .. } => Some((
                     offset_pointer(ptr, offset, span),
                     CType::Pointer {
@@ -624,10 +628,20 @@ impl Checker<'_> {
         Some(v)
     }
 
-    /// A condition: any scalar (arithmetic or pointer), promoted.
+    /// A condition: any scalar (arithmetic or pointer), promoted; a `long double` compared
+    /// with zero.
     pub(super) fn condition(&mut self, e: &ast::Expr) -> Option<Expr> {
-        let (v, _) = self.typed_arith(e)?;
-        Some(v)
+        let (v, t) = self.typed_arith(e)?;
+        Some(self.truth(v, &t, e.span))
+    }
+
+    /// The value `v` of type `t` as a condition (invariant 4): itself, or for a `long
+    /// double` the `int` `v != 0`.
+    pub(super) fn truth(&mut self, v: Expr, t: &CType, span: Span) -> Expr {
+        match t {
+            CType::LongDouble => self.long_double_truth(v, span),
+            _ => v,
+        }
     }
 
     /// A modifiable scalar lvalue and its types; `what` names the operation for messages
@@ -703,6 +717,10 @@ impl Checker<'_> {
                 ScalarType::Float,
                 span,
             ))),
+            K::LongDouble(bits) => {
+                let value = crate::builtins::long_double::LongDouble::from_bits(*bits);
+                Some((self.long_double_constant(value, span), CType::LongDouble))
+            }
             K::Char(c) => Some(plain(mk(ExprKind::IntConst(*c), ScalarType::Int, span))),
             K::Unary(op, x) => self.unary(*op, x, span),
             K::Binary(op, a, b) => self.binary(*op, a, b, span),
@@ -787,6 +805,9 @@ impl Checker<'_> {
             self.typed_scalar(x)
         };
         let (target, (v, vty)) = (target?, v?);
+        if target != CType::Void && (vty == CType::LongDouble || target == CType::LongDouble) {
+            return self.long_double_cast(v, &vty, &target, span);
+        }
         match &target {
             CType::Void => Some((
                 Expr {
@@ -831,6 +852,7 @@ impl Checker<'_> {
                 );
                 None
             }
+            CType::LongDouble => None,
         }
     }
 

@@ -371,10 +371,31 @@ impl Checker<'_> {
                 }
                 continue;
             }
-            let Some(v) = self.scalar(a) else {
+            let Some((v, vty)) = self.typed_scalar(a) else {
                 ok = false;
                 continue;
             };
+            if *kind == ArgKind::LongDouble || vty == CType::LongDouble {
+                // A `long double` is passed as the address of its bytes (`vm::printf` reads
+                // them); no other type converts to or from it here, as with gcc's varargs.
+                if *kind == ArgKind::LongDouble && vty == CType::LongDouble {
+                    out.push(v);
+                } else {
+                    self.error(
+                        Diagnostic::error(
+                            a.span,
+                            format!(
+                                "format `{spec}` expects an argument of type `{}`, but argument {n} has type `{}`",
+                                kind.describe(),
+                                self.spell(&vty)
+                            ),
+                        )
+                        .with_label(format!("expected `{}`", kind.describe())),
+                    );
+                    ok = false;
+                }
+                continue;
+            }
             let Some(ty) = v.ty.map(default_promote) else {
                 continue;
             };

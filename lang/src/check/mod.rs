@@ -28,6 +28,7 @@ mod goto;
 pub mod library;
 mod library_calls;
 pub mod link;
+mod long_double;
 mod names;
 mod object_init;
 mod operand;
@@ -640,7 +641,7 @@ impl<'m> Checker<'m> {
                     let spelled = self.link.records.display(&ty).to_string();
                     ParamTy::Pointer { ty, spelled }
                 }
-                CType::Record(_) => {
+                CType::Record(_) | CType::LongDouble => {
                     if !self.link.records.is_complete(&full) {
                         self.err(
                             p.span,
@@ -1165,6 +1166,14 @@ impl<'m> Checker<'m> {
                 let Some(init) = init else {
                     return Some((Type::Object { size, align }, Some(StaticInit::default())));
                 };
+                if *cty == CType::LongDouble {
+                    let fields = self.long_double_static(init, 0);
+                    let init = fields.map(|fields| StaticInit {
+                        values: Vec::new(),
+                        fields,
+                    });
+                    return Some((Type::Object { size, align }, init));
+                }
                 let Some((leaves, count)) = self.object_initializer(init, cty, name) else {
                     return Some((Type::Object { size, align }, None));
                 };
@@ -1172,6 +1181,16 @@ impl<'m> Checker<'m> {
                 let mut fields = Vec::new();
                 let mut ok = true;
                 for leaf in leaves {
+                    if let (CType::LongDouble, object_init::LeafValue::Expr(e)) =
+                        (&leaf.ty, &leaf.value)
+                    {
+                        let init = Initializer::Expr((*e).clone());
+                        match self.long_double_static(&init, leaf.offset) {
+                            Some(more) => fields.extend(more),
+                            None => ok = false,
+                        }
+                        continue;
+                    }
                     match self
                         .leaf_value(&leaf)
                         .and_then(|(e, t)| Some((self.constant(&e, t)?, t)))
@@ -1411,7 +1430,7 @@ impl<'m> Checker<'m> {
         let mut to_pointers = Vec::new();
         // A function returning a structure gets the address to store it at as a hidden first
         // parameter (as the System V ABI does).
-        if let (CType::Record(_), Some(fs)) = (&ret_ty.0, self.fs.as_mut()) {
+        if let (CType::Record(_) | CType::LongDouble, Some(fs)) = (&ret_ty.0, self.fs.as_mut()) {
             let id = LocalId::new(fs.locals.len());
             let ptr = CType::pointer_to(ret_ty.0.clone(), false);
             fs.locals.push(hir::Local {
@@ -1522,6 +1541,7 @@ impl<'m> Checker<'m> {
         if !self.free_in_block_scope(name, span) {
             return None;
         }
+        let ty = long_double::in_frame(ty, &cty, &self.link.records);
         let fs = self.fs.as_mut()?;
         let scope = fs.scopes.last_mut()?;
         let id = LocalId::new(fs.locals.len());
@@ -1725,6 +1745,7 @@ impl<'m> Checker<'m> {
 
     /// A new local of the function being checked, in no scope.
     fn new_local(&mut self, name: &str, ty: Type, cty: CType, span: Span) -> Option<LocalId> {
+        let ty = long_double::in_frame(ty, &cty, &self.link.records);
         let fs = self.fs.as_mut()?;
         let id = LocalId::new(fs.locals.len());
         fs.locals.push(hir::Local {

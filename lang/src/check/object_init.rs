@@ -41,6 +41,11 @@ pub(super) enum LeafValue<'a> {
     Object(&'a ast::Expr),
 }
 
+/// Whether an object of type `ty` is one leaf of an initializer: a scalar or a `long double`.
+fn is_leaf(ty: &CType) -> bool {
+    ty.is_scalar() || *ty == CType::LongDouble
+}
+
 /// Where a walk is: how many designators of the current item the enclosing levels have used,
 /// whether this level has its own braces, and its byte offset.
 #[derive(Clone, Copy)]
@@ -154,7 +159,7 @@ impl Checker<'_> {
                                 top: false,
                                 offset: at.offset + member.offset,
                             };
-                            if member.ty.is_scalar() {
+                            if is_leaf(&member.ty) {
                                 self.err(
                                     designator_span(&designators[1]),
                                     "too many designators: the member is not an aggregate",
@@ -272,7 +277,7 @@ impl Checker<'_> {
                         top: false,
                         offset: at.offset + i * size,
                     };
-                    if elem.is_scalar() {
+                    if is_leaf(elem) {
                         self.err(
                             designator_span(&designators[1]),
                             "too many designators: the element is not an aggregate",
@@ -324,7 +329,7 @@ impl Checker<'_> {
         match value {
             Initializer::List { items: inner, .. } => {
                 *idx += 1;
-                if ty.is_scalar() {
+                if is_leaf(ty) {
                     if let Some(e) = self.braced_scalar(value, ok) {
                         out.push(Leaf {
                             offset: here,
@@ -347,7 +352,7 @@ impl Checker<'_> {
                     *ok = false;
                 }
             }
-            Initializer::Expr(e) if ty.is_scalar() => {
+            Initializer::Expr(e) if is_leaf(ty) => {
                 *idx += 1;
                 out.push(Leaf {
                     offset: here,

@@ -38,6 +38,26 @@ fn cmpop(op: AstOp) -> Option<CompareOp> {
     })
 }
 
+/// The arithmetic operator `op` denotes (`None` for comparisons and logical operators).
+pub(super) fn arithmetic_op(op: AstOp) -> Option<BinaryOp> {
+    match op {
+        AstOp::Lt
+        | AstOp::Gt
+        | AstOp::Le
+        | AstOp::Ge
+        | AstOp::Eq
+        | AstOp::Ne
+        | AstOp::And
+        | AstOp::Or => None,
+        _ => Some(binop(op)),
+    }
+}
+
+/// The comparison `op` denotes, if it is one.
+pub(super) fn compare_op(op: AstOp) -> Option<CompareOp> {
+    cmpop(op)
+}
+
 impl Checker<'_> {
     /// `c ? a : b`.
     pub(super) fn conditional(
@@ -56,6 +76,14 @@ impl Checker<'_> {
             // Two structures or unions of the same type: the address of the one chosen.
             (CType::Record(_), CType::Record(_)) if self.compatible(&at, &bt) => {
                 (a, b, Some(ScalarType::Ptr), at.clone())
+            }
+            (CType::LongDouble, _) | (_, CType::LongDouble)
+                if super::long_double::is_arithmetic(&at)
+                    && super::long_double::is_arithmetic(&bt) =>
+            {
+                let a = self.convert_to_long_double(a, &at, span)?;
+                let b = self.convert_to_long_double(b, &bt, span)?;
+                (a, b, Some(ScalarType::Ptr), CType::LongDouble)
             }
             (CType::Scalar(x), CType::Scalar(y)) => {
                 let t = usual_arithmetic(*x, *y);
@@ -143,7 +171,8 @@ impl Checker<'_> {
                 return self.operand_value(op, span);
             }
             AstUnary::Not => {
-                let (v, _) = self.typed_arith(x)?;
+                let (v, t) = self.typed_arith(x)?;
+                let v = self.truth(v, &t, x.span);
                 return Some((
                     mk(
                         ExprKind::Unary {
@@ -157,7 +186,26 @@ impl Checker<'_> {
                 ));
             }
             AstUnary::Plus | AstUnary::Neg | AstUnary::BitNot => {
-                let v = self.arith(x)?;
+                let (v, t) = self.typed_arith(x)?;
+                match (&t, op) {
+                    (CType::LongDouble, AstUnary::Plus) => return Some((v, t)),
+                    (CType::LongDouble, AstUnary::Neg) => {
+                        return Some((self.long_double_neg(v, span)?, t))
+                    }
+                    (CType::Scalar(_), _) => {}
+                    _ => {
+                        let what = if op == AstUnary::BitNot {
+                            "bit-complement"
+                        } else {
+                            "unary minus or plus"
+                        };
+                        self.err(
+                            span,
+                            format!("wrong type argument to {what} (have `{}`)", self.spell(&t)),
+                        );
+                        return None;
+                    }
+                }
                 let ty = v.ty?;
                 let op = match op {
                     AstUnary::Plus => return Some((v, CType::Scalar(ty))),
@@ -187,6 +235,9 @@ impl Checker<'_> {
             }
         };
         let what = if increment { "increment" } else { "decrement" };
+        if self.is_long_double_lvalue(x) {
+            return self.long_double_inc_dec(x, increment, prefix, span);
+        }
         let (place, ty, cty) = self.modifiable(x, what)?;
         let scale = if cty.is_pointer() {
             self.step_size(&cty, span)?
@@ -221,6 +272,8 @@ impl Checker<'_> {
         let r = self.typed_arith(b);
         let ((l, lty), (r, rty)) = (l?, r?);
         if op == AstOp::And || op == AstOp::Or {
+            let l = self.truth(l, &lty, a.span);
+            let r = self.truth(r, &rty, b.span);
             let kind = if op == AstOp::And {
                 ExprKind::LogicalAnd {
                     lhs: boxed(l),
@@ -233,6 +286,9 @@ impl Checker<'_> {
                 }
             };
             return Some((mk(kind, ScalarType::Int, span), CType::INT));
+        }
+        if lty == CType::LongDouble || rty == CType::LongDouble {
+            return self.long_double_binary(op, (l, lty), (r, rty), span);
         }
         let pointers = lty.is_pointer() || rty.is_pointer();
         if let Some(cop) = cmpop(op) {
@@ -335,6 +391,9 @@ impl Checker<'_> {
         b: &ast::Expr,
         span: Span,
     ) -> Option<(Expr, CType)> {
+        if self.is_long_double_lvalue(a) {
+            return self.long_double_assign(op, a, b, span);
+        }
         let Some(op) = op else {
             if let K::Member { .. } | K::Ident(_) | K::Unary(AstUnary::Deref, _) | K::Index(..) =
                 &a.kind
@@ -402,6 +461,9 @@ impl Checker<'_> {
                 ),
                 cty,
             ));
+        }
+        if vty == CType::LongDouble {
+            return self.long_double_into_place(place, ty, cty, binop(op), v, span);
         }
         if !matches!(vty, CType::Scalar(_)) {
             self.err(

@@ -118,6 +118,13 @@ impl Checker<'_> {
     ) -> Option<Expr> {
         match (to, vty) {
             (CType::Scalar(t), CType::Scalar(_)) => Some(convert(v, *t)),
+            (CType::Scalar(t), CType::LongDouble) if *t != ScalarType::Ptr => {
+                Some(self.convert_from_long_double(v, *t, span))
+            }
+            (CType::LongDouble, CType::Scalar(t)) if *t != ScalarType::Ptr => {
+                self.convert_to_long_double(v, vty, span)
+            }
+            (CType::LongDouble, CType::LongDouble) => Some(v),
             (CType::Scalar(ScalarType::Bool), CType::Pointer { .. }) => {
                 Some(convert(v, ScalarType::Bool))
             }
@@ -212,7 +219,7 @@ impl Checker<'_> {
                 span,
             }),
             CType::Function(_) => Some(Operand::Value(ptr, pty.clone())),
-            CType::Array { .. } | CType::Record(_) => {
+            CType::Array { .. } | CType::Record(_) | CType::LongDouble => {
                 if !self.link.records.is_complete(&to) && matches!(to, CType::Record(_)) {
                     self.err(
                         span,

@@ -313,15 +313,20 @@ impl Checker<'_> {
             );
             return None;
         };
-        let src = match self.operand(v)? {
-            super::operand::Operand::Pointed {
+        let src = match if ret_ty == CType::LongDouble {
+            None
+        } else {
+            Some(self.operand(v)?)
+        } {
+            None => self.long_double_value(v)?,
+            Some(super::operand::Operand::Pointed {
                 ptr,
                 offset,
                 cty,
                 span: s,
                 ..
-            } if self.compatible(&cty, &ret_ty) => super::operand::offset_pointer(ptr, offset, s),
-            _ => {
+            }) if self.compatible(&cty, &ret_ty) => super::operand::offset_pointer(ptr, offset, s),
+            Some(_) => {
                 self.err(
                     v.span,
                     format!(
@@ -677,6 +682,10 @@ impl Checker<'_> {
         span: Span,
         out: &mut Vec<Stmt>,
     ) {
+        if cty == CType::LongDouble {
+            self.long_double_local(decl, init, is_const, span, out);
+            return;
+        }
         // `struct s y = x;`: initialized by a copy of a structure of the same type (C99
         // 6.7.8p13).
         if let (Some(Initializer::Expr(e)), CType::Record(_)) = (init, &cty) {
@@ -762,6 +771,15 @@ impl Checker<'_> {
             Some((leaves, _)) => {
                 let mut fields = Vec::new();
                 for leaf in &leaves {
+                    if let (CType::LongDouble, super::object_init::LeafValue::Expr(e)) =
+                        (&leaf.ty, &leaf.value)
+                    {
+                        let Some(copy) = self.long_double_member(local, leaf.offset, e) else {
+                            return;
+                        };
+                        copies.push(copy);
+                        continue;
+                    }
                     if let super::object_init::LeafValue::Object(e) = leaf.value {
                         let Some(copy) = self.member_copy(local, leaf.offset, &leaf.ty, e) else {
                             return;

@@ -14,6 +14,8 @@
 //! only up to where C stops. Comparisons return the difference of the first differing bytes
 //! as `unsigned char` (as glibc's x86-64 `strcmp`; C only fixes the sign).
 
+use lang::builtins::long_double::{self, LongDouble};
+
 use super::fault::{Access, AccessKind, AccessSize, Fault, FaultKind};
 use super::objects::View;
 use super::{ptr_add, Memory};
@@ -142,6 +144,38 @@ impl Memory {
             self.store.bytes_mut()[d..d + n as usize].fill(c as u8);
         }
         Ok(dst)
+    }
+
+    /// The `long double` at `p`, read by the `long double` operation `by` (its 16 bytes
+    /// must be inside one object; the value is the first 10, little-endian).
+    pub fn read_long_double(&self, p: u64, by: &'static str) -> Result<LongDouble, Fault> {
+        let a = self
+            .span(
+                p,
+                long_double::SIZE,
+                read(by, AccessSize::Bytes(long_double::SIZE)),
+            )
+            .map_err(|(_, fault)| fault)?;
+        Ok(LongDouble::from_bytes(&self.store.bytes()[a..a + 16]))
+    }
+
+    /// Writes `value` to the 16 bytes at `p` (the padding as zeros), by the `long double`
+    /// operation `by`.
+    pub fn write_long_double(
+        &mut self,
+        p: u64,
+        value: LongDouble,
+        by: &'static str,
+    ) -> Result<(), Fault> {
+        let a = self
+            .span(
+                p,
+                long_double::SIZE,
+                write(by, AccessSize::Bytes(long_double::SIZE)),
+            )
+            .map_err(|(_, fault)| fault)?;
+        self.store.bytes_mut()[a..a + 16].copy_from_slice(&value.to_bytes());
+        Ok(())
     }
 
     /// `memcmp(a, b, n)`: the difference of the first differing bytes, 0 if none. Both whole

@@ -9,6 +9,7 @@ use std::path::PathBuf;
 use std::process::{Command, Stdio};
 use std::sync::atomic::{AtomicUsize, Ordering};
 
+use lang::builtins::long_double::LongDouble;
 use vm::printf::PrintfArg;
 
 /// Separates the outputs of consecutive cases in a generated C program.
@@ -18,6 +19,8 @@ pub const SEPARATOR: &[u8] = b"\x1e\x1f\x1e";
 /// so every double (NaN payloads and signs included) reaches printf exactly.
 pub const PREAMBLE: &str = "#include <stdio.h>\n#include <string.h>\n#include <math.h>\n\
 static double D(unsigned long b) { double x; memcpy(&x, &b, sizeof x); return x; }\n\
+static long double LD(unsigned long lo, unsigned long hi) {\n\
+  long double x = 0; memcpy(&x, &lo, 8); memcpy((char *)&x + 8, &hi, 2); return x; }\n\
 static void sep(void) { fputs(\"\\x1e\\x1f\\x1e\", stdout); }\n";
 
 /// Compiles `source` with `gcc -std=c99 -fwrapv -O0 -x c - -lm`, runs it and returns its
@@ -90,6 +93,8 @@ pub enum TArg {
     U64(u64),
     /// `double`.
     F64(f64),
+    /// `long double`: its 80 bits.
+    F80(u128),
     /// A string literal.
     Str(Vec<u8>),
 }
@@ -104,6 +109,7 @@ impl TArg {
             TArg::I64(v) => format!("{v}L"),
             TArg::U64(v) => format!("{v}ul"),
             TArg::F64(v) => format!("D({:#x}ul)", v.to_bits()),
+            TArg::F80(v) => format!("LD({:#x}ul, {:#x}ul)", *v as u64, (*v >> 64) as u64),
             TArg::Str(s) => c_string(s),
         }
     }
@@ -116,6 +122,7 @@ impl TArg {
             TArg::I64(v) => PrintfArg::Int(*v),
             TArg::U64(v) => PrintfArg::UInt(*v),
             TArg::F64(v) => PrintfArg::Double(*v),
+            TArg::F80(v) => PrintfArg::LongDouble(LongDouble::from_bits(*v)),
             TArg::Str(s) => PrintfArg::Str(s),
         }
     }
