@@ -101,6 +101,16 @@ impl CType {
         self.scalar().is_some()
     }
 
+    /// True for the arithmetic types (C99 6.2.5p18): the integer and floating types,
+    /// `long double` included.
+    pub fn is_arithmetic(&self) -> bool {
+        match self {
+            CType::Scalar(t) => *t != ScalarType::Ptr,
+            CType::LongDouble => true,
+            _ => false,
+        }
+    }
+
     /// True for pointer types.
     pub fn is_pointer(&self) -> bool {
         matches!(self, CType::Pointer { .. })

@@ -515,3 +515,19 @@ fn a_statement_expression_outside_a_function() {
         "int x = ({ 1; });\nint main(void) {\n    return ({ int y = 2; y; }) - 2;\n}\n"
     ));
 }
+
+#[test]
+fn long_double_misuses() {
+    // What C forbids on a `long double` and what printf cannot convert (gcc: warnings, then
+    // an unspecified value printed).
+    assert_snapshot!(check(
+        "#include <stdio.h>\nint main(void) {\n    long double x = 1.5L;\n    int a[2] = {0, 1};\n    printf(\"%f %Lf\\n\", x, 2.0);\n    x = x % 2;\n    x = ~x;\n    x <<= 1;\n    return a[x] + *(int *)x;\n}\n"
+    ));
+}
+
+#[test]
+fn a_structure_with_a_const_member_is_not_assignable() {
+    assert_snapshot!(check(
+        "struct inner { const int id; };\nstruct outer { int n; struct inner in[2]; };\nint main(void) {\n    struct outer a = {1, {{2}, {3}}}, b = a;\n    b = a;\n    return b.n;\n}\n"
+    ));
+}

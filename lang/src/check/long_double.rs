@@ -99,11 +99,6 @@ pub(super) fn in_frame(ty: Type, cty: &CType, records: &Records) -> Type {
     }
 }
 
-/// Whether `ty` is an arithmetic type (a `long double` included).
-pub(super) fn is_arithmetic(ty: &CType) -> bool {
-    matches!(ty, CType::LongDouble) || matches!(ty, CType::Scalar(t) if *t != ScalarType::Ptr)
-}
-
 impl Checker<'_> {
     /// A fresh 16-byte temporary of the function: its address.
     pub(super) fn long_double_temporary(&mut self, span: Span) -> Option<Expr> {
@@ -242,7 +237,7 @@ impl Checker<'_> {
         let arithmetic_op = super::operators::arithmetic_op(op);
         let compare = super::operators::compare_op(op);
         let ld = arithmetic_op.and_then(ld_op);
-        if (ld.is_none() && compare.is_none()) || !is_arithmetic(&lty) || !is_arithmetic(&rty) {
+        if (ld.is_none() && compare.is_none()) || !lty.is_arithmetic() || !rty.is_arithmetic() {
             self.err(
                 span,
                 format!(

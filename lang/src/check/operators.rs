@@ -78,8 +78,7 @@ impl Checker<'_> {
                 (a, b, Some(ScalarType::Ptr), at.clone())
             }
             (CType::LongDouble, _) | (_, CType::LongDouble)
-                if super::long_double::is_arithmetic(&at)
-                    && super::long_double::is_arithmetic(&bt) =>
+                if at.is_arithmetic() && bt.is_arithmetic() =>
             {
                 let a = self.convert_to_long_double(a, &at, span)?;
                 let b = self.convert_to_long_double(b, &bt, span)?;

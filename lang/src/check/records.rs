@@ -157,6 +157,15 @@ impl Checker<'_> {
             self.err(lspan, "assignment of a read-only structure");
             return Some(None);
         }
+        // C99 6.3.2.1p1: a structure with a `const` member (at any depth) is not a
+        // modifiable lvalue.
+        if let Some(member) = const_member(&cty, &self.link.records) {
+            self.err(
+                lspan,
+                format!("assignment of a structure with the read-only member `{member}`"),
+            );
+            return Some(None);
+        }
         let src = match self.operand(b) {
             Some(Operand::Pointed {
                 ptr: p,
@@ -226,6 +235,22 @@ impl Checker<'_> {
         let out = f(self);
         self.diags.truncate(saved);
         out
+    }
+}
+
+/// The name of a `const` member of the structure or union `ty`, at any depth (through
+/// member structures and arrays of them), if it has one.
+fn const_member(ty: &CType, records: &crate::ctype::Records) -> Option<String> {
+    match ty {
+        CType::Array { elem, .. } => const_member(elem, records),
+        CType::Record(id) => records.get(*id).members.as_ref()?.iter().find_map(|m| {
+            if m.is_const {
+                Some(m.name.clone())
+            } else {
+                const_member(&m.ty, records)
+            }
+        }),
+        _ => None,
     }
 }
 
