@@ -637,6 +637,9 @@ impl Gen {
         if self.rng.chance(10) {
             return Some(self.variadic_call(d, f));
         }
+        if self.rng.chance(10) {
+            return Some(self.long_double_call(d, f));
+        }
         match self.rng.below(10) {
             0 => {
                 if !f.may_write(STDOUT) {
@@ -749,6 +752,28 @@ impl Gen {
         }
         Ex::new(
             format!("va_mix(\"{kinds}\", {})", args.join(", ")),
+            Ty::Long,
+            eff,
+        )
+    }
+
+    /// A call of `ld_mix` (a helper computing in `long double`): a `double` and a `long`
+    /// argument and a random string of its operations.
+    fn long_double_call(&mut self, d: u32, f: &Forbid) -> Ex {
+        let a = self.expr(d, f);
+        let a = self.convertible_to(a, Ty::Double);
+        let mut eff = a.eff.clone();
+        let b = self.expr(d, &f.after(&eff));
+        let b = self.convertible_to(b, Ty::Long);
+        eff.union_with(&b.eff);
+        let ops: String = (0..self.rng.range(1, 7))
+            .map(|_| *self.rng.pick(&['+', '-', '*', '/']))
+            .collect();
+        Ex::new(
+            format!(
+                "ld_mix((double)({}), (long)({}), \"{ops}\")",
+                a.text, b.text
+            ),
             Ty::Long,
             eff,
         )

@@ -9,7 +9,7 @@
 //! fallthrough and `default` anywhere, and `printf` calls with random flags, widths,
 //! precisions and length modifiers. Expressions use every operator and all scalar types with
 //! their implicit conversions and casts (see [`expr`]), now and then through GNU C's
-//! statement expressions and `__typeof__`, and calls of a variadic function (`va_mix`, with
+//! statement expressions and `__typeof__`, calls of `ld_mix` (arithmetic in `long double`), and calls of a variadic function (`va_mix`, with
 //! `<stdarg.h>`) whose further arguments have random types. The declarations and jumps of real C
 //! programs come too (module `decls`): typedef names, enumeration constants, `sizeof`, `static`
 //! locals, designated initializers, and `goto` (skips, loops of labels entered in the middle,

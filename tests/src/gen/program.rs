@@ -15,7 +15,10 @@ use super::{Config, Func, Gen, Param, Var};
 /// for printing (the sign glibc prints for a NaN depends on how it was produced), an exit
 /// from a nested call, and a variadic function (`va_mix`: its first argument spells the
 /// promoted type of each further one, `i` `int`, `u` `unsigned`, `l` `long`, `k` `unsigned
-/// long`, `d` `double`, which it reads with `va_arg` and mixes into a `long`).
+/// long`, `d` `double`, which it reads with `va_arg` and mixes into a `long`), and `ld_mix`,
+/// which applies a string of operations in `long double` to a `double` and a `long` and
+/// returns 62 bits of the result's fraction (so every rounding of the 64-bit significand
+/// shows).
 const INCLUDES: &str =
     "#include <stdio.h>\n#include <stdlib.h>\n#include <math.h>\n#include <stdarg.h>\n\n";
 
@@ -46,6 +49,7 @@ long safe_labs(long x) { return x == (-9223372036854775807L - 1) ? 0 : labs(x); 
 double fin(double x) { return x == x ? x + 0.0 : -1.5; }
 void finish(int code) { printf("finish %d\n", code); exit(code); }
 long va_mix(const char *kinds, ...) { va_list ap; long acc = 0; va_start(ap, kinds); for (; *kinds; kinds++) { if (*kinds == 'i') acc = acc % 1000003 * 3 + va_arg(ap, int) % 1000; else if (*kinds == 'u') acc = acc % 1000003 * 3 + (long)(va_arg(ap, unsigned) % 1000u); else if (*kinds == 'l') acc = acc % 1000003 * 3 + va_arg(ap, long) % 1000; else if (*kinds == 'k') acc = acc % 1000003 * 3 + (long)(va_arg(ap, unsigned long) % 1000ul); else { double x = va_arg(ap, double); acc = acc % 1000003 * 3 + (x > 0.0) - (x < 0.0); } } va_end(ap); return acc; }
+long ld_mix(double a, long b, const char *ops) { long double x = a == a && a < 1e300 && a > -1e300 ? a : 1.5, y = b, acc = 0.1L; for (; *ops; ops++) { if (*ops == '+') acc += x; else if (*ops == '-') acc = acc - y / 7; else if (*ops == '*') acc *= 1.0000000001L; else acc = (acc + 1) / 3.0L; while (acc > 1e18L || acc < -1e18L) acc /= 1e9L; } return (long)((acc - (long)acc) * 4611686018427387904.0L); }
 "#;
 
 /// Shapes of array parameters and of the local arrays declared to match them.
