@@ -30,6 +30,7 @@ impl Checker<'_> {
         span: Span,
     ) -> Option<(Expr, CType)> {
         if let K::Ident(name) = &callee.kind {
+            self.declare_deferred(name);
             match self.lookup(name) {
                 Some(Sym::Func) => return self.user_call(name, callee.span, args, span),
                 // C89's implicit declaration `int f();` of a function this unit defines

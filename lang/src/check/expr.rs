@@ -74,6 +74,7 @@ impl Checker<'_> {
     }
 
     fn name_operand<'a>(&mut self, name: &'a str, span: Span) -> Option<Operand<'a>> {
+        self.declare_deferred(name);
         // C99 6.4.2.2: `__func__` is the function's name, as if each function began with
         // `static const char __func__[] = "name";` (here its value: a pointer to the string).
         if name == "__func__" && self.lookup(name).is_none() {

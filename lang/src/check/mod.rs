@@ -79,11 +79,11 @@ pub struct UnitCtx {
 /// the other units'. Returns every error found, in positions of the preprocessed text (for
 /// [`SourceMap::remap`]), except that places in other units are [`Diagnostic::related`]
 /// entries in original positions.
-pub fn check_unit(
-    unit: &ast::TranslationUnit,
+pub fn check_unit<'m>(
+    unit: &'m ast::TranslationUnit,
     includes: &[Include],
-    map: &SourceMap,
-    linker: &mut Linker,
+    map: &'m SourceMap,
+    linker: &'m mut Linker,
     ctx: UnitCtx,
 ) -> Result<(), Diagnostics> {
     let mut checker = Checker::new(unit, map, linker, ctx);
@@ -352,6 +352,11 @@ struct Checker<'m> {
     map: &'m SourceMap,
     /// True if an error about `main`'s declaration was reported (no "missing main" then).
     main_reported: bool,
+    /// The prototypes of the standard headers' functions the VM does not implement yet,
+    /// by name: checked only when the program names the function (see
+    /// [`Checker::declare_deferred`]). Most programs use none of the hundreds the headers
+    /// declare, and checking them was a fifth of an including program's compile time.
+    deferred: HashMap<String, (&'m ast::Declaration, usize)>,
 }
 
 impl<'m> Checker<'m> {
@@ -422,7 +427,40 @@ impl<'m> Checker<'m> {
             fs: None,
             map,
             main_reported: false,
+            deferred: HashMap::new(),
         }
+    }
+
+    /// Checks the deferred header prototype of `name`, if there is one, now that the
+    /// program names it: at file scope (the current function's scopes set aside, so its
+    /// types mean what they meant in the header).
+    fn declare_deferred(&mut self, name: &str) {
+        if self.deferred.is_empty() {
+            return;
+        }
+        let Some((d, index)) = self.deferred.remove(name) else {
+            return;
+        };
+        let fs = self.fs.take();
+        if let Some(base) = self.specs_type(&d.specs) {
+            self.function_declaration(&base, d.specs.storage, &d.declarators[index]);
+        }
+        self.fs = fs;
+    }
+
+    /// Whether the file-scope prototype `id` of declaration `d` is one of a standard header's
+    /// functions that the VM does not implement, whose checking can wait for a use.
+    fn deferrable(&self, d: &ast::Declaration, id: &ast::InitDeclarator) -> bool {
+        let decl = &id.declarator;
+        !self.ctx.library
+            && d.specs
+                .storage
+                .is_none_or(|(class, _)| class == StorageClass::Extern)
+            && id.init.is_none()
+            && decl.function().is_some()
+            && decl.variadic().is_none()
+            && library_header(&decl.name).is_none()
+            && self.map.in_standard_header(decl.name_span.start)
     }
 
     fn error(&mut self, d: Diagnostic) {
@@ -824,7 +862,16 @@ impl<'m> Checker<'m> {
         self.map.describe(span.start)
     }
 
-    fn global_declaration(&mut self, d: &ast::Declaration) {
+    fn global_declaration(&mut self, d: &'m ast::Declaration) {
+        if !d.declarators.is_empty() && d.declarators.iter().all(|id| self.deferrable(d, id)) {
+            for (index, id) in d.declarators.iter().enumerate() {
+                self.deferred.insert(id.declarator.name.clone(), (d, index));
+            }
+            return;
+        }
+        for id in &d.declarators {
+            self.declare_deferred(&id.declarator.name);
+        }
         match d.specs.storage {
             Some((StorageClass::Typedef, _)) => return self.typedef_declaration(d),
             Some((class @ (StorageClass::Auto | StorageClass::Register), span)) => {
@@ -864,6 +911,7 @@ impl<'m> Checker<'m> {
         id: &ast::InitDeclarator,
     ) {
         let decl = &id.declarator;
+        self.declare_deferred(&decl.name);
         let Some((params, empty_parens)) = decl.function() else {
             return;
         };
@@ -1376,6 +1424,7 @@ impl<'m> Checker<'m> {
     }
 
     fn function_definition(&mut self, f: &ast::FunctionDef) {
+        self.declare_deferred(&f.declarator.name);
         let decl = &f.declarator;
         let Some((params, _)) = decl.function() else {
             return;
