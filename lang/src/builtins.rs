@@ -59,6 +59,10 @@ pub enum Builtin {
     Tan,
     /// `double atan(double x)`: arc tangent, in `[-pi/2, pi/2]`.
     Atan,
+    /// `double asin(double x)`: arc sine, in `[-pi/2, pi/2]` (NaN outside `[-1, 1]`).
+    Asin,
+    /// `double acos(double x)`: arc cosine, in `[0, pi]` (NaN outside `[-1, 1]`).
+    Acos,
     /// `double atan2(double y, double x)`: arc tangent of `y/x` using both signs, in `[-pi, pi]`.
     Atan2,
     /// `double exp(double x)`: `e` raised to `x`.
@@ -87,6 +91,10 @@ pub enum Builtin {
     Tanf,
     /// `float atanf(float x)`: arc tangent, in `float`.
     Atanf,
+    /// `float asinf(float x)`.
+    Asinf,
+    /// `float acosf(float x)`.
+    Acosf,
     /// `float atan2f(float y, float x)`: arc tangent of `y/x`, in `float`.
     Atan2f,
     /// `float expf(float x)`: `e` raised to `x`, in `float`.
@@ -103,7 +111,7 @@ pub enum Builtin {
 
 impl Builtin {
     /// Every builtin, in declaration order.
-    pub const ALL: [Builtin; 34] = [
+    pub const ALL: [Builtin; 38] = [
         Builtin::Putchar,
         Builtin::Exit,
         Builtin::Abs,
@@ -118,6 +126,8 @@ impl Builtin {
         Builtin::Cos,
         Builtin::Tan,
         Builtin::Atan,
+        Builtin::Asin,
+        Builtin::Acos,
         Builtin::Atan2,
         Builtin::Exp,
         Builtin::Log,
@@ -132,6 +142,8 @@ impl Builtin {
         Builtin::Cosf,
         Builtin::Tanf,
         Builtin::Atanf,
+        Builtin::Asinf,
+        Builtin::Acosf,
         Builtin::Atan2f,
         Builtin::Expf,
         Builtin::Logf,
@@ -162,6 +174,8 @@ impl Builtin {
             Builtin::Cos => "cos",
             Builtin::Tan => "tan",
             Builtin::Atan => "atan",
+            Builtin::Asin => "asin",
+            Builtin::Acos => "acos",
             Builtin::Atan2 => "atan2",
             Builtin::Exp => "exp",
             Builtin::Log => "log",
@@ -176,6 +190,8 @@ impl Builtin {
             Builtin::Cosf => "cosf",
             Builtin::Tanf => "tanf",
             Builtin::Atanf => "atanf",
+            Builtin::Asinf => "asinf",
+            Builtin::Acosf => "acosf",
             Builtin::Atan2f => "atan2f",
             Builtin::Expf => "expf",
             Builtin::Logf => "logf",
@@ -198,6 +214,8 @@ impl Builtin {
             | Builtin::Cosf
             | Builtin::Tanf
             | Builtin::Atanf
+            | Builtin::Asinf
+            | Builtin::Acosf
             | Builtin::Expf
             | Builtin::Logf
             | Builtin::Log10f => &[Float],
@@ -214,6 +232,8 @@ impl Builtin {
             | Builtin::Cos
             | Builtin::Tan
             | Builtin::Atan
+            | Builtin::Asin
+            | Builtin::Acos
             | Builtin::Exp
             | Builtin::Log
             | Builtin::Log10 => &[Double],
@@ -262,6 +282,8 @@ impl Builtin {
             Builtin::Cosf => Builtin::Cos,
             Builtin::Tanf => Builtin::Tan,
             Builtin::Atanf => Builtin::Atan,
+            Builtin::Asinf => Builtin::Asin,
+            Builtin::Acosf => Builtin::Acos,
             Builtin::Atan2f => Builtin::Atan2,
             Builtin::Expf => Builtin::Exp,
             Builtin::Logf => Builtin::Log,
@@ -308,6 +330,8 @@ impl Builtin {
             Builtin::Cos => x.cos(),
             Builtin::Tan => x.tan(),
             Builtin::Atan => x.atan(),
+            Builtin::Asin => x.asin(),
+            Builtin::Acos => x.acos(),
             Builtin::Exp => x.exp(),
             Builtin::Log => x.ln(),
             Builtin::Log10 => x.log10(),
@@ -328,6 +352,8 @@ impl Builtin {
             Builtin::Cosf => x.cos(),
             Builtin::Tanf => x.tan(),
             Builtin::Atanf => x.atan(),
+            Builtin::Asinf => x.asin(),
+            Builtin::Acosf => x.acos(),
             Builtin::Expf => x.exp(),
             Builtin::Logf => x.ln(),
             Builtin::Log10f => x.log10(),

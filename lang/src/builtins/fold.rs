@@ -34,6 +34,8 @@
 //!   for the size of `x` (Cody-Waite reduction with a long `pi`), then Taylor series of `r`.
 //! * `atan(x)`: `pi/2 - atan(1/x)` for `|x| > 1`, three argument halvings
 //!   `x / (1 + sqrt(1 + x^2))`, then the Taylor series; `atan2` adds the quadrant.
+//! * `asin(x) = atan(x / sqrt((1 - x)(1 + x)))`, `acos(x) = 2 atan(sqrt((1 - x) / (1 + x)))`
+//!   (`1 - x` and `1 + x` are exact: no cancellation near `+-1`).
 //! * `pow(x, y) = exp(y log x)` (sign from an odd integer `y`), exactly for `y` in `1..=64`.
 
 use std::sync::OnceLock;
@@ -635,6 +637,42 @@ pub(super) fn fold(builtin: Builtin, args: &[f64]) -> Option<f64> {
                 return Some(x);
             }
             atan(&Float::from_f64(x), PREC)
+        }
+        (Builtin::Asin | Builtin::Acos, &[x]) => {
+            // Outside [-1, 1] the result is a NaN: left to the library, as gcc does.
+            if !(-1.0..=1.0).contains(&x) {
+                return None;
+            }
+            if base == Builtin::Asin && x == 0.0 {
+                return Some(x);
+            }
+            let one = Float::from_u64(1);
+            let v = Float::from_f64(x);
+            // 1 - x and 1 + x are exact; neither formula cancels.
+            let (below, above) = (one.sub(&v, PREC + 64), one.add(&v, PREC + 64));
+            if base == Builtin::Asin {
+                // asin x = atan(x / sqrt((1 - x)(1 + x))), +-pi/2 at +-1.
+                if below.is_zero() || above.is_zero() {
+                    let half_pi = pi(PREC).mul_pow2(-1);
+                    if x < 0.0 {
+                        half_pi.negate()
+                    } else {
+                        half_pi
+                    }
+                } else {
+                    let root = below.mul(&above, PREC + 30).sqrt(PREC + 30);
+                    atan(&v.div(&root, PREC + 30), PREC)
+                }
+            } else if above.is_zero() {
+                pi(PREC)
+            } else {
+                // acos x = 2 atan(sqrt((1 - x) / (1 + x))).
+                if below.is_zero() {
+                    return Some(0.0);
+                }
+                let t = below.div(&above, PREC + 30).sqrt(PREC + 30);
+                atan(&t, PREC).mul_pow2(1)
+            }
         }
         (Builtin::Atan2, &[y, x]) => {
             let pi_signed = |negative: bool| {

@@ -456,7 +456,7 @@ macro_rules! for_each_op {
             Sqrt { a: Reg, b: Reg } => Next;
             /// R[A] := fabs(R[B])
             Fabs { a: Reg, b: Reg } => Next;
-            /// R[A] := f(R[B]) for the unary math function f (floor ceil sin cos tan atan exp log log10 and their float forms, and sqrtf)
+            /// R[A] := f(R[B]) for the unary math function f (floor ceil sin cos tan atan asin acos exp log log10 and their float forms, and sqrtf)
             Math1 { f: MathFn, a: Reg, b: Reg } => Next;
             /// R[A] := f(R[B], R[C]) for the binary math function f (atan2 pow fmod and their float forms)
             Math2 { f: MathFn, a: Reg, b: Reg, c: Reg } => Next;
@@ -630,6 +630,10 @@ pub enum MathFn {
     Tan,
     /// `atan`
     Atan,
+    /// `asin`
+    Asin,
+    /// `acos`
+    Acos,
     /// `exp`
     Exp,
     /// `log`
@@ -656,6 +660,10 @@ pub enum MathFn {
     Tanf,
     /// `atanf`
     Atanf,
+    /// `asinf`
+    Asinf,
+    /// `acosf`
+    Acosf,
     /// `expf`
     Expf,
     /// `logf`
@@ -672,13 +680,15 @@ pub enum MathFn {
 
 impl MathFn {
     /// Every math function of [`Instr::Math1`] / [`Instr::Math2`].
-    pub const ALL: [MathFn; 25] = [
+    pub const ALL: [MathFn; 29] = [
         MathFn::Floor,
         MathFn::Ceil,
         MathFn::Sin,
         MathFn::Cos,
         MathFn::Tan,
         MathFn::Atan,
+        MathFn::Asin,
+        MathFn::Acos,
         MathFn::Exp,
         MathFn::Log,
         MathFn::Log10,
@@ -692,6 +702,8 @@ impl MathFn {
         MathFn::Cosf,
         MathFn::Tanf,
         MathFn::Atanf,
+        MathFn::Asinf,
+        MathFn::Acosf,
         MathFn::Expf,
         MathFn::Logf,
         MathFn::Log10f,
@@ -716,6 +728,8 @@ impl MathFn {
             MathFn::Cos => Builtin::Cos,
             MathFn::Tan => Builtin::Tan,
             MathFn::Atan => Builtin::Atan,
+            MathFn::Asin => Builtin::Asin,
+            MathFn::Acos => Builtin::Acos,
             MathFn::Exp => Builtin::Exp,
             MathFn::Log => Builtin::Log,
             MathFn::Log10 => Builtin::Log10,
@@ -729,6 +743,8 @@ impl MathFn {
             MathFn::Cosf => Builtin::Cosf,
             MathFn::Tanf => Builtin::Tanf,
             MathFn::Atanf => Builtin::Atanf,
+            MathFn::Asinf => Builtin::Asinf,
+            MathFn::Acosf => Builtin::Acosf,
             MathFn::Expf => Builtin::Expf,
             MathFn::Logf => Builtin::Logf,
             MathFn::Log10f => Builtin::Log10f,
