@@ -249,18 +249,7 @@ impl Spec {
             Conv::Str => ArgKind::Str,
             Conv::Pointer => ArgKind::Pointer,
             Conv::Percent => ArgKind::None,
-            Conv::FixedLower
-            | Conv::FixedUpper
-            | Conv::ExpLower
-            | Conv::ExpUpper
-            | Conv::GeneralLower
-            | Conv::GeneralUpper
-            | Conv::HexFloatLower
-            | Conv::HexFloatUpper
-                if self.length == Length::LongDouble =>
-            {
-                ArgKind::LongDouble
-            }
+            _ if self.length == Length::LongDouble => ArgKind::LongDouble,
             Conv::FixedLower
             | Conv::FixedUpper
             | Conv::ExpLower

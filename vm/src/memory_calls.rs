@@ -120,8 +120,16 @@ pub fn call(
             }
             int(text.len().min(i32::MAX as usize) as i32)
         }
-        f if f.is_long_double_operation() => long_double_call(memory, f, args)?,
-        _ => 0,
+        MemFn::LdArith
+        | MemFn::LdNeg
+        | MemFn::LdCompare
+        | MemFn::LdFromLong
+        | MemFn::LdFromULong
+        | MemFn::LdFromDouble
+        | MemFn::LdToLong
+        | MemFn::LdToULong
+        | MemFn::LdToDouble
+        | MemFn::LdToFloat => long_double_call(memory, f, args)?,
     };
     args[0] = result;
     Ok(())
@@ -163,6 +171,7 @@ fn long_double_call(memory: &mut Memory, f: MemFn, args: &[u64]) -> Result<u64, 
         MemFn::LdToDouble => Ok(load_long_double(memory, args[0])?.to_f64().to_bits()),
         // The register form of a float is the double equal to it.
         MemFn::LdToFloat => Ok(f64::from(load_long_double(memory, args[0])?.to_f32()).to_bits()),
+        // Only the operations above reach here (see `call`).
         _ => Ok(0),
     }
 }

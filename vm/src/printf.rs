@@ -222,37 +222,68 @@ impl FloatValue {
     }
 }
 
+/// Renders `a A` as glibc does: `0x1.8p+3`; a subnormal as `0x0.0000000000001p-1022`; zero as
+/// `0x0p+0`. Without a precision, the 13 hex digits of the fraction with trailing zeros
+/// removed; with one, rounded to it to nearest, ties to even, a carry going into the leading
+/// digit (`%.0a` of 1.5 is `0x2p+0`).
+fn format_hex_float(spec: &Spec, x: f64, out: &mut Vec<u8>) {
+    if !x.is_finite() {
+        let sign = sign_prefix(spec, x.is_sign_negative());
+        pad_field(spec, sign, non_finite(x, spec.conv.is_upper()), false, out);
+        return;
+    }
+    let bits = x.to_bits();
+    let biased = ((bits >> 52) & 0x7ff) as i64;
+    let fraction = bits & ((1u64 << 52) - 1);
+    let (leading, exponent) = match (biased, fraction) {
+        (0, 0) => (0u8, 0i64),
+        (0, _) => (0, -1022),
+        _ => (1, biased - 1023),
+    };
+    // The 13 fraction digits, most significant first.
+    let digits = (0..13)
+        .rev()
+        .map(|k| ((fraction >> (4 * k)) & 0xf) as u8)
+        .collect();
+    write_hex_float(spec, x.is_sign_negative(), leading, digits, exponent, out);
+}
+
 /// Renders `%La` as glibc does for the x87 format: the significand's top four bits as the
-/// leading hex digit (`1.0L` is `0x8p-3`), the other 60 bits as 15 fraction digits with
-/// trailing zeros removed (or rounded to the precision, ties to even), a denormal with the
-/// smallest normal's exponent.
+/// leading hex digit (`1.0L` is `0x8p-3`), the other 60 bits as 15 fraction digits, a
+/// denormal with the smallest normal's exponent.
 fn format_hex_long_double(spec: &Spec, x: LongDouble, out: &mut Vec<u8>) {
-    let upper = spec.conv.is_upper();
-    let sign = sign_prefix(spec, x.is_sign_negative());
-    match x.parts() {
-        FloatParts::NaN | FloatParts::Infinite => {
-            let nan = matches!(x.parts(), FloatParts::NaN);
-            let text: &[u8] = match (nan, upper) {
-                (true, false) => b"nan",
-                (true, true) => b"NAN",
-                (false, false) => b"inf",
-                (false, true) => b"INF",
-            };
-            pad_field(spec, sign, text, false, out);
+    let negative = x.is_sign_negative();
+    let (m, e) = match x.parts() {
+        FloatParts::Finite { m, e } => (m, e),
+        special => {
+            let text = non_finite_text(special == FloatParts::NaN, spec.conv.is_upper());
+            pad_field(spec, sign_prefix(spec, negative), text, false, out);
             return;
         }
-        FloatParts::Finite { .. } => {}
-    }
-    let (m, exponent) = x.hex_parts();
-    let mut leading = (m >> 60) as u8;
-    let mut exponent = exponent - 3;
-    let mut digits: Vec<u8> = (0..15)
+    };
+    // `m * 2^e` with the point after the leading hex digit: the exponent is e + 60.
+    let exponent = if m == 0 { 0 } else { e + 60 };
+    let digits = (0..15)
         .rev()
         .map(|k| ((m >> (4 * k)) & 0xf) as u8)
         .collect();
-    if m == 0 {
-        exponent = 0;
-    }
+    write_hex_float(spec, negative, (m >> 60) as u8, digits, exponent, out);
+}
+
+/// Writes a finite `%a`/`%A` value: the hex digit `leading`, the fraction `digits` (most
+/// significant first) and the binary `exponent`. Without a precision the fraction's trailing
+/// zeros are removed; with one it is rounded to nearest, ties to even, a carry going into the
+/// leading digit (`%.0a` of 1.5 is `0x2p+0`), and a carry out of a leading `f` renormalized
+/// as glibc does (`0xf.fp0L` to one digit is `0x1p+4`).
+fn write_hex_float(
+    spec: &Spec,
+    negative: bool,
+    mut leading: u8,
+    mut digits: Vec<u8>,
+    mut exponent: i64,
+    out: &mut Vec<u8>,
+) {
+    let upper = spec.conv.is_upper();
     let significant = digits.iter().rposition(|&d| d != 0).map_or(0, |i| i + 1);
     let precision = spec.precision.map_or(significant, |p| p as usize);
     if precision < significant {
@@ -281,8 +312,6 @@ fn format_hex_long_double(spec: &Spec, x: LongDouble, out: &mut Vec<u8>) {
             }
         }
         if leading == 16 {
-            // glibc renormalizes a carry out of the leading digit: 0xf.fp0 to one digit
-            // is 0x1p+4.
             leading = 1;
             exponent += 4;
         }
@@ -298,85 +327,7 @@ fn format_hex_long_double(spec: &Spec, x: LongDouble, out: &mut Vec<u8>) {
         };
         table[d as usize]
     };
-    let mut prefix = sign.to_vec();
-    prefix.extend_from_slice(if upper { b"0X" } else { b"0x" });
-    let mut body = vec![hex(leading)];
-    if !digits.is_empty() || spec.flags.alt {
-        body.push(b'.');
-    }
-    body.extend(digits.iter().map(|&d| hex(d)));
-    body.push(if upper { b'P' } else { b'p' });
-    body.extend_from_slice(format!("{exponent:+}").as_bytes());
-    pad_field(spec, &prefix, &body, spec.flags.zero, out);
-}
-
-/// Renders `a A` as glibc does: `0x1.8p+3`; a subnormal as `0x0.0000000000001p-1022`; zero as
-/// `0x0p+0`. Without a precision, the 13 hex digits of the fraction with trailing zeros
-/// removed; with one, rounded to it to nearest, ties to even, a carry going into the leading
-/// digit (`%.0a` of 1.5 is `0x2p+0`).
-fn format_hex_float(spec: &Spec, x: f64, out: &mut Vec<u8>) {
-    let upper = spec.conv.is_upper();
-    let sign = sign_prefix(spec, x.is_sign_negative());
-    if !x.is_finite() {
-        pad_field(spec, sign, non_finite(x, upper), false, out);
-        return;
-    }
-    let bits = x.to_bits();
-    let biased = ((bits >> 52) & 0x7ff) as i64;
-    let fraction = bits & ((1u64 << 52) - 1);
-    let (mut leading, exponent) = match (biased, fraction) {
-        (0, 0) => (0u8, 0i64),
-        (0, _) => (0, -1022),
-        _ => (1, biased - 1023),
-    };
-    // The 13 fraction digits, most significant first.
-    let mut digits: Vec<u8> = (0..13)
-        .rev()
-        .map(|k| ((fraction >> (4 * k)) & 0xf) as u8)
-        .collect();
-    let significant = digits.iter().rposition(|&d| d != 0).map_or(0, |i| i + 1);
-    let precision = match spec.precision {
-        None => significant,
-        Some(p) => p as usize,
-    };
-    if precision < significant {
-        let next = digits[precision];
-        let more = next & 7 != 0 || precision + 1 < significant;
-        let last_odd = if precision == 0 {
-            leading & 1 == 1
-        } else {
-            digits[precision - 1] & 1 == 1
-        };
-        digits.truncate(precision);
-        if next >= 8 && (more || last_odd) {
-            let mut k = precision;
-            loop {
-                if k == 0 {
-                    leading += 1;
-                    break;
-                }
-                k -= 1;
-                if digits[k] == 15 {
-                    digits[k] = 0;
-                } else {
-                    digits[k] += 1;
-                    break;
-                }
-            }
-        }
-    } else {
-        digits.truncate(significant);
-        digits.resize(precision, 0);
-    }
-    let hex = |d: u8| {
-        let table: &[u8; 16] = if upper {
-            b"0123456789ABCDEF"
-        } else {
-            b"0123456789abcdef"
-        };
-        table[d as usize]
-    };
-    let mut prefix = sign.to_vec();
+    let mut prefix = sign_prefix(spec, negative).to_vec();
     prefix.extend_from_slice(if upper { b"0X" } else { b"0x" });
     let mut body = vec![hex(leading)];
     if !digits.is_empty() || spec.flags.alt {

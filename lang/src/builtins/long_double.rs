@@ -259,18 +259,6 @@ impl LongDouble {
             e: unbiased - 63,
         }
     }
-
-    /// The 64-bit significand and the exponent field as `%La` shows them: glibc writes the
-    /// significand's top four bits as the leading hex digit and the exponent of the integer
-    /// bit minus 3 (`1.0L` is `0x8p-3`); a denormal has the smallest normal's exponent.
-    pub fn hex_parts(self) -> (u64, i64) {
-        let exponent = (self.0 >> 64) as u64 & 0x7fff;
-        let m = self.0 as u64;
-        if m == 0 && exponent == 0 {
-            return (0, 3);
-        }
-        (m, exponent.max(1) as i64 - 16383)
-    }
 }
 
 #[cfg(test)]
@@ -303,7 +291,13 @@ mod tests {
     #[test]
     fn arithmetic_keeps_64_bits() {
         let third = LongDouble::from_i64(1).arith(LdOp::Div, LongDouble::from_i64(3));
-        assert_eq!(third.hex_parts().0, 0xaaaa_aaaa_aaaa_aaab);
+        assert_eq!(
+            third.parts(),
+            FloatParts::Finite {
+                m: 0xaaaa_aaaa_aaaa_aaab,
+                e: -65
+            }
+        );
         assert_eq!(
             LongDouble::parse("0.1"),
             LongDouble::parse("0x1.999999999999999999999p-4")

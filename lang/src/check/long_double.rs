@@ -149,15 +149,10 @@ impl Checker<'_> {
                 return None;
             }
         };
-        if super::is_integer_constant_expression(&v) || is_floating_constant(&v) {
-            if let Ok(c) = types::eval(&v) {
-                let value = match c {
-                    Const::Int(i) if t == ScalarType::ULong => LongDouble::from_u64(i as u64),
-                    Const::Int(i) => LongDouble::from_i64(i),
-                    Const::Double(x) => LongDouble::from_f64(x),
-                };
-                return Some(self.long_double_constant(value, span));
-            }
+        // A constant (`types::eval` refuses anything with effects or loads) converts now.
+        if let Ok(c) = types::eval(&v) {
+            let value = constant_value(c, t);
+            return Some(self.long_double_constant(value, span));
         }
         let (f, arg) = if t.is_floating() {
             (MemFn::LdFromDouble, convert(v, ScalarType::Double))
@@ -623,13 +618,21 @@ impl Checker<'_> {
     fn fold_scalar(&mut self, e: &ast::Expr) -> Option<LongDouble> {
         let (v, t) = self.quietly(|c| c.typed(e))?;
         match t {
-            CType::Scalar(s) if s != ScalarType::Ptr => match types::eval(&v).ok()? {
-                Const::Int(i) if s == ScalarType::ULong => Some(LongDouble::from_u64(i as u64)),
-                Const::Int(i) => Some(LongDouble::from_i64(i)),
-                Const::Double(x) => Some(LongDouble::from_f64(x)),
-            },
+            CType::Scalar(s) if s != ScalarType::Ptr => {
+                Some(constant_value(types::eval(&v).ok()?, s))
+            }
             _ => None,
         }
+    }
+}
+
+/// The constant `c` of type `ty` as a `long double` (exactly: every 64-bit integer and every
+/// `double` is one).
+fn constant_value(c: Const, ty: ScalarType) -> LongDouble {
+    match c {
+        Const::Int(i) if ty == ScalarType::ULong => LongDouble::from_u64(i as u64),
+        Const::Int(i) => LongDouble::from_i64(i),
+        Const::Double(x) => LongDouble::from_f64(x),
     }
 }
 
@@ -651,13 +654,4 @@ fn seq(effects: Vec<Expr>, value: Expr, span: Span) -> Expr {
         .into_iter()
         .rev()
         .fold(value, |acc, effect| then(effect, acc, span))
-}
-
-/// Whether `e` is a floating constant, possibly converted or negated.
-fn is_floating_constant(e: &Expr) -> bool {
-    match &e.kind {
-        ExprKind::DoubleConst(_) => true,
-        ExprKind::Convert { expr, .. } => is_floating_constant(expr),
-        _ => false,
-    }
 }
