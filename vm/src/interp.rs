@@ -43,6 +43,8 @@
 //! [`crate::byte_memory`]), after the language's own index check; failing it is a VM bug and
 //! panics.
 
+mod array_params;
+
 use std::io::Write;
 
 use hashbrown::HashMap;
@@ -125,6 +127,14 @@ pub struct Machine<'p> {
     /// Where the running frame stood when the run stopped by a trap (its version and the pc
     /// it would have run next had it gone on; see [`Machine::live_frames`]), `None` otherwise.
     stopped_at: Option<(*const Version, usize)>,
+    /// Where the loop resumes when it starts again (the version and pc of the running frame)
+    /// after stopping for work it leaves to the machine ([`array_params`]); `None`: it starts
+    /// `main`.
+    resume: Option<(*const Version, usize)>,
+    /// The heap block whose `free` suspended the loop ([`TrapKind::Suspended`]).
+    suspended: Option<array_params::FreedBlock>,
+    /// The pointers that dangling array references stand for ([`array_params`]).
+    dangling_arrays: array_params::DanglingArrays,
     /// The running mode's step cursor ([`Probes::step_cursor`]), null if it has none: the
     /// `Probe` handler runs the common step of its table itself ([`crate::step_table`]).
     step_cursor: *mut crate::step_table::StepCursor,
@@ -308,6 +318,9 @@ impl<'p> Machine<'p> {
             pending: false,
             mode: ModeFlags::default(),
             stopped_at: None,
+            resume: None,
+            suspended: None,
+            dangling_arrays: Default::default(),
             step_cursor: std::ptr::null_mut(),
         })
     }
@@ -514,7 +527,54 @@ pub fn execute<P: Probes>(
         return execute_dedicated(m, probes, w);
     }
     m.set_mode(ModeFlags::of::<P>());
-    execute_shared(m, probes, w)
+    resuming(m, |m| execute_shared(m, probes, w))
+}
+
+/// Runs the loop (`run`) until the run ends, doing the work the loop leaves to the machine
+/// when it stops for it ([`array_params`]) and resuming it at the next instruction.
+fn resuming(
+    m: &mut Machine<'_>,
+    mut run: impl FnMut(&mut Machine<'_>) -> Result<Exit, Trap>,
+) -> Result<Exit, Trap> {
+    loop {
+        let trap = match run(m) {
+            Err(trap) => trap,
+            done => return done,
+        };
+        let Some((version, pc)) = m.stopped_at else {
+            return Err(trap);
+        };
+        // SAFETY: versions are boxed in `m.versions` and never freed while running.
+        let v = unsafe { &*version };
+        let outcome = match trap.kind {
+            TrapKind::Suspended => {
+                if let Some(block) = m.suspended.take() {
+                    array_params::poison_freed(m, v, block);
+                }
+                Ok(true)
+            }
+            TrapKind::Index { .. } => array_params::negative_index(m, v, pc),
+            _ => return Err(trap),
+        };
+        match outcome {
+            Ok(true) => {
+                m.stopped_at = None;
+                m.resume = Some((version, pc + 1));
+            }
+            Ok(false) => {
+                return Err(Trap {
+                    trace: m.trace(version, pc),
+                    ..trap
+                })
+            }
+            Err(kind) => {
+                return Err(Trap {
+                    kind,
+                    trace: m.trace(version, pc),
+                })
+            }
+        }
+    }
 }
 
 /// The one loop of every mode, out of line. The loop runs on a copy of the machine that is a
@@ -581,12 +641,14 @@ pub fn execute_dedicated<P: Probes>(
     w: &mut dyn Write,
 ) -> Result<Exit, Trap> {
     m.set_mode(ModeFlags::of::<P>());
-    let program = m.program;
-    let main = program.main;
-    let mut stack = std::mem::take(&mut m.stack);
-    let result = run_loop(m, probes, w, &mut stack, program, main);
-    m.stack = stack;
-    result
+    resuming(m, |m| {
+        let program = m.program;
+        let main = program.main;
+        let mut stack = std::mem::take(&mut m.stack);
+        let result = run_loop(m, probes, w, &mut stack, program, main);
+        m.stack = stack;
+        result
+    })
 }
 
 /// The loop as a function of its own (LLVM decides whether to inline it).
@@ -658,10 +720,48 @@ fn make_trap(
     kind: TrapKind,
 ) -> Trap {
     m.stopped_at = Some((version, stands_at));
-    Trap {
-        kind,
-        trace: m.trace(version, pc),
+    // The traps the machine may resume from get their trace if they stay traps (`resuming`).
+    let trace = match kind {
+        TrapKind::Index { .. } | TrapKind::Suspended => Vec::new(),
+        _ => m.trace(version, pc),
+    };
+    Trap { kind, trace }
+}
+
+/// Starts a run: installs the versions made before it (every function at `--tier-up 0`) and
+/// enters `main`'s frame; returns the version `main` runs.
+///
+/// The running frame's path register and pending flag (see `Osr::path`) live in the machine,
+/// not in the loop's locals: kept in host registers they made LLVM spill the pc and the code
+/// pointer in every mode that profiles paths (measured with callgrind).
+#[inline(never)]
+fn start_main<P: Probes>(
+    m: &mut Machine<'_>,
+    probes: &mut P,
+    stack: &mut Vec<u64>,
+    main: FuncIdx,
+) -> Result<*const Version, Trap> {
+    m.atop = m.memory.layout().stack.start as usize;
+    if P::TIERS {
+        install_versions(m, probes)?;
     }
+    let version: *const Version = &*m.versions[m.entry[main.index()] as usize];
+    m.base = 0;
+    let main_callee = m.callees[main.index()];
+    m.abase = match enter_frame(stack, &mut m.memory, &main_callee, 0, &mut m.atop) {
+        Ok(abase) => abase,
+        Err(()) => {
+            let size = m.memory.layout().stack.len() as u32;
+            return Err(make_trap(m, version, 0, 0, TrapKind::StackOverflow(size)));
+        }
+    };
+    m.path = 0;
+    m.pending = false;
+    // SAFETY: `version` is one of the machine's versions.
+    if P::ENABLED && m.mode.hooks && unsafe { (*version).calls_hooked } {
+        probes.on_entry(main);
+    }
+    Ok(version)
 }
 
 /// Sets up a frame for `callee` with its window at `base`; returns its array base, or `Err` if
@@ -850,7 +950,25 @@ fn library_call(
         ),
         _ => 0,
     };
-    crate::memory_calls::call(&mut m.memory, &mut m.out, f, args, site).map_err(|e| fault(m, e))
+    // A block freed while an array parameter may refer to it: the parameters are found once
+    // the loop has stopped (`array_params`).
+    let freed = match f {
+        MemFn::Free | MemFn::Realloc if args[0] != 0 => array_params::array_params_live(m, version)
+            .then(|| m.memory.heap_range(args[0]))
+            .flatten()
+            .map(|(start, end)| array_params::FreedBlock {
+                pointer: args[0],
+                start,
+                end,
+            }),
+        _ => None,
+    };
+    crate::memory_calls::call(&mut m.memory, &mut m.out, f, args, site).map_err(|e| fault(m, e))?;
+    if freed.is_some() {
+        m.suspended = freed;
+        return Err(TrapKind::Suspended);
+    }
+    Ok(())
 }
 
 /// `PtrToArr`: the array reference of the rows of `stride` bytes from pointer `p`.
@@ -871,6 +989,10 @@ fn array_to_pointer(m: &Machine<'_>, aref: u64) -> Result<u64, String> {
     if r.base == 0 && r.dim == 0 {
         // An array parameter given a null pointer.
         return Ok(0);
+    }
+    if let Some(p) = m.dangling_arrays.pointer(aref) {
+        // A parameter whose block was freed: its (dangling) pointer.
+        return Ok(p);
     }
     m.memory.objects.pointer_at(r.base).ok_or_else(|| {
         format!(
@@ -960,34 +1082,18 @@ fn run_loop_inlined<P: Probes>(
     program: &Program,
     main: FuncIdx,
 ) -> Result<Exit, Trap> {
-    m.atop = m.memory.layout().stack.start as usize;
-    if P::TIERS {
-        // Versions made before the run (every function at `--tier-up 0`).
-        install_versions(m, probes)?;
-    }
-    let mut version: *const Version = &*m.versions[m.entry[main.index()] as usize];
     // SAFETY (for every `&*version` below): versions are boxed in `m.versions`, which only
     // grows, so the pointee lives and stays put for the whole run.
-    let mut fdef: &Function = &program.functions[main.index()];
-    let mut code: *const Instr = unsafe { (*version).code.as_ptr() };
-    m.base = 0;
-    let main_callee = m.callees[main.index()];
-    m.abase = match enter_frame(stack, &mut m.memory, &main_callee, 0, &mut m.atop) {
-        Ok(abase) => abase,
-        Err(()) => {
-            let size = m.memory.layout().stack.len() as u32;
-            return Err(make_trap(m, version, 0, 0, TrapKind::StackOverflow(size)));
-        }
+    let (mut version, mut pc): (*const Version, usize) = match m.resume.take() {
+        Some(at) => at,
+        None => (start_main(m, probes, stack, main)?, 0),
     };
+    let mut fdef: &Function = &program.functions[unsafe { (*version).func }.index()];
+    let mut code: *const Instr = unsafe { (*version).code.as_ptr() };
     // The running frame's register window: `stack.as_mut_ptr() + base`, recomputed whenever
     // `base` changes or the stack is reallocated (only `enter_frame` grows it).
-    let mut regs: *mut u64 = stack.as_mut_ptr();
-    let mut pc: usize = 0;
-    // The running frame's path register and pending flag (see `Osr::path`) live in the
-    // machine, not in locals: kept in host registers they made LLVM spill the pc and the code
-    // pointer in every mode that profiles paths (measured with callgrind).
-    m.path = 0;
-    m.pending = false;
+    // SAFETY: the running frame's window lies inside the stack.
+    let mut regs: *mut u64 = unsafe { stack.as_mut_ptr().add(m.base) };
     // The running mode's hooks and whether frames keep their own path register (constant
     // for a loop compiled for one mode; read from the mode flags by the shared loop).
     // Read from the machine where they are needed (calls, returns), not kept in locals, so
@@ -1008,10 +1114,6 @@ fn run_loop_inlined<P: Probes>(
             hooks!() && unsafe { (*version).calls_hooked }
         };
     }
-    if calls_hooked!() {
-        probes.on_entry(main);
-    }
-
     macro_rules! trap {
         ($kind:expr) => {{
             return Err(make_trap(m, version, pc - 1, pc - 1, $kind));

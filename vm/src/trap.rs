@@ -58,6 +58,10 @@ pub enum TrapKind {
     Assertion(String),
     /// The program called `abort()`: exit status 134 (SIGABRT), as a native program's.
     Aborted,
+    /// Not a trap: the loop stopped for the machine to finish an instruction's work outside
+    /// it (a `free` while array parameters may refer to the block), and resumes at the next
+    /// instruction. Never reported.
+    Suspended,
     /// The VM failed: a profiler produced code that does not verify (a bug, never the
     /// program's fault).
     Internal(String),
@@ -114,6 +118,7 @@ impl fmt::Display for TrapKind {
             TrapKind::Assertion(message) => f.write_str(message),
             TrapKind::Aborted => f.write_str("the program called abort()"),
             TrapKind::Internal(message) => write!(f, "internal error: {message}"),
+            TrapKind::Suspended => f.write_str("suspended (the machine resumes the run)"),
         }
     }
 }

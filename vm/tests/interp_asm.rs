@@ -19,6 +19,7 @@ fn func(name: &str, params: u16, regs: u16, code: Vec<Instr>) -> Function {
         loc: Loc { line: 1, col: 1 },
         file: 0,
         num_params: params,
+        array_params: Vec::new(),
         num_locals: params,
         num_regs: regs,
         array_bytes: 0,

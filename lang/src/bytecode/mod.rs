@@ -315,6 +315,10 @@ pub struct Function {
     pub file: u32,
     /// Number of parameters (they arrive in `r0 ..`).
     pub num_params: u16,
+    /// The parameters that are array references (`int a[]`, `int m[][4]`: [`ArrayRef`]s, not
+    /// pointers), by register (each below `num_params`). The VM finds them in live frames when
+    /// a heap block is freed, since indexing them checks only their dimension.
+    pub array_params: Vec<Reg>,
     /// Registers pinned to locals (`num_params ..= num_regs`): registers
     /// `num_params .. num_locals` are zeroed at entry (reading an uninitialized local gives 0);
     /// temporaries above them are always written before they are read.

@@ -4,7 +4,7 @@
 //! 1. the code is non-empty, has at most `u16::MAX` instructions, and its last instruction never
 //!    falls through (so `pc` can never run off the end);
 //! 2. every register operand is below `num_regs`, and `num_params <= num_locals <= num_regs`,
-//!    `num_regs >= 1`;
+//!    `num_regs >= 1`, and every array parameter is a parameter's register;
 //!    register ranges (call arguments, printf arguments) end at or below `num_regs`;
 //! 3. every jump target (including jump tables) is a valid instruction index;
 //! 4. every constant, shape, table and site index is in range, and site kinds match their
@@ -175,6 +175,9 @@ pub fn verify_instrumented(
     let nregs = usize::from(func.num_regs);
     if nregs == 0 || func.num_params > func.num_locals || func.num_locals > func.num_regs {
         return Err(err(None, "register window too small".into()));
+    }
+    if let Some(r) = func.array_params.iter().find(|r| r.0 >= func.num_params) {
+        return Err(err(None, format!("array parameter {r} is not a parameter")));
     }
     if !func.array_bytes.is_multiple_of(ARRAY_ALIGN) {
         return Err(err(

@@ -631,6 +631,13 @@ impl<'a> FnCompiler<'a> {
             loc: self.loc_of(self.func.span),
             file: 0,
             num_params: self.func.params.len() as u16,
+            array_params: self
+                .func
+                .params
+                .iter()
+                .filter(|&&p| matches!(self.func.local(p).ty, Type::ArrayRef { .. }))
+                .map(|p| Reg(p.index() as u16))
+                .collect(),
             num_locals: self.func.locals.len() as u16,
             num_regs: self.max_regs.max(1) as u16,
             array_bytes: array_bytes as u32,

@@ -59,6 +59,12 @@
 //! - use after free (naming where the block was allocated and freed), double free, `free` of
 //!   something that is not a heap block or not its start;
 //! - use of a local after its function returned;
+//! - through an array parameter (`int a[]`, an array reference of address and length whose
+//!   indexing checks only the length): passing a dead pointer to it (`PtrToArr` checks it),
+//!   an index past the end of the pointer's object, an index before the start of the object
+//!   (an index before the pointer, `a[-1]`, is allowed when it stays inside the object, as C
+//!   allows), and an access after the block it points into was freed while the parameter
+//!   lives (`interp::array_params`);
 //! - misaligned loads and stores of 2, 4 and 8 bytes (objects are laid out aligned);
 //! - overlapping `memcpy`/`strcpy`/`strncpy`/`strcat` arguments, strings without their
 //!   terminating null byte, and `memcmp` beyond either object (checked on the whole range, as
@@ -75,12 +81,6 @@
 //!   later. Sanitizers bound detection in the same way (ASan's quarantine holds 256 MiB).
 //! - accesses inside the object but outside the intended sub-object (`s.a[5]` landing in
 //!   `s.b`): bounds are per object, not per field or per row;
-//! - accesses through an array parameter (`int a[]`, an array reference of address and
-//!   length, checked against the length) to a heap block freed or a local returned while the
-//!   callee runs: the reference carries no tag. Passing a dead pointer to an array parameter
-//!   is caught (`PtrToArr` checks it), and so is an access through the parameter outside the
-//!   rows from the pointer to the end of its object, including before the pointer (`a[-1]`,
-//!   which C allows when `a` points inside an array);
 //! - use of a block-scope local after its block ended but while its function still runs
 //!   (ASan's stack-use-after-scope): a local's object lives for the whole call;
 //! - reads of uninitialized memory (it reads as zero: frames and heap blocks are cleared);
@@ -181,8 +181,10 @@ pub const RESERVED: u32 = 16;
 pub const DEFAULT_STACK_SIZE: u32 = 64 << 20;
 /// The default memory limit: 1 GiB.
 pub const DEFAULT_MAX_MEMORY: u32 = 1 << 30;
-/// The largest memory limit: the 32-bit address space, rounded down to 16 bytes.
-pub const MAX_MEMORY: u32 = 0xffff_fff0;
+/// The largest memory limit: the 32-bit address space but its last 64 KiB, where no memory is
+/// ever placed (the addresses of the dangling array references that stand for array
+/// parameters whose block was freed: `interp::array_params`).
+pub const MAX_MEMORY: u32 = 0xffff_0000;
 
 /// The sizes of a [`Memory`]'s regions.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -571,6 +573,13 @@ impl Memory {
                 Err(fault)
             }
         }
+    }
+
+    /// The bytes `start .. end` of the live heap block that `p` points to the start of (what
+    /// `free(p)` frees), if it is one.
+    pub fn heap_range(&self, p: u64) -> Option<(u32, u32)> {
+        let block = self.objects.heap_block(p, "free").ok()?;
+        Some((block.start, block.start + block.size))
     }
 
     /// `free(p)` at `site`: nothing for null; the fault for a double free, or a pointer that
