@@ -1,7 +1,8 @@
 //! Runtime errors of the checked memory, one program per class (`tests/runtime_errors/`):
 //! out of bounds through a pointer (heap, stack, global, wide reads, `strcpy`/`strcat`),
 //! null, use after free, double free, bad frees, a stack object used after its function
-//! returned, misaligned accesses, and leaks reported at exit.
+//! returned or after its block ended, through array parameters (a negative index before the
+//! array, a freed block), misaligned accesses, and leaks reported at exit.
 //!
 //! Each `NAME.c` has a `NAME.txt`, written (with gcc's sanitizer report for reference) by
 //! `make_error_txt.py` from where the fault is in the source: `fault: LINE:COL (..., which
@@ -77,7 +78,7 @@ fn parse(txt: &str) -> Expected {
 
 /// The words every report of the fault class the file name says must contain.
 fn class_words(name: &str) -> &'static [&'static str] {
-    const CLASSES: [(&str, &[&str]); 11] = [
+    const CLASSES: [(&str, &[&str]); 12] = [
         ("oob_", &["out-of-bounds"]),
         ("wide_read_", &["out-of-bounds read"]),
         ("strcpy_", &["strcpy", "out-of-bounds write"]),
@@ -86,6 +87,7 @@ fn class_words(name: &str) -> &'static [&'static str] {
         ("uaf_", &["after it was freed at"]),
         ("double_free", &["double free", "already freed at"]),
         ("dangling_", &["returned"]),
+        ("scope_", &["after the block declaring it ended"]),
         ("free_interior", &["not to its start"]),
         ("free_", &["not a heap block"]),
         ("misaligned_", &["misaligned"]),
@@ -208,6 +210,7 @@ fn every_fault_class_is_reported_at_its_location() {
         "uaf_",
         "double_free",
         "dangling_",
+        "scope_",
         "free_",
         "leak_",
     ] {

@@ -73,6 +73,7 @@ mod expr;
 mod instrs;
 mod places;
 mod pointers;
+mod scopes;
 mod stmt;
 
 use std::collections::HashMap;
@@ -411,8 +412,12 @@ enum Ctx {
     Loop {
         breaks: Vec<Patch>,
         continues: Vec<Patch>,
+        /// The scopes with objects open outside the loop (`scopes::Scopes::open`).
+        scopes: usize,
     },
     Switch {
+        /// The scopes with objects open outside the `switch`.
+        scopes: usize,
         breaks: Vec<Patch>,
         /// (case values, pc of its label once seen).
         cases: Vec<(hir::CaseRange, Option<usize>)>,
@@ -460,6 +465,8 @@ struct FnCompiler<'a> {
     last_label: Option<usize>,
     /// Statement labels: where each is (once compiled) and the `goto`s waiting for it.
     labels: HashMap<LabelId, GotoLabel>,
+    /// The block scopes of the locals pointers may point to.
+    scopes: scopes::Scopes,
     error: Option<Diagnostic>,
 }
 
@@ -505,6 +512,7 @@ impl<'a> FnCompiler<'a> {
             loc: Loc::default(),
             last_label: None,
             labels: HashMap::new(),
+            scopes: scopes::Scopes::default(),
             error: None,
         };
         for local in &func.locals {
@@ -556,6 +564,10 @@ impl<'a> FnCompiler<'a> {
             };
             c.frame_obj.push(obj);
         }
+        let frame_obj = &c.frame_obj;
+        c.scopes = scopes::Scopes::of(&func.body, &|l: LocalId| {
+            frame_obj[l.index()].filter(|_| addressed.contains(&l))
+        });
         c
     }
 

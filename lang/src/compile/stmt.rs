@@ -1,6 +1,6 @@
 //! Statements: blocks, declarations, control flow, `switch`, `break`/`continue`, `return`.
 
-use super::{Ctx, FnCompiler, Patch};
+use super::{scopes, Ctx, FnCompiler, Patch};
 use crate::bytecode::{ArrayRef, Instr, JumpTable, Pc};
 use crate::hir::{
     BinaryOp, Block, CaseRange, CompareOp, Expr, ExprKind, Init, Place, ScalarType, Stmt, StmtKind,
@@ -12,8 +12,12 @@ const TABLE_DENSITY: i64 = 3;
 
 impl FnCompiler<'_> {
     pub(super) fn block(&mut self, block: &Block) {
+        let opened = self.open_scope(scopes::block_scope(block));
         for s in &block.stmts {
             self.stmt(s);
+        }
+        if opened {
+            self.close_scope();
         }
     }
 
@@ -59,6 +63,7 @@ impl FnCompiler<'_> {
                 self.ctx.push(Ctx::Loop {
                     breaks: Vec::new(),
                     continues: Vec::new(),
+                    scopes: self.open_scopes(),
                 });
                 self.stmt(body);
                 let (breaks, continues) = self.pop_loop();
@@ -76,10 +81,14 @@ impl FnCompiler<'_> {
                 step,
                 body,
             } => {
+                let opened = self.open_scope(scopes::for_scope(s));
                 for s in init {
                     self.stmt(s);
                 }
                 self.for_loop(cond.as_ref(), step.as_ref(), body);
+                if opened {
+                    self.close_scope();
+                }
             }
             StmtKind::Switch {
                 value,
@@ -89,7 +98,7 @@ impl FnCompiler<'_> {
             } => self.switch(value, body, cases, *has_default),
             StmtKind::Case(v) => {
                 let here = self.label_here();
-                if let Some(Ctx::Switch { cases, .. }) = self
+                if let Some(Ctx::Switch { cases, scopes, .. }) = self
                     .ctx
                     .iter_mut()
                     .rev()
@@ -98,17 +107,23 @@ impl FnCompiler<'_> {
                     if let Some(c) = cases.iter_mut().find(|c| c.0 == *v) {
                         c.1 = Some(here);
                     }
+                    let depth = *scopes;
+                    self.enter_scopes_from(depth);
                 }
             }
             StmtKind::Default => {
                 let here = self.label_here();
-                if let Some(Ctx::Switch { default, .. }) = self
+                if let Some(Ctx::Switch {
+                    default, scopes, ..
+                }) = self
                     .ctx
                     .iter_mut()
                     .rev()
                     .find(|c| matches!(c, Ctx::Switch { .. }))
                 {
                     *default = Some(here);
+                    let depth = *scopes;
+                    self.enter_scopes_from(depth);
                 }
             }
             StmtKind::Label(id) => {
@@ -118,8 +133,10 @@ impl FnCompiler<'_> {
                 label.at = Some(here);
                 let pending = std::mem::take(&mut label.pending);
                 self.patch_all(pending, here);
+                self.enter_scopes_from(0);
             }
             StmtKind::Goto(id) => {
+                self.leave_scopes_for(*id);
                 let j = self.jump();
                 let label = self.labels.entry(*id).or_default();
                 match label.at {
@@ -128,6 +145,10 @@ impl FnCompiler<'_> {
                 }
             }
             StmtKind::Break => {
+                if let Some(Ctx::Loop { scopes, .. } | Ctx::Switch { scopes, .. }) = self.ctx.last()
+                {
+                    self.leave_scopes_to(*scopes);
+                }
                 let j = self.jump();
                 match self.ctx.last_mut() {
                     Some(Ctx::Loop { breaks, .. } | Ctx::Switch { breaks, .. }) => breaks.push(j),
@@ -135,6 +156,14 @@ impl FnCompiler<'_> {
                 }
             }
             StmtKind::Continue => {
+                if let Some(&Ctx::Loop { scopes, .. }) = self
+                    .ctx
+                    .iter()
+                    .rev()
+                    .find(|c| matches!(c, Ctx::Loop { .. }))
+                {
+                    self.leave_scopes_to(scopes);
+                }
                 let j = self.jump();
                 if let Some(Ctx::Loop { continues, .. }) = self
                     .ctx
@@ -159,7 +188,9 @@ impl FnCompiler<'_> {
 
     fn pop_loop(&mut self) -> (Vec<Patch>, Vec<Patch>) {
         match self.ctx.pop() {
-            Some(Ctx::Loop { breaks, continues }) => (breaks, continues),
+            Some(Ctx::Loop {
+                breaks, continues, ..
+            }) => (breaks, continues),
             _ => (Vec::new(), Vec::new()),
         }
     }
@@ -249,6 +280,7 @@ impl FnCompiler<'_> {
         self.ctx.push(Ctx::Loop {
             breaks: Vec::new(),
             continues: Vec::new(),
+            scopes: self.open_scopes(),
         });
         self.stmt(body);
         let (breaks, continues) = self.pop_loop();
@@ -281,6 +313,7 @@ impl FnCompiler<'_> {
                 self.ctx.push(Ctx::Loop {
                     breaks: Vec::new(),
                     continues: Vec::new(),
+                    scopes: self.open_scopes(),
                 });
                 self.stmt(body);
                 let (breaks, continues) = self.pop_loop();
@@ -302,6 +335,7 @@ impl FnCompiler<'_> {
         self.ctx.push(Ctx::Loop {
             breaks: Vec::new(),
             continues: Vec::new(),
+            scopes: self.open_scopes(),
         });
         self.stmt(body);
         let (breaks, continues) = self.pop_loop();
@@ -482,6 +516,7 @@ impl FnCompiler<'_> {
             default_jump = Some(self.jump());
         }
         self.ctx.push(Ctx::Switch {
+            scopes: self.open_scopes(),
             breaks: Vec::new(),
             cases: cases.iter().map(|&c| (c, None)).collect(),
             default: None,
@@ -493,6 +528,7 @@ impl FnCompiler<'_> {
                 breaks,
                 cases,
                 default,
+                ..
             }) => (breaks, cases, default),
             _ => return,
         };

@@ -226,6 +226,16 @@ pub enum FaultKind {
         /// Where the access starts.
         offset: i64,
     },
+    /// An access to a block-scope local after its block ended, while its function still runs
+    /// (ASan's stack-use-after-scope).
+    UseAfterScope {
+        /// The access.
+        access: Access,
+        /// The local.
+        object: ObjectDesc,
+        /// Where the access starts.
+        offset: i64,
+    },
     /// An access through a pointer to an object that no longer exists, when the object is
     /// not known any more (its slot has been reused since it died).
     Dangling {
@@ -409,6 +419,15 @@ impl Fault {
                     _ => f.write_str(" after its function returned"),
                 }
             }
+            FaultKind::UseAfterScope {
+                access,
+                object,
+                offset,
+            } => {
+                write!(f, "{} at offset {offset} of ", access.what())?;
+                object.write(f, sites)?;
+                f.write_str(" after the block declaring it ended")
+            }
             FaultKind::Dangling {
                 access,
                 pointer,
@@ -516,6 +535,7 @@ impl Fault {
             | FaultKind::Misaligned { access, .. }
             | FaultKind::UseAfterFree { access, .. }
             | FaultKind::UseAfterReturn { access, .. }
+            | FaultKind::UseAfterScope { access, .. }
             | FaultKind::Dangling { access, .. } => Some(access),
             _ => None,
         }

@@ -58,7 +58,9 @@
 //!   the address of any object (an integer cast to a pointer);
 //! - use after free (naming where the block was allocated and freed), double free, `free` of
 //!   something that is not a heap block or not its start;
-//! - use of a local after its function returned;
+//! - use of a local after its function returned, and of a block-scope local after its block
+//!   ended while its function runs (ASan's stack-use-after-scope: the compiler marks the
+//!   block's entries and exits, `lang/src/compile/scopes.rs`);
 //! - through an array parameter (`int a[]`, an array reference of address and length whose
 //!   indexing checks only the length): passing a dead pointer to it (`PtrToArr` checks it),
 //!   an index past the end of the pointer's object, an index before the start of the object
@@ -81,8 +83,6 @@
 //!   later. Sanitizers bound detection in the same way (ASan's quarantine holds 256 MiB).
 //! - accesses inside the object but outside the intended sub-object (`s.a[5]` landing in
 //!   `s.b`): bounds are per object, not per field or per row;
-//! - use of a block-scope local after its block ended but while its function still runs
-//!   (ASan's stack-use-after-scope): a local's object lives for the whole call;
 //! - reads of uninitialized memory (it reads as zero: frames and heap blocks are cleared);
 //! - pointer arithmetic beyond the object that is not used to access memory (C's
 //!   undefined behaviour, harmless here); a pointer moved beyond the 32-bit address space

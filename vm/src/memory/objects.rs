@@ -61,6 +61,9 @@ const CLASS_FRAME: u32 = 2;
 const CLASS_HEAP: u32 = 3;
 const CLASS_MASK: u32 = 0xff;
 const LIVE: u32 = 0x100;
+/// `Entry::flags`: a frame slot's local whose block has ended while its function runs: not
+/// live, its range kept as the slot's last dead occupant's until the block is entered again.
+const OUT_OF_SCOPE: u32 = 0x200;
 
 /// The hot half of a slot: everything the access check reads, 16 bytes.
 #[derive(Clone, Copy, Debug, Default)]
@@ -352,7 +355,8 @@ impl ObjectTable {
         match &mut kind {
             FaultKind::Null { offset: o, .. }
             | FaultKind::UseAfterFree { offset: o, .. }
-            | FaultKind::UseAfterReturn { offset: o, .. } => *o = o.saturating_add(offset),
+            | FaultKind::UseAfterReturn { offset: o, .. }
+            | FaultKind::UseAfterScope { offset: o, .. } => *o = o.saturating_add(offset),
             _ => return fault,
         }
         kind.into()
@@ -381,6 +385,14 @@ impl ObjectTable {
         }
         let cold = &self.cold[slot as usize];
         let class = e.flags & CLASS_MASK;
+        if e.tag == tag && e.flags & OUT_OF_SCOPE != 0 {
+            return Err(FaultKind::UseAfterScope {
+                access,
+                object: self.describe_dead(slot),
+                offset: addr as i64 - cold.dead_start as i64,
+            }
+            .into());
+        }
         if cold.dead_tag == tag && class != CLASS_STATIC {
             let object = self.describe_dead(slot);
             let offset = addr as i64 - cold.dead_start as i64;
@@ -509,11 +521,14 @@ impl ObjectTable {
     /// moves to its next generation.
     fn kill(&mut self, slot: u32, site: Site) {
         let e = &mut self.entries[slot as usize];
-        debug_assert!(e.flags & LIVE != 0);
+        debug_assert!(e.flags & (LIVE | OUT_OF_SCOPE) != 0);
         let cold = &mut self.cold[slot as usize];
         cold.dead_what = cold.what;
-        cold.dead_start = e.start;
-        cold.dead_size = e.end - e.start;
+        if e.flags & OUT_OF_SCOPE == 0 {
+            // (Out of scope, the range is already the dead occupant's.)
+            cold.dead_start = e.start;
+            cold.dead_size = e.end - e.start;
+        }
         cold.dead_site = site;
         cold.dead_tag = e.tag;
         e.tag = e.tag.wrapping_add(GENERATION_STEP);
@@ -547,6 +562,48 @@ impl ObjectTable {
         };
         self.frame_depth += 1;
         Ok(self.occupy(slot, CLASS_FRAME, decl.0, start, size))
+    }
+
+    /// The block declaring the local `p` points to (a frame object's pointer) has ended: the
+    /// object is out of scope, every access through a pointer to it a use after scope, until
+    /// [`ObjectTable::begin_scope`]. Pointers keep their tag (the object comes back at the
+    /// same address when its block is entered again, as ASan's stack-use-after-scope sees it).
+    /// Nothing for a pointer that is not to a live local.
+    pub fn end_scope(&mut self, p: u64) {
+        let tag = (p >> 32) as u32;
+        let slot = (tag & SLOT_MASK) as usize;
+        let Some(e) = self.entries.get_mut(slot) else {
+            return;
+        };
+        if e.tag != tag || e.flags != CLASS_FRAME | LIVE {
+            return;
+        }
+        let cold = &mut self.cold[slot];
+        cold.dead_what = cold.what;
+        cold.dead_start = e.start;
+        cold.dead_size = e.end - e.start;
+        cold.dead_site = 0;
+        cold.dead_tag = tag;
+        e.start = 0;
+        e.end = 0;
+        e.flags = CLASS_FRAME | OUT_OF_SCOPE;
+    }
+
+    /// The block declaring the local `p` points to is entered: if it was out of scope
+    /// ([`ObjectTable::end_scope`]), it is live again. Nothing otherwise.
+    pub fn begin_scope(&mut self, p: u64) {
+        let tag = (p >> 32) as u32;
+        let slot = (tag & SLOT_MASK) as usize;
+        let Some(e) = self.entries.get_mut(slot) else {
+            return;
+        };
+        if e.tag != tag || e.flags != CLASS_FRAME | OUT_OF_SCOPE {
+            return;
+        }
+        let cold = &self.cold[slot];
+        e.start = cold.dead_start;
+        e.end = cold.dead_start + cold.dead_size;
+        e.flags = CLASS_FRAME | LIVE;
     }
 
     /// Pops (kills) the locals above depth `depth` (a function returned).
@@ -613,7 +670,8 @@ impl ObjectTable {
                     freed_at: *freed_at,
                 }
                 .into(),
-                FaultKind::UseAfterReturn { object, .. } => bad(BadFree::NotHeap(object.clone())),
+                FaultKind::UseAfterReturn { object, .. }
+                | FaultKind::UseAfterScope { object, .. } => bad(BadFree::NotHeap(object.clone())),
                 FaultKind::Dangling { was, .. } => bad(BadFree::Dangling(p, *was)),
                 _ => bad(BadFree::Invalid(p)),
             }),
@@ -899,6 +957,45 @@ mod tests {
                 "read of 4 bytes through dangling pointer {px:#x}: its local's function returned"
             )
         );
+    }
+
+    #[test]
+    fn locals_out_of_scope_fail_until_their_block_is_entered_again() {
+        let mut table = ObjectTable::new();
+        let t = local(&mut table, "f", "t");
+        let depth = table.local_depth();
+        let pt = table.push_local(t, 4096, 8).unwrap();
+        table.begin_scope(pt); // already live: nothing changes
+        assert!(read(&table, pt, 7, 1).is_ok());
+        table.end_scope(pt);
+        assert_eq!(
+            read(&table, pt, 4, 4).unwrap_err(),
+            "read of 4 bytes at offset 4 of 't' (local of function f, 8 bytes) after the block declaring it ended"
+        );
+        assert!(table.pointer_at(4096).is_none());
+        assert_eq!(
+            table.heap_block(pt, "free").unwrap_err().to_string(),
+            "free of 't' (local of function f, 8 bytes), which is not a heap block"
+        );
+        table.end_scope(pt); // already out of scope: nothing changes
+        table.begin_scope(pt);
+        assert!(read(&table, pt, 4, 4).is_ok());
+        assert_eq!(table.pointer_at(4100), Some(pt + 4));
+        // The function returns while the block is left: the local dies with its range.
+        table.end_scope(pt);
+        table.pop_locals_to(depth);
+        assert_eq!(
+            read(&table, pt, 0, 1).unwrap_err(),
+            "read of 1 byte at offset 0 of 't' (local of function f, 8 bytes) after f returned"
+        );
+        table.begin_scope(pt); // a stale pointer revives nothing
+        assert!(read(&table, pt, 0, 1).is_err());
+        // Scope marks on anything but a live local's own pointer do nothing.
+        let h = table.add_heap(3, 8192, 16).unwrap();
+        table.end_scope(h);
+        assert!(read(&table, h, 0, 4).is_ok());
+        table.end_scope(0);
+        table.begin_scope(u64::MAX);
     }
 
     #[test]
