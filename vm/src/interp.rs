@@ -953,9 +953,10 @@ fn library_call(
     // A block freed while an array parameter may refer to it: the parameters are found once
     // the loop has stopped (`array_params`).
     let freed = match f {
-        MemFn::Free | MemFn::Realloc if args[0] != 0 => array_params::array_params_live(m, version)
-            .then(|| m.memory.heap_range(args[0]))
-            .flatten()
+        MemFn::Free | MemFn::Realloc if args[0] != 0 => m
+            .memory
+            .arrayed_heap_range(args[0])
+            .filter(|_| array_params::array_params_live(m, version))
             .map(|(start, end)| array_params::FreedBlock {
                 pointer: args[0],
                 start,

@@ -576,8 +576,12 @@ impl Memory {
     }
 
     /// The bytes `start .. end` of the live heap block that `p` points to the start of (what
-    /// `free(p)` frees), if it is one.
-    pub fn heap_range(&self, p: u64) -> Option<(u32, u32)> {
+    /// `free(p)` frees), if it is one and an array parameter may refer to it (a pointer into
+    /// it was passed to one since it was allocated).
+    pub fn arrayed_heap_range(&self, p: u64) -> Option<(u32, u32)> {
+        if !self.objects.was_arrayed(p) {
+            return None;
+        }
         let block = self.objects.heap_block(p, "free").ok()?;
         Some((block.start, block.start + block.size))
     }

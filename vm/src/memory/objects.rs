@@ -187,6 +187,10 @@ pub struct ObjectTable {
     /// address: the pointer an array reference at that address came from, tried first by
     /// [`ObjectTable::pointer_at`] (a callee turning its array parameter back into a pointer).
     recent_arrays: Box<[(u32, u64); RECENT_ARRAYS]>,
+    /// One bit per slot: whether a pointer into the slot's object was made an array
+    /// reference (`array_at`) since the object was made, so that an array parameter may
+    /// refer to it ([`ObjectTable::was_arrayed`]).
+    arrayed: Vec<u64>,
     /// Live objects of every kind.
     live: u32,
     /// The most slots (slot 0 excluded): [`MAX_OBJECTS`], less in tests.
@@ -214,6 +218,7 @@ impl ObjectTable {
             free_heap_slots: VecDeque::new(),
             statics_by_address: Vec::new(),
             recent_arrays: Box::new([(0, 0); RECENT_ARRAYS]),
+            arrayed: Vec::new(),
             live: 0,
             limit: MAX_OBJECTS,
         }
@@ -257,6 +262,7 @@ impl ObjectTable {
             + self.cold.capacity() * size_of::<Cold>()
             + self.frame_slots.capacity() * 4
             + self.free_heap_slots.capacity() * 4
+            + self.arrayed.capacity() * 8
     }
 
     /// Checks an access of `width` (1, 2, 4 or 8) bytes at `offset` from pointer `p`: the
@@ -508,6 +514,9 @@ impl ObjectTable {
     /// pointer to its start.
     fn occupy(&mut self, slot: u32, class: u32, what: u32, start: u32, size: u32) -> u64 {
         debug_assert!(start.checked_add(size).is_some());
+        if let Some(bits) = self.arrayed.get_mut(slot as usize / 64) {
+            *bits &= !(1 << (slot % 64));
+        }
         let e = &mut self.entries[slot as usize];
         e.start = start;
         e.end = start + size;
@@ -738,7 +747,21 @@ impl ObjectTable {
             false => 0,
         };
         self.recent_arrays[recent_index(view.addr)] = (view.addr, p);
+        let slot = ((p >> 32) as u32 & SLOT_MASK) as usize;
+        if slot / 64 >= self.arrayed.len() {
+            self.arrayed.resize(slot / 64 + 1, 0);
+        }
+        self.arrayed[slot / 64] |= 1 << (slot % 64);
         Ok((view.addr, rows.min(u64::from(u32::MAX)) as u32))
+    }
+
+    /// Whether a pointer into the object of `p`'s slot was made an array reference since the
+    /// object was made (an array parameter may refer to it).
+    pub fn was_arrayed(&self, p: u64) -> bool {
+        let slot = ((p >> 32) as u32 & SLOT_MASK) as usize;
+        self.arrayed
+            .get(slot / 64)
+            .is_some_and(|bits| bits & (1 << (slot % 64)) != 0)
     }
 
     /// Every live heap block: its allocation site, start and size.
