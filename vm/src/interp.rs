@@ -950,21 +950,37 @@ fn library_call(
         ),
         _ => 0,
     };
-    // A block freed while an array parameter may refer to it: the parameters are found once
-    // the loop has stopped (`array_params`).
-    let freed = match f {
-        MemFn::Free | MemFn::Realloc if args[0] != 0 => m
-            .memory
-            .arrayed_heap_range(args[0])
-            .filter(|_| array_params::array_params_live(m, version))
-            .map(|(start, end)| array_params::FreedBlock {
-                pointer: args[0],
-                start,
-                end,
-            }),
-        _ => None,
-    };
-    crate::memory_calls::call(&mut m.memory, &mut m.out, f, args, site).map_err(|e| fault(m, e))?;
+    if matches!(f, MemFn::Free | MemFn::Realloc)
+        && args[0] != 0
+        && m.memory.objects.was_arrayed(args[0])
+    {
+        return free_arrayed(m, version, f, args, site);
+    }
+    crate::memory_calls::call(&mut m.memory, &mut m.out, f, args, site).map_err(|e| fault(m, e))
+}
+
+/// `free` or `realloc` (`f`) of a block an array parameter may refer to: if a live frame has
+/// one, the loop stops once the block is freed, for the machine to find the parameters that
+/// refer to it (`array_params`). Out of line: the usual `free` keeps a small frame.
+#[inline(never)]
+fn free_arrayed(
+    m: &mut Machine<'_>,
+    version: &Version,
+    f: MemFn,
+    args: &mut [u64],
+    site: u32,
+) -> Result<(), TrapKind> {
+    let freed = m
+        .memory
+        .arrayed_heap_range(args[0])
+        .filter(|_| array_params::array_params_live(m, version))
+        .map(|(start, end)| array_params::FreedBlock {
+            pointer: args[0],
+            start,
+            end,
+        });
+    crate::memory_calls::call(&mut m.memory, &mut m.out, f, args, site)
+        .map_err(|e| TrapKind::Memory(m.alloc_sites.render(m.program, &e)))?;
     if freed.is_some() {
         m.suspended = freed;
         return Err(TrapKind::Suspended);
