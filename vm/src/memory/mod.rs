@@ -166,7 +166,7 @@ use std::ops::Range;
 
 pub use fault::{Access, AccessKind, AccessSize, Fault, FaultKind, ObjectDesc, ObjectKind};
 pub use heap::HeapStats;
-pub use objects::{Decl, DeclId, DeclKind, ObjectTable};
+pub use objects::{Decl, DeclId, DeclKind, FreedArrayed, ObjectTable};
 
 use crate::byte_memory::Memory as Store;
 use heap::{capacity, Heap};
@@ -573,17 +573,6 @@ impl Memory {
                 Err(fault)
             }
         }
-    }
-
-    /// The bytes `start .. end` of the live heap block that `p` points to the start of (what
-    /// `free(p)` frees), if it is one and an array parameter may refer to it (a pointer into
-    /// it was passed to one since it was allocated).
-    pub fn arrayed_heap_range(&self, p: u64) -> Option<(u32, u32)> {
-        if !self.objects.was_arrayed(p) {
-            return None;
-        }
-        let block = self.objects.heap_block(p, "free").ok()?;
-        Some((block.start, block.start + block.size))
     }
 
     /// `free(p)` at `site`: nothing for null; the fault for a double free, or a pointer that

@@ -96,6 +96,19 @@ struct Cold {
     dead_tag: u32,
 }
 
+/// A heap block freed after a pointer into it was made an array reference
+/// ([`ObjectTable::array_at`]): an array parameter of a running function may still refer to it
+/// (the interpreter then makes such parameters dangling: `interp::array_params`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct FreedArrayed {
+    /// The pointer to its start (its tag names the dead block).
+    pub pointer: u64,
+    /// Its first byte address.
+    pub start: u32,
+    /// One past its last byte.
+    pub end: u32,
+}
+
 /// A declaration index: what a static or frame object is, registered once per program with
 /// [`ObjectTable::declare`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -191,6 +204,8 @@ pub struct ObjectTable {
     /// reference (`array_at`) since the object was made, so that an array parameter may
     /// refer to it ([`ObjectTable::was_arrayed`]).
     arrayed: Vec<u64>,
+    /// The last heap block freed that a pointer made an array reference pointed into.
+    freed_arrayed: Option<FreedArrayed>,
     /// Live objects of every kind.
     live: u32,
     /// The most slots (slot 0 excluded): [`MAX_OBJECTS`], less in tests.
@@ -219,6 +234,7 @@ impl ObjectTable {
             statics_by_address: Vec::new(),
             recent_arrays: Box::new([(0, 0); RECENT_ARRAYS]),
             arrayed: Vec::new(),
+            freed_arrayed: None,
             live: 0,
             limit: MAX_OBJECTS,
         }
@@ -578,6 +594,7 @@ impl ObjectTable {
     /// [`ObjectTable::begin_scope`]. Pointers keep their tag (the object comes back at the
     /// same address when its block is entered again, as ASan's stack-use-after-scope sees it).
     /// Nothing for a pointer that is not to a live local.
+    #[inline]
     pub fn end_scope(&mut self, p: u64) {
         let tag = (p >> 32) as u32;
         let slot = (tag & SLOT_MASK) as usize;
@@ -600,6 +617,7 @@ impl ObjectTable {
 
     /// The block declaring the local `p` points to is entered: if it was out of scope
     /// ([`ObjectTable::end_scope`]), it is live again. Nothing otherwise.
+    #[inline]
     pub fn begin_scope(&mut self, p: u64) {
         let tag = (p >> 32) as u32;
         let slot = (tag & SLOT_MASK) as usize;
@@ -644,6 +662,14 @@ impl ObjectTable {
 
     /// Frees the heap block of `slot` at `site`.
     pub(super) fn free_heap(&mut self, slot: u32, site: Site) {
+        if self.was_arrayed_slot(slot as usize) {
+            let e = &self.entries[slot as usize];
+            self.freed_arrayed = Some(FreedArrayed {
+                pointer: (u64::from(e.tag) << 32) | u64::from(e.start),
+                start: e.start,
+                end: e.end,
+            });
+        }
         self.kill(slot, site);
         self.free_heap_slots.push_back(slot);
     }
@@ -755,13 +781,18 @@ impl ObjectTable {
         Ok((view.addr, rows.min(u64::from(u32::MAX)) as u32))
     }
 
-    /// Whether a pointer into the object of `p`'s slot was made an array reference since the
+    /// Whether a pointer into the object of `slot` was made an array reference since the
     /// object was made (an array parameter may refer to it).
-    pub fn was_arrayed(&self, p: u64) -> bool {
-        let slot = ((p >> 32) as u32 & SLOT_MASK) as usize;
+    fn was_arrayed_slot(&self, slot: usize) -> bool {
         self.arrayed
             .get(slot / 64)
             .is_some_and(|bits| bits & (1 << (slot % 64)) != 0)
+    }
+
+    /// The last heap block freed that an array parameter may refer to, if it has not been
+    /// taken yet (see [`FreedArrayed`]).
+    pub fn take_freed_arrayed(&mut self) -> Option<FreedArrayed> {
+        self.freed_arrayed.take()
     }
 
     /// Every live heap block: its allocation site, start and size.
