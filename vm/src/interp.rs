@@ -51,6 +51,7 @@ use hashbrown::HashMap;
 use lang::builtins::memory::MemFn;
 use lang::bytecode::{
     ArrayRef, FuncIdx, Function, Instr, JumpTable, Loc, MathFn, PairIdx, Pc, Program, Shape, Site,
+    FRAME_OBJECT_INDEX, SCOPE_BEGIN, SCOPE_END,
 };
 
 use lang::bytecode::verify::{verify_instrumented, Body, ProbeTables, VerifyError};
@@ -885,7 +886,9 @@ fn math2(f: MathFn, x: f64, y: f64) -> f64 {
 }
 
 /// `FrameObj`: registers frame object `imm` of the running function `f` (whose frame's
-/// array area starts at `m.abase`); returns the pointer to it.
+/// array area starts at `m.abase`); returns the pointer to it. With [`SCOPE_BEGIN`] or
+/// [`SCOPE_END`] in `imm`, the object (registered by the prologue) comes back to life or goes
+/// out of scope, and the pointer to it is returned as the prologue made it.
 #[inline(never)]
 fn frame_object(
     m: &mut Machine<'_>,
@@ -893,6 +896,9 @@ fn frame_object(
     f: usize,
     imm: i32,
 ) -> Result<u64, String> {
+    if imm & (SCOPE_BEGIN | SCOPE_END) != 0 {
+        return Ok(scope_mark(m, imm));
+    }
     let depth = m.frames.len();
     if m.frame_marks.last().is_none_or(|&(d, _)| d != depth) {
         m.frame_marks.push((depth, m.memory.objects.local_depth()));
@@ -903,6 +909,26 @@ fn frame_object(
         .objects
         .push_local(decl, (m.abase + o.offset as usize) as u32, o.size)
         .map_err(|fault| fault.to_string())
+}
+
+/// `FrameObj` with [`SCOPE_BEGIN`] or [`SCOPE_END`]: the running frame's object
+/// `imm & FRAME_OBJECT_INDEX` enters or leaves its scope; returns the pointer to it.
+fn scope_mark(m: &mut Machine<'_>, imm: i32) -> u64 {
+    let first = match m.frame_marks.last() {
+        Some(&(depth, first)) if depth == m.frames.len() => first,
+        // The prologue registers every frame object first: a frame without them has none.
+        _ => return 0,
+    };
+    let objects = &mut m.memory.objects;
+    let Some(p) = objects.local_pointer(first + (imm & FRAME_OBJECT_INDEX) as usize) else {
+        return 0;
+    };
+    if imm & SCOPE_BEGIN != 0 {
+        objects.begin_scope(p);
+    } else {
+        objects.end_scope(p);
+    }
+    p
 }
 
 /// The address of an access of `width` bytes at `p + offset`, checked against `p`'s object.
@@ -923,33 +949,8 @@ fn check_pointer(
 }
 
 /// `Lib`: the library function `f` at `pc` of `version`, on the argument registers `args`.
-/// The block scope marks (`__scope_begin`, `__scope_end`: two per pass through a loop body
-/// that declares a local whose address is taken) take the short way, without the frame of
-/// the other functions' code (measured: 175 instructions a mark through it, 40 without).
 #[inline(never)]
 fn library_call(
-    m: &mut Machine<'_>,
-    version: *const Version,
-    pc: usize,
-    f: MemFn,
-    args: &mut [u64],
-) -> Result<(), TrapKind> {
-    match f {
-        MemFn::ScopeBegin => {
-            m.memory.objects.begin_scope(args[0]);
-            Ok(())
-        }
-        MemFn::ScopeEnd => {
-            m.memory.objects.end_scope(args[0]);
-            Ok(())
-        }
-        _ => library_function(m, version, pc, f, args),
-    }
-}
-
-/// [`library_call`] of every function but the scope marks.
-#[inline(never)]
-fn library_function(
     m: &mut Machine<'_>,
     version: *const Version,
     pc: usize,

@@ -130,14 +130,6 @@ pub fn call(
         | MemFn::LdToULong
         | MemFn::LdToDouble
         | MemFn::LdToFloat => long_double_call(memory, f, args)?,
-        MemFn::ScopeBegin => {
-            memory.objects.begin_scope(args[0]);
-            args[0]
-        }
-        MemFn::ScopeEnd => {
-            memory.objects.end_scope(args[0]);
-            args[0]
-        }
     };
     args[0] = result;
     Ok(())

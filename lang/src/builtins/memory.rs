@@ -103,19 +103,11 @@ pub enum MemFn {
     LdToDouble,
     /// `float __ld_to_float(const long double *a)`: rounded to nearest, once.
     LdToFloat,
-    /// `void *__scope_begin(void *local)`: the block declaring the local (whose address is
-    /// taken) is entered: its object lives again (returns its argument). The compiler's, at
-    /// the entries of such blocks, not callable by name.
-    ScopeBegin,
-    /// `void *__scope_end(void *local)`: the block declaring the local is left: accesses
-    /// through pointers to it fail as a use after scope until the block is entered again
-    /// (returns its argument). The compiler's, at the exits of such blocks.
-    ScopeEnd,
 }
 
 impl MemFn {
     /// Every function, in declaration order.
-    pub const ALL: [MemFn; 38] = [
+    pub const ALL: [MemFn; 36] = [
         MemFn::Memcpy,
         MemFn::Memmove,
         MemFn::Memset,
@@ -152,18 +144,14 @@ impl MemFn {
         MemFn::LdToULong,
         MemFn::LdToDouble,
         MemFn::LdToFloat,
-        MemFn::ScopeBegin,
-        MemFn::ScopeEnd,
     ];
 
     /// The function called `name` in C, if it is one of these (the `long double` operations
-    /// and the scope markers are the compiler's, not callable by name).
+    /// are the checker's, not callable by name).
     pub fn lookup(name: &str) -> Option<MemFn> {
-        MemFn::ALL.into_iter().find(|f| {
-            f.name() == name
-                && !f.is_long_double_operation()
-                && !matches!(f, MemFn::ScopeBegin | MemFn::ScopeEnd)
-        })
+        MemFn::ALL
+            .into_iter()
+            .find(|f| f.name() == name && !f.is_long_double_operation())
     }
 
     /// Whether it is one of the `long double` operations the checker lowers arithmetic to.
@@ -222,8 +210,6 @@ impl MemFn {
             MemFn::LdToULong => "__ld_to_ulong",
             MemFn::LdToDouble => "__ld_to_double",
             MemFn::LdToFloat => "__ld_to_float",
-            MemFn::ScopeBegin => "__scope_begin",
-            MemFn::ScopeEnd => "__scope_end",
         }
     }
 
@@ -265,7 +251,6 @@ impl MemFn {
             MemFn::Puts | MemFn::Vprintf | MemFn::Vsprintf | MemFn::Vsnprintf => "stdio.h",
             MemFn::AssertFail => "assert.h",
             f if f.is_long_double_operation() => "float.h",
-            MemFn::ScopeBegin | MemFn::ScopeEnd => "stddef.h",
             _ => "string.h",
         }
     }
@@ -329,7 +314,6 @@ impl MemFn {
             MemFn::LdToULong => (size(), vec![const_void_p()]),
             MemFn::LdToDouble => (CType::Scalar(ScalarType::Double), vec![const_void_p()]),
             MemFn::LdToFloat => (CType::Scalar(ScalarType::Float), vec![const_void_p()]),
-            MemFn::ScopeBegin | MemFn::ScopeEnd => (void_p(), vec![void_p()]),
             MemFn::AssertFail => (
                 CType::Void,
                 vec![

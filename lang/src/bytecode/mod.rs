@@ -269,6 +269,15 @@ pub struct FrameObject {
     pub name: String,
 }
 
+/// `FrameObj`'s `imm` with this bit: the block declaring frame object `imm & FRAME_OBJECT_INDEX`
+/// is entered (see `lang/src/compile/scopes.rs`).
+pub const SCOPE_BEGIN: i32 = 1 << 28;
+/// `FrameObj`'s `imm` with this bit: the block declaring frame object `imm & FRAME_OBJECT_INDEX`
+/// ends.
+pub const SCOPE_END: i32 = 2 << 28;
+/// The frame object index of a `FrameObj`'s `imm` (below [`SCOPE_BEGIN`]).
+pub const FRAME_OBJECT_INDEX: i32 = SCOPE_BEGIN - 1;
+
 /// An object with static storage that pointers may point to: a global variable or a string
 /// literal. The VM registers them in order, so object `i` has slot `i + 1`.
 #[derive(Clone, Debug, PartialEq, Eq)]

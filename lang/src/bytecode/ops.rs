@@ -146,7 +146,7 @@ macro_rules! for_each_op {
             ZeroArr { a: Reg, s: ShapeIdx } => Next;
 
             // ---- pointers (P = the address R[B] + imm, checked: inside a live object, aligned) ----
-            /// R[A] := pointer to this frame's object o (its bytes in the array area; registered as an object until the function returns)
+            /// R[A] := pointer to this frame's object o = imm (its bytes in the array area; registered as an object until the function returns); imm = o | SCOPE_BEGIN: object o's block is entered (it lives again if its block had ended), imm = o | SCOPE_END: its block ends (accesses through pointers to it fail until it is entered again); R[A] keeps the pointer
             FrameObj { a: Reg, imm: i32 } => Next;
             /// R[A] := the array reference of the rows of R[C] bytes from the pointer R[B] to the end of its object (checked: live, aligned; null gives an empty array)
             PtrToArr { a: Reg, b: Reg, c: Reg } => Next;

@@ -232,7 +232,12 @@ pub fn verify_instrumented(
                 return Err(here(format!("constant {k} out of range")));
             }
             Instr::FrameObj { imm, .. }
-                if usize::try_from(imm).map_or(true, |o| o >= func.frame_objects.len()) =>
+                if imm < 0
+                    || imm
+                        & !(super::FRAME_OBJECT_INDEX | super::SCOPE_BEGIN | super::SCOPE_END)
+                        != 0
+                    || imm & super::SCOPE_BEGIN != 0 && imm & super::SCOPE_END != 0
+                    || (imm & super::FRAME_OBJECT_INDEX) as usize >= func.frame_objects.len() =>
             {
                 return Err(here(format!("frame object {imm} out of range")));
             }

@@ -564,9 +564,22 @@ impl<'a> FnCompiler<'a> {
             };
             c.frame_obj.push(obj);
         }
+        // Object indices follow the locals' order, as the prologue registers them.
+        let mut index = 0;
+        let indices: Vec<Option<i32>> = c
+            .frame_obj
+            .iter()
+            .map(|r| {
+                r.map(|_| {
+                    index += 1;
+                    index - 1
+                })
+            })
+            .collect();
         let frame_obj = &c.frame_obj;
         c.scopes = scopes::Scopes::of(&func.body, &|l: LocalId| {
-            frame_obj[l.index()].filter(|_| addressed.contains(&l))
+            let r = frame_obj[l.index()].filter(|_| addressed.contains(&l))?;
+            Some((r, indices[l.index()]?))
         });
         c
     }

@@ -5,8 +5,9 @@
 //!
 //! Every local whose address is taken is an object of its frame for the whole call (`FrameObj`
 //! in the prologue). For one declared in a nested block (or in a `for` statement's first
-//! clause), the compiler marks its block's boundaries with `Lib __scope_begin` and
-//! `Lib __scope_end` on the object's pointer ([`MemFn::ScopeBegin`], [`MemFn::ScopeEnd`]):
+//! clause), the compiler marks its block's boundaries with `FrameObj` on the object's index
+//! and [`SCOPE_BEGIN`] or [`SCOPE_END`] (an out-of-line call in the interpreter, about 40
+//! instructions; the register keeps the object's pointer):
 //!
 //! - *entries*: the block's start, and every label inside it that a jump from outside may
 //!   reach (statement labels, and `case`/`default` labels of a `switch` outside the block),
@@ -22,8 +23,7 @@
 use std::collections::HashMap;
 
 use super::FnCompiler;
-use crate::builtins::memory::MemFn;
-use crate::bytecode::{Instr, Reg};
+use crate::bytecode::{Instr, Reg, SCOPE_BEGIN, SCOPE_END};
 use crate::hir::{Block, LabelId, Stmt, StmtKind};
 
 /// A scope: the address of its [`Block`] or of its `for` [`Stmt`] (the HIR is not moved while
@@ -43,9 +43,9 @@ pub(super) fn for_scope(s: &Stmt) -> ScopeId {
 /// What the compiler knows of a function's scopes before compiling it.
 #[derive(Default)]
 pub(super) struct Scopes {
-    /// The frame objects (their pointers' registers) declared directly in each scope that has
-    /// any.
-    pub objects: HashMap<ScopeId, Vec<Reg>>,
+    /// The frame objects (their pointers' registers and their indices among the frame's
+    /// objects) declared directly in each scope that has any.
+    pub objects: HashMap<ScopeId, Vec<(Reg, i32)>>,
     /// For each statement label, the scopes with objects that enclose it, outermost first.
     pub around_label: HashMap<LabelId, Vec<ScopeId>>,
     /// The scopes with objects open where compilation stands, outermost first.
@@ -54,9 +54,9 @@ pub(super) struct Scopes {
 
 impl Scopes {
     /// The scopes of `body` (a function's body, whose own declarations live for the whole
-    /// call); `object` gives the pointer register of a local that is a frame object whose
-    /// address is taken.
-    pub fn of(body: &Block, object: &dyn Fn(crate::hir::LocalId) -> Option<Reg>) -> Scopes {
+    /// call); `object` gives the pointer register and the object index of a local that is a
+    /// frame object whose address is taken.
+    pub fn of(body: &Block, object: &dyn Fn(crate::hir::LocalId) -> Option<(Reg, i32)>) -> Scopes {
         let mut scopes = Scopes::default();
         let mut chain = Vec::new();
         for s in &body.stmts {
@@ -68,7 +68,7 @@ impl Scopes {
     fn visit(
         &mut self,
         s: &Stmt,
-        object: &dyn Fn(crate::hir::LocalId) -> Option<Reg>,
+        object: &dyn Fn(crate::hir::LocalId) -> Option<(Reg, i32)>,
         chain: &mut Vec<ScopeId>,
     ) {
         match &s.kind {
@@ -109,7 +109,7 @@ impl Scopes {
     fn block(
         &mut self,
         b: &Block,
-        object: &dyn Fn(crate::hir::LocalId) -> Option<Reg>,
+        object: &dyn Fn(crate::hir::LocalId) -> Option<(Reg, i32)>,
         chain: &mut Vec<ScopeId>,
     ) {
         let declared = declared_objects(&b.stmts, object);
@@ -130,8 +130,8 @@ impl Scopes {
 /// The frame objects declared directly by `stmts`.
 fn declared_objects(
     stmts: &[Stmt],
-    object: &dyn Fn(crate::hir::LocalId) -> Option<Reg>,
-) -> Vec<Reg> {
+    object: &dyn Fn(crate::hir::LocalId) -> Option<(Reg, i32)>,
+) -> Vec<(Reg, i32)> {
     stmts
         .iter()
         .filter_map(|s| match &s.kind {
@@ -148,7 +148,7 @@ impl FnCompiler<'_> {
             return false;
         }
         self.scopes.open.push(id);
-        self.mark_scopes(&[id], MemFn::ScopeBegin);
+        self.mark_scopes(&[id], SCOPE_BEGIN);
         true
     }
 
@@ -156,7 +156,7 @@ impl FnCompiler<'_> {
     pub(super) fn close_scope(&mut self) {
         if let Some(id) = self.scopes.open.pop() {
             if self.reachable_here() {
-                self.mark_scopes(&[id], MemFn::ScopeEnd);
+                self.mark_scopes(&[id], SCOPE_END);
             }
         }
     }
@@ -170,7 +170,7 @@ impl FnCompiler<'_> {
     /// Before a jump out of the open scopes above `depth`: ends their objects' scope.
     pub(super) fn leave_scopes_to(&mut self, depth: usize) {
         let leaving: Vec<ScopeId> = self.scopes.open.get(depth..).unwrap_or(&[]).to_vec();
-        self.mark_scopes(&leaving, MemFn::ScopeEnd);
+        self.mark_scopes(&leaving, SCOPE_END);
     }
 
     /// Before a `goto label`: ends the scope of the objects of the open scopes that do not
@@ -184,21 +184,25 @@ impl FnCompiler<'_> {
             .copied()
             .filter(|id| around.is_none_or(|a| !a.contains(id)))
             .collect();
-        self.mark_scopes(&leaving, MemFn::ScopeEnd);
+        self.mark_scopes(&leaving, SCOPE_END);
     }
 
     /// At a label that jumps from outside the open scopes above `depth` may reach: revives
     /// their objects.
     pub(super) fn enter_scopes_from(&mut self, depth: usize) {
         let entering: Vec<ScopeId> = self.scopes.open.get(depth..).unwrap_or(&[]).to_vec();
-        self.mark_scopes(&entering, MemFn::ScopeBegin);
+        self.mark_scopes(&entering, SCOPE_BEGIN);
     }
 
-    /// `Lib f` on every object of `scopes` (innermost scope first).
-    fn mark_scopes(&mut self, scopes: &[ScopeId], f: MemFn) {
+    /// `FrameObj` with `mark` ([`SCOPE_BEGIN`] or [`SCOPE_END`]) on every object of `scopes`
+    /// (innermost scope first).
+    fn mark_scopes(&mut self, scopes: &[ScopeId], mark: i32) {
         for id in scopes.iter().rev() {
-            for r in self.scopes.objects[id].clone() {
-                self.emit(Instr::Lib { f, a: r });
+            for (a, index) in self.scopes.objects[id].clone() {
+                self.emit(Instr::FrameObj {
+                    a,
+                    imm: index | mark,
+                });
             }
         }
     }

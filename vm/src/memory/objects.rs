@@ -633,6 +633,18 @@ impl ObjectTable {
         e.flags = CLASS_FRAME | LIVE;
     }
 
+    /// The pointer to the start of the local at position `index` of the frame stack (in its
+    /// scope or not), if the stack is that deep.
+    pub fn local_pointer(&self, index: usize) -> Option<u64> {
+        let slot = *self.frame_slots[..self.frame_depth].get(index)? as usize;
+        let e = &self.entries[slot];
+        let start = match e.flags & OUT_OF_SCOPE {
+            0 => e.start,
+            _ => self.cold[slot].dead_start,
+        };
+        Some((u64::from(e.tag) << 32) | u64::from(start))
+    }
+
     /// Pops (kills) the locals above depth `depth` (a function returned).
     pub fn pop_locals_to(&mut self, depth: usize) {
         while self.frame_depth > depth {
@@ -1032,6 +1044,8 @@ mod tests {
             "free of 't' (local of function f, 8 bytes), which is not a heap block"
         );
         table.end_scope(pt); // already out of scope: nothing changes
+        assert_eq!(table.local_pointer(depth), Some(pt));
+        assert_eq!(table.local_pointer(depth + 1), None);
         table.begin_scope(pt);
         assert!(read(&table, pt, 4, 4).is_ok());
         assert_eq!(table.pointer_at(4100), Some(pt + 4));
