@@ -59,6 +59,7 @@ impl FnCompiler<'_> {
             }
             StmtKind::While { cond, body } => self.while_loop(cond, body),
             StmtKind::DoWhile { body, cond } => {
+                let body_scope = self.open_loop_body_scope(body);
                 let top = self.label_here();
                 self.ctx.push(Ctx::Loop {
                     breaks: Vec::new(),
@@ -74,6 +75,9 @@ impl FnCompiler<'_> {
                 self.patch_all(back, top);
                 let here = self.here();
                 self.patch_all(breaks, here);
+                if body_scope {
+                    self.close_scope();
+                }
             }
             StmtKind::For {
                 init,
@@ -274,6 +278,7 @@ impl FnCompiler<'_> {
     }
 
     fn while_loop(&mut self, cond: &Expr, body: &Stmt) {
+        let body_scope = self.open_loop_body_scope(body);
         let always = self.const_truth(cond) == Some(true);
         let entry = if always { None } else { Some(self.jump()) };
         let top = self.label_here();
@@ -300,9 +305,20 @@ impl FnCompiler<'_> {
         }
         let here = self.here();
         self.patch_all(breaks, here);
+        if body_scope {
+            self.close_scope();
+        }
     }
 
     fn for_loop(&mut self, cond: Option<&Expr>, step: Option<&Expr>, body: &Stmt) {
+        let body_scope = self.open_loop_body_scope(body);
+        self.for_loop_in_scope(cond, step, body);
+        if body_scope {
+            self.close_scope();
+        }
+    }
+
+    fn for_loop_in_scope(&mut self, cond: Option<&Expr>, step: Option<&Expr>, body: &Stmt) {
         let cond = cond.filter(|c| self.const_truth(c) != Some(true));
         if let (Some(c), Some(st)) = (cond, step) {
             if let Some(fused) = self.fused_step(c, st) {
