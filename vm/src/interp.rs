@@ -132,8 +132,6 @@ pub struct Machine<'p> {
     /// after stopping for work it leaves to the machine ([`array_params`]); `None`: it starts
     /// `main`.
     resume: Option<(*const Version, usize)>,
-    /// The heap block whose `free` suspended the loop ([`TrapKind::Suspended`]).
-    suspended: Option<array_params::FreedBlock>,
     /// The pointers that dangling array references stand for ([`array_params`]).
     dangling_arrays: array_params::DanglingArrays,
     /// The running mode's step cursor ([`Probes::step_cursor`]), null if it has none: the
@@ -320,7 +318,6 @@ impl<'p> Machine<'p> {
             mode: ModeFlags::default(),
             stopped_at: None,
             resume: None,
-            suspended: None,
             dangling_arrays: Default::default(),
             step_cursor: std::ptr::null_mut(),
         })
@@ -549,9 +546,7 @@ fn resuming(
         let v = unsafe { &*version };
         let outcome = match trap.kind {
             TrapKind::Suspended => {
-                if let Some(block) = m.suspended.take() {
-                    array_params::poison_freed(m, v, block);
-                }
+                array_params::poison_freed(m, v);
                 Ok(true)
             }
             TrapKind::Index { .. } => array_params::negative_index(m, v, pc),
@@ -977,32 +972,13 @@ fn library_call(
         _ => 0,
     };
     crate::memory_calls::call(&mut m.memory, &mut m.out, f, args, site).map_err(|e| fault(m, e))?;
-    if matches!(f, MemFn::Free | MemFn::Realloc) {
-        if let Some(block) = m.memory.objects.take_freed_arrayed() {
-            return freed_arrayed(m, version, block);
-        }
+    if m.memory.objects.has_freed_arrayed() {
+        // A block an array parameter may refer to was freed: the parameters are found once
+        // the loop has stopped (`array_params`). Tested on `m` alone, which is live here
+        // anyway: keeping `f` or `version` for it made every library call's frame larger.
+        return Err(TrapKind::Suspended);
     }
     Ok(())
-}
-
-/// After `free` or `realloc` freed a block an array parameter may refer to: if a live frame
-/// has one, the loop stops, for the machine to find the parameters that refer to the block
-/// (`array_params`). Out of line: the usual `free` keeps a small frame.
-#[inline(never)]
-fn freed_arrayed(
-    m: &mut Machine<'_>,
-    version: &Version,
-    block: crate::memory::FreedArrayed,
-) -> Result<(), TrapKind> {
-    if !array_params::array_params_live(m, version) {
-        return Ok(());
-    }
-    m.suspended = Some(array_params::FreedBlock {
-        pointer: block.pointer,
-        start: block.start,
-        end: block.end,
-    });
-    Err(TrapKind::Suspended)
 }
 
 /// `PtrToArr`: the array reference of the rows of `stride` bytes from pointer `p`.

@@ -19,8 +19,9 @@
 //! - **Blocks freed while a parameter refers to them.** Indexing checks no liveness, so once
 //!   the heap block a live frame's array parameter points into is freed (`free(p)` in a
 //!   function running `f(p)`, or a `realloc` of it), its accesses would read freed memory. So a
-//!   `free` or `realloc` made while a live frame has an array parameter suspends the loop
-//!   ([`TrapKind::Suspended`]), and [`poison_freed`] replaces every such reference into the
+//!   `free` or `realloc` of a block that a pointer made an array reference pointed into (the
+//!   object table keeps a bit per slot) suspends the loop ([`TrapKind::Suspended`]), and, if a
+//!   live frame has an array parameter, [`poison_freed`] replaces every such reference into the
 //!   freed block with a *dangling reference*: dimension 0 (every index fails the check), and
 //!   an address in the last 64 KiB of the address space, where memory never is
 //!   ([`crate::memory::MAX_MEMORY`]), that numbers the entry of [`DanglingArrays`] holding the
@@ -75,29 +76,24 @@ impl DanglingArrays {
     }
 }
 
-/// A heap block freed while a live frame had an array parameter, waiting for
-/// [`poison_freed`].
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct FreedBlock {
-    /// The pointer it was freed through (its tag names the dead block).
-    pub pointer: u64,
-    /// Its first byte address.
-    pub start: u32,
-    /// One past its last byte.
-    pub end: u32,
-}
-
 /// Whether a frame of the running program has an array parameter: the running one (`version`)
 /// or a suspended caller.
-pub(crate) fn array_params_live(m: &Machine<'_>, version: &Version) -> bool {
+fn array_params_live(m: &Machine<'_>, version: &Version) -> bool {
     let has = |v: &Version| !m.program.functions[v.func.index()].array_params.is_empty();
     // SAFETY: frames run versions of this machine, which live as long as it.
     has(version) || m.frames.iter().any(|f| has(unsafe { &*f.version }))
 }
 
-/// Makes every array parameter of a live frame that refers into `block` a dangling reference
-/// (the running frame runs `version`).
-pub(crate) fn poison_freed(m: &mut Machine<'_>, version: &Version, block: FreedBlock) {
+/// After a `free` or `realloc` of a block that a pointer made an array reference pointed into
+/// ([`crate::memory::FreedArrayed`]): makes every array parameter of a live frame that refers
+/// into the block a dangling reference (the running frame runs `version`).
+pub(crate) fn poison_freed(m: &mut Machine<'_>, version: &Version) {
+    let Some(block) = m.memory.objects.take_freed_arrayed() else {
+        return;
+    };
+    if !array_params_live(m, version) {
+        return;
+    }
     let frames: Vec<(*const Version, usize)> = m
         .frames
         .iter()

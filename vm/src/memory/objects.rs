@@ -201,8 +201,8 @@ pub struct ObjectTable {
     /// [`ObjectTable::pointer_at`] (a callee turning its array parameter back into a pointer).
     recent_arrays: Box<[(u32, u64); RECENT_ARRAYS]>,
     /// One bit per slot: whether a pointer into the slot's object was made an array
-    /// reference (`array_at`) since the object was made, so that an array parameter may
-    /// refer to it ([`ObjectTable::was_arrayed`]).
+    /// reference (`array_at`), so that an array parameter may refer to it. Read and cleared
+    /// when a heap block is freed (a frame or static slot's bit is never read).
     arrayed: Vec<u64>,
     /// The last heap block freed that a pointer made an array reference pointed into.
     freed_arrayed: Option<FreedArrayed>,
@@ -530,9 +530,6 @@ impl ObjectTable {
     /// pointer to its start.
     fn occupy(&mut self, slot: u32, class: u32, what: u32, start: u32, size: u32) -> u64 {
         debug_assert!(start.checked_add(size).is_some());
-        if let Some(bits) = self.arrayed.get_mut(slot as usize / 64) {
-            *bits &= !(1 << (slot % 64));
-        }
         let e = &mut self.entries[slot as usize];
         e.start = start;
         e.end = start + size;
@@ -675,6 +672,8 @@ impl ObjectTable {
     /// Frees the heap block of `slot` at `site`.
     pub(super) fn free_heap(&mut self, slot: u32, site: Site) {
         if self.was_arrayed_slot(slot as usize) {
+            // (Cleared here, so a heap slot's next occupant starts without it.)
+            self.arrayed[slot as usize / 64] &= !(1 << (slot % 64));
             let e = &self.entries[slot as usize];
             self.freed_arrayed = Some(FreedArrayed {
                 pointer: (u64::from(e.tag) << 32) | u64::from(e.start),
@@ -801,8 +800,15 @@ impl ObjectTable {
             .is_some_and(|bits| bits & (1 << (slot % 64)) != 0)
     }
 
+    /// Whether a heap block that an array parameter may refer to was freed and not taken yet.
+    #[inline]
+    pub fn has_freed_arrayed(&self) -> bool {
+        self.freed_arrayed.is_some()
+    }
+
     /// The last heap block freed that an array parameter may refer to, if it has not been
     /// taken yet (see [`FreedArrayed`]).
+    #[inline]
     pub fn take_freed_arrayed(&mut self) -> Option<FreedArrayed> {
         self.freed_arrayed.take()
     }
