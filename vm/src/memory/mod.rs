@@ -83,6 +83,9 @@
 //!   later. Sanitizers bound detection in the same way (ASan's quarantine holds 256 MiB).
 //! - accesses inside the object but outside the intended sub-object (`s.a[5]` landing in
 //!   `s.b`): bounds are per object, not per field or per row;
+//! - a use through a pointer to a loop body's block-scope local in the loop's own condition or
+//!   step, between two passes through the body (the body's scope is opened before the loop
+//!   and closed after it, so that its marks cost once per loop: `lang/src/compile/scopes.rs`);
 //! - reads of uninitialized memory (it reads as zero: frames and heap blocks are cleared);
 //! - pointer arithmetic beyond the object that is not used to access memory (C's
 //!   undefined behaviour, harmless here); a pointer moved beyond the 32-bit address space
