@@ -173,9 +173,8 @@ fn parse_size(s: &str) -> Result<u32, String> {
         .map_err(|_| format!("'{s}' is not a size (a number of bytes, or with K, M or G)"))?;
     let bytes = n.checked_shl(shift).filter(|&b| b >> shift == n);
     match bytes {
-        Some(b) if b <= u64::from(vm::memory::MAX_MEMORY) + 16 => {
-            Ok(b.min(u64::from(vm::memory::MAX_MEMORY)) as u32)
-        }
+        // Up to the 4 GiB of 32-bit addresses, of which the VM uses all but the last 64 KiB.
+        Some(b) if b <= 1 << 32 => Ok(b.min(u64::from(vm::memory::MAX_MEMORY)) as u32),
         _ => Err(format!("'{s}' is more than the 4G the VM can address")),
     }
 }
@@ -503,4 +502,23 @@ pub(crate) fn annotation(
         &code,
         &AnnotateOptions { top },
     ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::parse_size;
+
+    #[test]
+    fn sizes_go_up_to_the_address_space() {
+        assert_eq!(parse_size("64M"), Ok(64 << 20));
+        assert_eq!(parse_size("1G"), Ok(1 << 30));
+        // 4 GiB is the whole address space: the VM takes all of it it can use.
+        assert_eq!(parse_size("4G"), Ok(vm::memory::MAX_MEMORY));
+        assert_eq!(parse_size("4194304K"), Ok(vm::memory::MAX_MEMORY));
+        assert!(parse_size("4194305K")
+            .unwrap_err()
+            .contains("more than the 4G"));
+        assert!(parse_size("5G").is_err());
+        assert!(parse_size("12X").is_err());
+    }
 }
