@@ -98,3 +98,14 @@ fn bytecode_evaluation_order_follows_gcc() {
         "int g;\nint a[4];\nint f(int x, int y) { g = x; return y; }\nint main(void) {\n    a[g] = f(1, g);\n    a[g] += f(2, 3);\n    return g + f(g, 0);\n}\n"
     ));
 }
+
+#[test]
+fn bytecode_block_scopes_of_addressed_locals() {
+    // `t`'s block (a loop body) is opened before the loop and closed after it, where `break`
+    // lands; `u`'s nested block ends at its `}` and at the `goto` that leaves it; the label
+    // inside `u`'s block revives it (a jump from outside may enter there); `w` lives in the
+    // function's own block, which needs no marks.
+    insta::assert_snapshot!(disasm(
+        "void use(int *p) { *p += 1; }\nint main(void) {\n    int w = 0;\n    use(&w);\n    for (int i = 0; i < 3; i++) {\n        int t = i;\n        use(&t);\n        if (t > 2) break;\n    }\n    {\n        int u = 1;\n    again:\n        use(&u);\n        if (u < 3) goto again;\n        if (u == 3) goto out;\n    }\nout:\n    return w;\n}\n"
+    ));
+}

@@ -65,7 +65,7 @@ pub fn disassemble_function(func: &Function, index: usize, out: &mut String) {
             text.extend(std::iter::repeat_n(' ', width - text.len()));
         }
         let loc = func.locs.get(pc).copied().unwrap_or_default();
-        let _ = writeln!(out, "{text} ; {loc}");
+        let _ = writeln!(out, "{text} ; {loc}{}", frame_object_note(func, ins));
     }
     if !func.consts.is_empty() {
         out.push_str("  constants:");
@@ -112,6 +112,25 @@ pub fn disassemble_function(func: &Function, index: usize, out: &mut String) {
                 );
             }
         }
+    }
+}
+
+/// What a `FrameObj` does, after its location: which object it registers, or whose block it
+/// enters or leaves (the scope marks' immediates are otherwise large numbers).
+fn frame_object_note(func: &Function, ins: &super::Instr) -> String {
+    let super::Instr::FrameObj { imm, .. } = *ins else {
+        return String::new();
+    };
+    let name = func
+        .frame_objects
+        .get((imm & super::FRAME_OBJECT_INDEX) as usize)
+        .map_or("?", |o| o.name.as_str());
+    if imm & super::SCOPE_BEGIN != 0 {
+        format!(" (the block of `{name}` is entered)")
+    } else if imm & super::SCOPE_END != 0 {
+        format!(" (the block of `{name}` ends)")
+    } else {
+        format!(" (`{name}`)")
     }
 }
 
