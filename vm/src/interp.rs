@@ -914,16 +914,9 @@ fn scope_mark(m: &mut Machine<'_>, imm: i32) -> u64 {
         // The prologue registers every frame object first: a frame without them has none.
         _ => return 0,
     };
-    let objects = &mut m.memory.objects;
-    let Some(p) = objects.local_pointer(first + (imm & FRAME_OBJECT_INDEX) as usize) else {
-        return 0;
-    };
-    if imm & SCOPE_BEGIN != 0 {
-        objects.begin_scope(p);
-    } else {
-        objects.end_scope(p);
-    }
-    p
+    let index = first + (imm & FRAME_OBJECT_INDEX) as usize;
+    let live = imm & SCOPE_BEGIN != 0;
+    m.memory.objects.mark_scope(index, live).unwrap_or(0)
 }
 
 /// The address of an access of `width` bytes at `p + offset`, checked against `p`'s object.

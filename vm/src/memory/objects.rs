@@ -586,58 +586,34 @@ impl ObjectTable {
         Ok(self.occupy(slot, CLASS_FRAME, decl.0, start, size))
     }
 
-    /// The block declaring the local `p` points to (a frame object's pointer) has ended: the
-    /// object is out of scope, every access through a pointer to it a use after scope, until
-    /// [`ObjectTable::begin_scope`]. Pointers keep their tag (the object comes back at the
-    /// same address when its block is entered again, as ASan's stack-use-after-scope sees it).
-    /// Nothing for a pointer that is not to a live local.
-    #[inline]
-    pub fn end_scope(&mut self, p: u64) {
-        let tag = (p >> 32) as u32;
-        let slot = (tag & SLOT_MASK) as usize;
-        let Some(e) = self.entries.get_mut(slot) else {
-            return;
-        };
-        if e.tag != tag || e.flags != CLASS_FRAME | LIVE {
-            return;
-        }
-        let cold = &mut self.cold[slot];
-        cold.dead_what = cold.what;
-        cold.dead_start = e.start;
-        cold.dead_size = e.end - e.start;
-        cold.dead_site = 0;
-        cold.dead_tag = tag;
-        e.start = 0;
-        e.end = 0;
-        e.flags = CLASS_FRAME | OUT_OF_SCOPE;
-    }
-
-    /// The block declaring the local `p` points to is entered: if it was out of scope
-    /// ([`ObjectTable::end_scope`]), it is live again. Nothing otherwise.
-    #[inline]
-    pub fn begin_scope(&mut self, p: u64) {
-        let tag = (p >> 32) as u32;
-        let slot = (tag & SLOT_MASK) as usize;
-        let Some(e) = self.entries.get_mut(slot) else {
-            return;
-        };
-        if e.tag != tag || e.flags != CLASS_FRAME | OUT_OF_SCOPE {
-            return;
-        }
-        let cold = &self.cold[slot];
-        e.start = cold.dead_start;
-        e.end = cold.dead_start + cold.dead_size;
-        e.flags = CLASS_FRAME | LIVE;
-    }
-
-    /// The pointer to the start of the local at position `index` of the frame stack (in its
-    /// scope or not), if the stack is that deep.
-    pub fn local_pointer(&self, index: usize) -> Option<u64> {
+    /// The local at position `index` of the frame stack leaves its block's scope (`live`
+    /// false: every access through a pointer to it fails as a use after scope) or enters it
+    /// again (`live` true: it is live again if it was out of scope); returns the pointer to
+    /// it, or `None` if the stack is not that deep. Pointers keep their tag: the object comes
+    /// back at the same address when its block is entered again, as ASan's
+    /// stack-use-after-scope sees it. A local already in the state asked for stays as it is.
+    pub fn mark_scope(&mut self, index: usize, live: bool) -> Option<u64> {
         let slot = *self.frame_slots[..self.frame_depth].get(index)? as usize;
-        let e = &self.entries[slot];
+        let e = &mut self.entries[slot];
+        let cold = &mut self.cold[slot];
+        if !live && e.flags == CLASS_FRAME | LIVE {
+            // Out of scope, the range is kept as the slot's last dead occupant's.
+            cold.dead_what = cold.what;
+            cold.dead_start = e.start;
+            cold.dead_size = e.end - e.start;
+            cold.dead_site = 0;
+            cold.dead_tag = e.tag;
+            e.start = 0;
+            e.end = 0;
+            e.flags = CLASS_FRAME | OUT_OF_SCOPE;
+        } else if live && e.flags == CLASS_FRAME | OUT_OF_SCOPE {
+            e.start = cold.dead_start;
+            e.end = cold.dead_start + cold.dead_size;
+            e.flags = CLASS_FRAME | LIVE;
+        }
         let start = match e.flags & OUT_OF_SCOPE {
             0 => e.start,
-            _ => self.cold[slot].dead_start,
+            _ => cold.dead_start,
         };
         Some((u64::from(e.tag) << 32) | u64::from(start))
     }
@@ -1037,9 +1013,10 @@ mod tests {
         let t = local(&mut table, "f", "t");
         let depth = table.local_depth();
         let pt = table.push_local(t, 4096, 8).unwrap();
-        table.begin_scope(pt); // already live: nothing changes
+        // Already live: nothing changes.
+        assert_eq!(table.mark_scope(depth, true), Some(pt));
         assert!(read(&table, pt, 7, 1).is_ok());
-        table.end_scope(pt);
+        assert_eq!(table.mark_scope(depth, false), Some(pt));
         assert_eq!(
             read(&table, pt, 4, 4).unwrap_err(),
             "read of 4 bytes at offset 4 of 't' (local of function f, 8 bytes) after the block declaring it ended"
@@ -1049,27 +1026,26 @@ mod tests {
             table.heap_block(pt, "free").unwrap_err().to_string(),
             "free of 't' (local of function f, 8 bytes), which is not a heap block"
         );
-        table.end_scope(pt); // already out of scope: nothing changes
-        assert_eq!(table.local_pointer(depth), Some(pt));
-        assert_eq!(table.local_pointer(depth + 1), None);
-        table.begin_scope(pt);
+        // Already out of scope: nothing changes.
+        assert_eq!(table.mark_scope(depth, false), Some(pt));
+        assert_eq!(table.mark_scope(depth + 1, true), None);
+        assert_eq!(table.mark_scope(depth, true), Some(pt));
         assert!(read(&table, pt, 4, 4).is_ok());
         assert_eq!(table.pointer_at(4100), Some(pt + 4));
         // The function returns while the block is left: the local dies with its range.
-        table.end_scope(pt);
+        table.mark_scope(depth, false);
         table.pop_locals_to(depth);
         assert_eq!(
             read(&table, pt, 0, 1).unwrap_err(),
             "read of 1 byte at offset 0 of 't' (local of function f, 8 bytes) after f returned"
         );
-        table.begin_scope(pt); // a stale pointer revives nothing
+        // Its position is no longer on the stack: nothing revives.
+        assert_eq!(table.mark_scope(depth, true), None);
         assert!(read(&table, pt, 0, 1).is_err());
-        // Scope marks on anything but a live local's own pointer do nothing.
+        // Marks touch frame slots only.
         let h = table.add_heap(3, 8192, 16).unwrap();
-        table.end_scope(h);
+        assert_eq!(table.mark_scope(depth, false), None);
         assert!(read(&table, h, 0, 4).is_ok());
-        table.end_scope(0);
-        table.begin_scope(u64::MAX);
     }
 
     #[test]
