@@ -187,13 +187,16 @@ pub(crate) fn negative_index(
     }
     let aref = m.stack[m.base + b.index()];
     let index = m.stack[m.base + c.index()] as i64;
-    let pointer = match m.dangling_arrays.pointer(aref) {
-        Some(p) => p,
-        None if index < 0 => match m.memory.objects.pointer_at(ArrayRef::unpack(aref).base) {
-            Some(p) => p,
-            None => return Ok(false),
-        },
-        None => return Ok(false),
+    // A dangling reference stands for its pointer; a live one, for a negative index, for the
+    // object its address lies in. Anything else stays the index trap.
+    let pointer = m.dangling_arrays.pointer(aref).or_else(|| {
+        let base = ArrayRef::unpack(aref).base;
+        (index < 0)
+            .then(|| m.memory.objects.pointer_at(base))
+            .flatten()
+    });
+    let Some(pointer) = pointer else {
+        return Ok(false);
     };
     let kind = match what {
         Element::Store(_) => AccessKind::Write,
